@@ -1,0 +1,1 @@
+//! The aspect language: grammar (grammar/aspect.pest), syntax tree, parser.

@@ -1,0 +1,87 @@
+//! C front end: parses raw C source (no preprocessor) with tree-sitter-c.
+//!
+//! Real C hides structure behind macros, so the parser does not see the
+//! original text directly: it sees a *repaired view* in which macro uses the
+//! grammar cannot handle have been blanked, rewritten or expanded. Every byte
+//! of the view maps back to the original through an [`OffsetMap`], and code
+//! that came from a rewrite is never edited.
+//!
+//! Contract used by the rest of weft: [`ParsedFile`].
+
+mod offset_map;
+
+pub use offset_map::OffsetMap;
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A region of a file the front end could not understand. Join points are
+/// never produced inside it and weaving never edits it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// Byte range in the original text.
+    pub range: Range<usize>,
+    /// 1-based line of `range.start` in the original text.
+    pub line: usize,
+    /// Human-readable reason.
+    pub reason: String,
+    /// The identifier most likely responsible (usually an unknown macro).
+    pub culprit: Option<String>,
+}
+
+/// One C file as the front end understood it.
+pub struct ParsedFile {
+    /// Path as given by the user (used in diagnostics and output).
+    pub path: PathBuf,
+    /// The original text, byte for byte.
+    pub text: Arc<str>,
+    /// The repaired view that tree-sitter parsed.
+    pub view: String,
+    /// Maps view offsets back to original offsets.
+    pub map: OffsetMap,
+    /// tree-sitter's tree over `view`.
+    pub tree: tree_sitter::Tree,
+    /// Regions not understood, in original offsets.
+    pub problems: Vec<Problem>,
+}
+
+impl ParsedFile {
+    /// Parses `text` with no macro knowledge (the view is the text itself).
+    pub fn parse_plain(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> ParsedFile {
+        let text: Arc<str> = text.into();
+        let view = text.to_string();
+        let tree = parse_view(&view);
+        ParsedFile {
+            path: path.into(),
+            map: OffsetMap::identity(view.len()),
+            problems: Vec::new(),
+            text,
+            view,
+            tree,
+        }
+    }
+
+    /// The original byte range of a view range, or `None` when any part of
+    /// it was synthesized by a repair (such text must not be edited).
+    pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
+        self.map.original_range(view)
+    }
+
+    /// The view text of a node.
+    pub fn node_text(&self, node: tree_sitter::Node<'_>) -> &str {
+        &self.view[node.byte_range()]
+    }
+}
+
+/// Parses a view with tree-sitter-c. tree-sitter always returns a tree for
+/// UTF-8 input with the C language set; failure here is a programming error.
+pub fn parse_view(view: &str) -> tree_sitter::Tree {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c grammar is compatible with the tree-sitter runtime");
+    parser
+        .parse(view, None)
+        .expect("tree-sitter parse without timeout or cancellation always yields a tree")
+}

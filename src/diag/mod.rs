@@ -1,0 +1,1 @@
+//! Diagnostics rendered with codespan-reporting (file:line:col, caret, hint).

@@ -1,0 +1,1 @@
+//! Fault-detection studies: build versions, run suites, learn and score ranges.

@@ -1,0 +1,1 @@
+//! Writing the woven tree: mirroring input directories, atomic output, diffs.

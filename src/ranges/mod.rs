@@ -1,0 +1,1 @@
+//! Range records written by the C runtime: reading, merging, learning, checking.

@@ -1,0 +1,1 @@
+//! Symbols and types: scopes, declarations, typedef resolution.

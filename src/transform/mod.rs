@@ -1,0 +1,1 @@
+//! Behaviour-preserving transformation passes (MANET's engines).
