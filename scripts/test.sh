@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-gzip.sh
-cargo test --release "$@"
+cargo test "$@"
