@@ -35,6 +35,8 @@ const ATTRIBUTE_WORDS: &[&str] = &[
     "restrict",
     "_Noreturn",
     "_Thread_local",
+    "alignas",
+    "_Alignas",
 ];
 
 /// Keywords that start a statement.

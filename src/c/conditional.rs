@@ -27,6 +27,19 @@ impl CondGroup {
         self.directives[0]..self.end
     }
 
+    /// Byte range of the whole group, directives included.
+    pub fn byte_range(&self, tokens: &[Token]) -> Range<usize> {
+        let last = self.end.saturating_sub(1).max(self.directives[0]);
+        tokens[self.directives[0]].range.start..tokens[last].range.end
+    }
+
+    /// Token range of the kept branch's content.
+    pub fn kept_tokens(&self) -> Range<usize> {
+        let start = self.directives[self.kept] + 1;
+        let end = self.directives.get(self.kept + 1).copied().unwrap_or(self.end);
+        start..end.max(start)
+    }
+
     /// Byte ranges to blank so that only the kept branch remains.
     pub fn blanks(&self, tokens: &[Token]) -> Vec<Range<usize>> {
         let n = self.directives.len();

@@ -3,7 +3,7 @@
 
 use super::conditional::{CondGroup, groups};
 use super::macros::MacroTable;
-use super::recover::{culprit, recover, window};
+use super::recover::{GroupRepair, culprit, error_tokens, recover, window};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::{OffsetMap, ParsedFile, Problem};
@@ -37,12 +37,12 @@ impl FrontEnd {
         let src: &str = &text;
         let mut info = TokenInfo::new(src, &[]);
         let groups = groups(src, &info.tokens);
-        let mut applied = vec![false; groups.len()];
+        let mut state = vec![GroupRepair::None; groups.len()];
         let mut set = RewriteSet::default();
         let mut dead = Vec::new();
         for (g, group) in groups.iter().enumerate() {
-            if !group.balanced && !applied[g] {
-                applied[g] = true;
+            if !group.balanced {
+                state[g] = GroupRepair::KeptBranch;
                 for r in group.blanks(&info.tokens) {
                     if set.add(Rewrite::blank(src, r.clone())) {
                         dead.push(r);
@@ -56,7 +56,7 @@ impl FrontEnd {
         let mut parser = new_parser();
         let (mut view, mut map) = set.build_view(src);
         let mut tree = parse_with(&mut parser, &view, None);
-        let mut blanked_declarers = Vec::new();
+        let mut skipped = Vec::new();
         for _ in 0..RECOVERY_ROUNDS {
             let errors = error_ranges(&tree, &map);
             if errors.is_empty() {
@@ -65,12 +65,14 @@ impl FrontEnd {
             let before = set.iter().count();
             for range in &errors {
                 let win = window(src, &info, range);
-                blanked_declarers.extend(recover(
+                let err = error_tokens(&info, range);
+                skipped.extend(recover(
                     src,
                     &info,
                     &self.macros,
                     &groups,
-                    &mut applied,
+                    &mut state,
+                    err,
                     win,
                     &mut set,
                 ));
@@ -78,7 +80,7 @@ impl FrontEnd {
             if set.iter().count() == before {
                 break;
             }
-            refresh_dead(src, &mut info, &groups, &applied);
+            refresh_dead(src, &mut info, &groups, &state);
             let (new_view, new_map) = set.build_view(src);
             tree = reparse(&mut parser, tree, &view, &new_view);
             view = new_view;
@@ -95,10 +97,10 @@ impl FrontEnd {
                 range,
             })
             .collect();
-        problems.extend(blanked_declarers.into_iter().map(|(range, name)| Problem {
+        problems.extend(skipped.into_iter().map(|(range, culprit, reason)| Problem {
             line: lines.line(range.start),
-            reason: format!("unknown declarer macro `{name}` ignored"),
-            culprit: Some(name),
+            reason,
+            culprit,
             range,
         }));
         problems.sort_by_key(|p| (p.range.start, p.range.end));
@@ -114,12 +116,15 @@ impl FrontEnd {
 }
 
 /// Tokens inside blanked conditional branches stop counting for depths.
-fn refresh_dead(src: &str, info: &mut TokenInfo, groups: &[CondGroup], applied: &[bool]) {
+fn refresh_dead(src: &str, info: &mut TokenInfo, groups: &[CondGroup], state: &[GroupRepair]) {
     let ranges: Vec<Range<usize>> = groups
         .iter()
-        .zip(applied)
-        .filter(|(_, a)| **a)
-        .flat_map(|(g, _)| g.blanks(&info.tokens))
+        .zip(state)
+        .flat_map(|(g, s)| match s {
+            GroupRepair::None => Vec::new(),
+            GroupRepair::KeptBranch => g.blanks(&info.tokens),
+            GroupRepair::Skipped => vec![g.byte_range(&info.tokens)],
+        })
         .collect();
     info.mark_dead(src, &ranges);
 }

@@ -41,8 +41,7 @@ fn suspect(macros: &MacroTable, word: &str) -> bool {
 /// the parser gave up is included.
 pub fn window(src: &str, info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
     let toks = &info.tokens;
-    let mut first = toks.partition_point(|t| t.range.end <= range.start);
-    let last = toks.partition_point(|t| t.range.start < range.end.max(range.start + 1));
+    let Range { start: mut first, end: last } = error_tokens(info, range);
     let line = toks.get(first).map_or(0, |t| t.line);
     let mut back = 0;
     while first > 0 && back < 8 {
@@ -56,25 +55,71 @@ pub fn window(src: &str, info: &TokenInfo, range: &Range<usize>) -> Range<usize>
     first..last.max(first).min(toks.len())
 }
 
-/// Applies heuristic repairs inside `win`. Blanked unknown declarers are
-/// returned as (range, name) so they can be reported.
+/// How far a conditional group has been repaired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupRepair {
+    /// Read as written.
+    None,
+    /// Only the kept branch is read.
+    KeptBranch,
+    /// Even the kept branch failed (e.g. `#if X` around plain prose): the
+    /// whole group is blanked and reported.
+    Skipped,
+}
+
+/// Text blanked by a repair that the front end reports as not understood:
+/// (original range, culprit, reason).
+pub type Skipped = (Range<usize>, Option<String>, String);
+
+/// Token range of original bytes `range` (at least one token when any).
+pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
+    let toks = &info.tokens;
+    let first = toks.partition_point(|t| t.range.end <= range.start);
+    let last = toks.partition_point(|t| t.range.start < range.end.max(range.start + 1));
+    first..last.max(first)
+}
+
+/// A conditional group whose kept branch is longer than this is never
+/// skipped whole: an error inside it is the code's, not the group's.
+const MAX_SKIPPED_BRANCH: usize = 64;
+
+/// Applies heuristic repairs inside `win` (the widened window of the error
+/// at token range `err`) and returns what was skipped.
 pub fn recover(
     src: &str,
     info: &TokenInfo,
     macros: &MacroTable,
     groups: &[CondGroup],
-    applied_groups: &mut [bool],
+    group_state: &mut [GroupRepair],
+    err: Range<usize>,
     win: Range<usize>,
     set: &mut RewriteSet,
-) -> Vec<(Range<usize>, String)> {
+) -> Vec<Skipped> {
     let mut blanked = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let tr = group.tokens();
-        if !applied_groups[g] && tr.start < win.end && win.start < tr.end {
-            applied_groups[g] = true;
-            for r in group.blanks(&info.tokens) {
-                set.add(Rewrite::blank(src, r));
+        if !(tr.start < win.end && win.start < tr.end) {
+            continue;
+        }
+        let kept = group.kept_tokens();
+        match group_state[g] {
+            GroupRepair::None => {
+                group_state[g] = GroupRepair::KeptBranch;
+                for r in group.blanks(&info.tokens) {
+                    set.add(Rewrite::blank(src, r));
+                }
             }
+            GroupRepair::KeptBranch
+                if kept.start <= err.start && err.end <= kept.end && kept.len() <= MAX_SKIPPED_BRANCH =>
+            {
+                let range = group.byte_range(&info.tokens);
+                if set.add_over(Rewrite::blank(src, range.clone())) {
+                    group_state[g] = GroupRepair::Skipped;
+                    let reason = "conditional group not understood, skipped".to_string();
+                    blanked.push((range, culprit(src, info, macros, kept), reason));
+                }
+            }
+            _ => {}
         }
     }
     let toks = &info.tokens;
@@ -86,6 +131,9 @@ pub fn recover(
             continue;
         }
         let name = t.text(src);
+        if matches!(name, "asm" | "__asm__" | "__asm") {
+            asm_operands(src, info, i, set);
+        }
         let close = info.call_close(src, i);
         if let Some(c) = close {
             type_arguments(src, info, i, c, set);
@@ -127,7 +175,7 @@ pub fn recover(
                 }
                 let range = t.range.start..end;
                 if set.add(Rewrite::blank(src, range.clone())) {
-                    blanked.push((range, name.to_string()));
+                    blanked.push((range, Some(name.to_string()), format!("unknown declarer macro `{name}` skipped")));
                 }
                 i = c;
             }
@@ -182,6 +230,30 @@ fn is_operator(text: &str) -> bool {
             | "++"
             | "--"
     )
+}
+
+/// Blanks the operand lists of a GNU asm statement (`: [r2] "+r" (r2)`),
+/// which tree-sitter-c rejects in some forms, keeping the template.
+fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
+    let mut j = asm;
+    while let Some(n) = info.next_live(j) {
+        if info.tokens[n].kind != TokenKind::Ident {
+            j = n;
+            break;
+        }
+        j = n;
+    }
+    let Some(close) = info.closer[j].filter(|_| info.tokens[j].is_punct(src, "(")) else {
+        return;
+    };
+    let mut k = j + 1;
+    while k < close {
+        if info.tokens[k].is_punct(src, ":") && !info.dead[k] {
+            set.add(Rewrite::blank(src, info.tokens[k].range.start..info.tokens[close].range.start));
+            return;
+        }
+        k = info.closer[k].map_or(k + 1, |c| c + 1);
+    }
 }
 
 /// Replaces type arguments of a call (`va_arg(ap, char *)`) with `0` padded

@@ -151,33 +151,58 @@ fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
     }
 }
 
-/// Expands a declarer use `name(args)` with the macro's definition, blanking
-/// attribute words of the expansion.
+/// Expands a declarer use `name(args)` with the macro's definition,
+/// dropping attribute macros from the body and the arguments.
 fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usize) -> Option<Rewrite> {
     let name = info.tokens[i].text(src);
     let def = macros.get(name)?.expansion_def()?;
     let params = def.params.as_ref()?;
     let args = split_args(src, info, i + 1, close);
-    let body = tokenize(&def.body);
-    let mut out = String::new();
-    for t in &body {
+    let mut words: Vec<&str> = Vec::new();
+    for t in tokenize(&def.body) {
         let word = t.text(&def.body);
-        let replacement = match params.iter().position(|p| p == word) {
-            Some(k) => args.get(k).copied().unwrap_or(""),
-            None if macros.class(word) == Some(MacroClass::Attribute) => "",
-            None => word,
-        };
-        if !replacement.is_empty() {
-            if !out.is_empty() {
-                out.push(' ');
+        match params.iter().position(|p| p == word) {
+            Some(k) => {
+                let arg = args.get(k).copied().unwrap_or("");
+                words.extend(tokenize(arg).into_iter().map(|t| t.text(arg)));
             }
-            out.push_str(replacement);
+            None => words.push(word),
         }
     }
+    words.retain(|w| macros.class(w) != Some(MacroClass::Attribute));
     Some(Rewrite {
         range: info.tokens[i].range.start..info.tokens[close].range.end,
-        text: out,
+        text: words.join(" "),
     })
+}
+
+/// The K&R parameter declarations between `f(a, b)` (closing at `close`)
+/// and the body: tree-sitter-c does not accept them, so they are blanked
+/// (the parameters stay, untyped). Returns their byte range.
+fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<std::ops::Range<usize>> {
+    const MAX_TOKENS: usize = 256;
+    let first = info.next_live(close)?;
+    if info.tokens[first].kind != TokenKind::Ident {
+        return None;
+    }
+    let mut last_semi = None;
+    let mut j = first;
+    for _ in 0..MAX_TOKENS {
+        let t = &info.tokens[j];
+        match t.text(src) {
+            "{" => {
+                return last_semi
+                    .filter(|&s| info.prev_live(j) == Some(s))
+                    .map(|s| t.range.start.min(info.tokens[first].range.start)..info.tokens[s].range.end);
+            }
+            ";" => last_semi = Some(j),
+            "=" | "}" => return None,
+            _ if t.kind == TokenKind::Directive => return None,
+            _ => {}
+        }
+        j = info.next_live(j)?;
+    }
+    None
 }
 
 /// The text of each top-level argument of the list `open..=close`.
@@ -219,6 +244,13 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let name = info.tokens[i].text(src);
         let class = macros.class(name);
         let close = info.call_close(src, i);
+        if let Some(c) = close.filter(|_| info.depth[i] == 0) {
+            if let Some(decls) = kr_declarations(src, info, c) {
+                set.add(Rewrite::blank(src, decls));
+                i = c + 1;
+                continue;
+            }
+        }
         match (class, close) {
             (Some(MacroClass::Attribute), _)
                 if macros

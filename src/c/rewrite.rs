@@ -55,6 +55,14 @@ impl RewriteSet {
         true
     }
 
+    /// Adds `rw`, first dropping the rewrites it fully contains (a wider
+    /// blank supersedes the repairs inside it). Fails on a partial overlap.
+    pub fn add_over(&mut self, rw: Rewrite) -> bool {
+        self.rewrites
+            .retain(|r| !(rw.range.start <= r.range.start && r.range.end <= rw.range.end));
+        self.add(rw)
+    }
+
     /// The rewrites, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Rewrite> {
         self.rewrites.iter()
