@@ -3,7 +3,7 @@
 
 use super::conditional::{CondGroup, groups};
 use super::macros::MacroTable;
-use super::recover::{GroupRepair, culprit, error_tokens, recover, window};
+use super::recover::{GroupRepair, Skipped, culprit, error_tokens, recover, window};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::{OffsetMap, ParsedFile, Problem};
@@ -97,12 +97,15 @@ impl FrontEnd {
                 range,
             })
             .collect();
-        problems.extend(skipped.into_iter().map(|(range, culprit, reason)| Problem {
-            line: lines.line(range.start),
-            reason,
-            culprit,
-            range,
-        }));
+        let (groups_skipped, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.group);
+        let as_problem = |s: Skipped| Problem {
+            line: lines.line(s.range.start),
+            reason: s.reason,
+            culprit: s.culprit,
+            range: s.range,
+        };
+        problems.extend(declarers.into_iter().map(as_problem));
+        let groups_skipped = groups_skipped.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
         ParsedFile {
             path: path.to_path_buf(),
@@ -111,6 +114,7 @@ impl FrontEnd {
             map,
             tree,
             problems,
+            skipped: groups_skipped,
         }
     }
 }

@@ -73,6 +73,7 @@ impl FileHealth {
         let regions = file
             .problems
             .iter()
+            .chain(&file.skipped)
             .map(|p| Region {
                 line: p.line,
                 reason: p.reason.clone(),

@@ -59,6 +59,11 @@ pub struct ParsedFile {
     pub tree: tree_sitter::Tree,
     /// Regions not understood, in original offsets.
     pub problems: Vec<Problem>,
+    /// Conditional branches read as blank because even alone they did not
+    /// parse (typically `#if` guards around deliberate non-C such as
+    /// `error: ...`). Their text is synthesized in the view, so it is never
+    /// editable, but the code around them stays understood.
+    pub skipped: Vec<Problem>,
 }
 
 impl ParsedFile {
@@ -71,6 +76,7 @@ impl ParsedFile {
             path: path.into(),
             map: OffsetMap::identity(view.len()),
             problems: Vec::new(),
+            skipped: Vec::new(),
             text,
             view,
             tree,

@@ -67,9 +67,14 @@ pub enum GroupRepair {
     Skipped,
 }
 
-/// Text blanked by a repair that the front end reports as not understood:
-/// (original range, culprit, reason).
-pub type Skipped = (Range<usize>, Option<String>, String);
+/// Text blanked by a repair, reported by the front end.
+pub struct Skipped {
+    pub range: Range<usize>,
+    pub culprit: Option<String>,
+    pub reason: String,
+    /// A whole conditional group (not code) rather than a declaration.
+    pub group: bool,
+}
 
 /// Token range of original bytes `range` (at least one token when any).
 pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
@@ -115,8 +120,12 @@ pub fn recover(
                 let range = group.byte_range(&info.tokens);
                 if set.add_over(Rewrite::blank(src, range.clone())) {
                     group_state[g] = GroupRepair::Skipped;
-                    let reason = "conditional group not understood, skipped".to_string();
-                    blanked.push((range, culprit(src, info, macros, kept), reason));
+                    blanked.push(Skipped {
+                        range,
+                        culprit: culprit(src, info, macros, kept),
+                        reason: "conditional group not understood, skipped".into(),
+                        group: true,
+                    });
                 }
             }
             _ => {}
@@ -175,7 +184,12 @@ pub fn recover(
                 }
                 let range = t.range.start..end;
                 if set.add(Rewrite::blank(src, range.clone())) {
-                    blanked.push((range, Some(name.to_string()), format!("unknown declarer macro `{name}` skipped")));
+                    blanked.push(Skipped {
+                        range,
+                        culprit: Some(name.to_string()),
+                        reason: format!("unknown declarer macro `{name}` skipped"),
+                        group: false,
+                    });
                 }
                 i = c;
             }
