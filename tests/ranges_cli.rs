@@ -294,3 +294,35 @@ fn malformed_inputs_give_clear_errors_naming_the_file() {
     let cut = stderr(&weft(t.path(), &["show", "cut.ranges"]));
     assert!(cut.contains("truncated"), "{cut}");
 }
+
+#[test]
+fn loose_records_are_grouped_into_runs_by_process() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        &t.path().join("train/a_c.41.ranges"),
+        &record(41, &[i64_slot("x", 1, 1, 1)]),
+    );
+    write(
+        &t.path().join("train/b_c.41.ranges"),
+        &record(41, &[i64_slot("y", 2, 2, 1)]),
+    );
+    write(
+        &t.path().join("train/a_c.42.ranges"),
+        &record(42, &[i64_slot("x", 5, 5, 1)]),
+    );
+    let o = weft(t.path(), &["learn", "--percent", "100", "train", "-o", "l.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let l = learned_json(t.path(), "l.json");
+    assert_eq!(l["runs"], serde_json::json!(["train/pid-41", "train/pid-42"]));
+    let x = &l["entries"][0];
+    assert_eq!(
+        (x["min"].as_i64(), x["max"].as_i64(), x["count"].as_u64()),
+        (Some(1), Some(5), Some(2))
+    );
+    let half = weft(t.path(), &["learn", "--percent", "50", "train", "-o", "h.json"]);
+    assert!(half.status.success());
+    assert_eq!(
+        learned_json(t.path(), "h.json")["runs"].as_array().map(Vec::len),
+        Some(1)
+    );
+}
