@@ -28,6 +28,7 @@ pub fn keyword(word: &str) -> bool {
 /// An identifier that may be an unknown (or misclassified) macro.
 fn suspect(macros: &MacroTable, word: &str) -> bool {
     !keyword(word)
+        && !matches!(word, "asm" | "__asm__" | "__asm")
         && (macro_shaped(word)
             || attribute_word(word)
             || matches!(
@@ -41,7 +42,10 @@ fn suspect(macros: &MacroTable, word: &str) -> bool {
 /// the parser gave up is included.
 pub fn window(src: &str, info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
     let toks = &info.tokens;
-    let Range { start: mut first, end: last } = error_tokens(info, range);
+    let Range {
+        start: mut first,
+        end: last,
+    } = error_tokens(info, range);
     let line = toks.get(first).map_or(0, |t| t.line);
     let mut back = 0;
     while first > 0 && back < 8 {
@@ -249,6 +253,18 @@ fn is_operator(text: &str) -> bool {
 /// Blanks the operand lists of a GNU asm statement (`: [r2] "+r" (r2)`),
 /// which tree-sitter-c rejects in some forms, keeping the template.
 fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
+    // `register int r0 __asm__ ("r0") = x;`: a register label, blanked whole.
+    let after_declarator = info.prev_live(asm).is_some_and(|p| {
+        let t = &info.tokens[p];
+        t.kind == TokenKind::Ident && !keyword(t.text(src)) || t.is_punct(src, ")")
+    });
+    if let Some(c) = info.call_close(src, asm).filter(|_| after_declarator) {
+        set.add(Rewrite::blank(
+            src,
+            info.tokens[asm].range.start..info.tokens[c].range.end,
+        ));
+        return;
+    }
     let mut j = asm;
     while let Some(n) = info.next_live(j) {
         if info.tokens[n].kind != TokenKind::Ident {
@@ -263,7 +279,10 @@ fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
     let mut k = j + 1;
     while k < close {
         if info.tokens[k].is_punct(src, ":") && !info.dead[k] {
-            set.add(Rewrite::blank(src, info.tokens[k].range.start..info.tokens[close].range.start));
+            set.add(Rewrite::blank(
+                src,
+                info.tokens[k].range.start..info.tokens[close].range.start,
+            ));
             return;
         }
         k = info.closer[k].map_or(k + 1, |c| c + 1);
