@@ -341,6 +341,13 @@ impl Study {
         unique_names(strategies.iter().map(|s| &s.name), |i, m| {
             err(&format!("strategy[{i}].name"), m)
         })?;
+        let reserved = |n: &str| n == super::jobs::PLAIN || n.ends_with(super::jobs::REPORT_SUFFIX);
+        if let Some(i) = strategies.iter().position(|s| reserved(&s.name)) {
+            bail!(err(
+                &format!("strategy[{i}].name"),
+                "\"plain\" and names ending in \".report\" are reserved".into()
+            ));
+        }
 
         if raw_tests.is_empty() {
             bail!(err("test", "the suite has no tests".into()));
