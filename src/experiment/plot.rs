@@ -9,6 +9,9 @@ use plotters::prelude::*;
 use super::evaluate::Evaluation;
 use super::metrics::Confusion;
 
+/// A share of cells computed from a confusion count.
+type Metric = fn(&Confusion) -> Option<f64>;
+
 /// Draws one panel per strategy into an SVG file.
 pub fn curves(evals: &[Evaluation], path: &Path) -> anyhow::Result<()> {
     let cols = evals.len().clamp(1, 3);
@@ -17,7 +20,7 @@ pub fn curves(evals: &[Evaluation], path: &Path) -> anyhow::Result<()> {
     let root = SVGBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(plot_err)?;
     let panels = root.split_evenly((rows, cols));
-    let series: [(&str, fn(&Confusion) -> Option<f64>, RGBColor); 3] = [
+    let series: [(&str, Metric, RGBColor); 3] = [
         ("Correct", Confusion::accuracy, RGBColor(31, 119, 180)),
         (
             "False positives",
