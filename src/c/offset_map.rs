@@ -46,6 +46,15 @@ impl OffsetMap {
         (end >= start && end - start == view.end - view.start).then_some(start..end)
     }
 
+    /// True when no synthesized byte lies inside `view`.
+    pub fn is_verbatim(&self, view: Range<usize>) -> bool {
+        let idx = self.segments.partition_point(|s| seg_view(s).end <= view.start);
+        self.segments[idx..]
+            .iter()
+            .take_while(|s| seg_view(s).start < view.end)
+            .all(|s| matches!(s, Segment::Copy { .. }) || seg_view(s).is_empty())
+    }
+
     /// Best-effort original offset for a view offset (synthesized text maps to
     /// the start of the original range it replaced). Used for diagnostics.
     pub fn approximate(&self, view_offset: usize) -> usize {
@@ -112,12 +121,13 @@ impl OffsetMapBuilder {
         if len == 0 {
             return;
         }
-        if let Some(Segment::Copy { view, original }) = self.segments.last_mut() {
-            if *original + (view.end - view.start) == original_start && view.end == self.view_len {
-                view.end += len;
-                self.view_len += len;
-                return;
-            }
+        if let Some(Segment::Copy { view, original }) = self.segments.last_mut()
+            && *original + (view.end - view.start) == original_start
+            && view.end == self.view_len
+        {
+            view.end += len;
+            self.view_len += len;
+            return;
         }
         self.segments.push(Segment::Copy {
             view: self.view_len..self.view_len + len,
