@@ -41,7 +41,8 @@ impl OffsetMap {
     /// The original range covering `view`, if every byte of it was copied
     /// verbatim from one contiguous original range.
     pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
-        let start = self.copied_offset(view.start, false)?;
+        // An empty range is a position: it may sit at the end of a copy.
+        let start = self.copied_offset(view.start, view.is_empty())?;
         let end = self.copied_offset(view.end, true)?;
         (end >= start && end - start == view.end - view.start).then_some(start..end)
     }
