@@ -50,6 +50,11 @@ fn attrs(files: &[ParsedFile], jps: &[JoinPoint], name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Attribute `name` of one join point, shown as text.
+fn one(files: &[ParsedFile], jp: &JoinPoint, name: &str) -> String {
+    show(joinpoint::attribute(files, jp, name).expect("valid attribute"))
+}
+
 fn function(files: &[ParsedFile], name: &str) -> JoinPoint {
     chain(files, "file.function")
         .into_iter()
@@ -277,24 +282,24 @@ fn parameters_and_approximate_types() {
             .clone()
     };
     let table = by_name("table");
-    assert_eq!(attrs(&files, &[table.clone()], "is_array"), ["true"]);
-    assert_eq!(attrs(&files, &[table.clone()], "is_global"), ["true"]);
-    assert_eq!(attrs(&files, &[table], "declaration"), ["vardecl"]);
+    assert_eq!(one(&files, &table, "is_array"), "true");
+    assert_eq!(one(&files, &table, "is_global"), "true");
+    assert_eq!(one(&files, &table, "declaration"), "vardecl");
     let pt = by_name("pt");
-    assert_eq!(attrs(&files, &[pt.clone()], "is_struct"), ["true"]);
-    assert_eq!(attrs(&files, &[pt], "is_local"), ["true"]);
+    assert_eq!(one(&files, &pt, "is_struct"), "true");
+    assert_eq!(one(&files, &pt, "is_local"), "true");
     // A macro is not declared: every type flag is false.
     let n = by_name("N");
-    assert_eq!(attrs(&files, &[n.clone()], "is_primitive"), ["false"]);
-    assert_eq!(attrs(&files, &[n], "type"), ["null"]);
+    assert_eq!(one(&files, &n, "is_primitive"), "false");
+    assert_eq!(one(&files, &n, "type"), "null");
 
     let scale = function(&files, "scale");
     let counter = sel(&files, &scale, "var")
         .into_iter()
         .find(|v| show(joinpoint::attribute(&files, v, "name").unwrap()) == "counter")
         .unwrap();
-    assert_eq!(attrs(&files, &[counter.clone()], "is_global"), ["true"]);
-    assert_eq!(attrs(&files, &[counter], "is_primitive"), ["true"]);
+    assert_eq!(one(&files, &counter, "is_global"), "true");
+    assert_eq!(one(&files, &counter, "is_primitive"), "true");
 }
 
 #[test]

@@ -113,13 +113,12 @@ fn last_declarator<'t>(file: &ParsedFile, block: Node<'t>, name: &str, before: u
 /// The declarator of `declaration` declaring variable `name`.
 fn matching_declarator<'t>(file: &ParsedFile, declaration: Node<'t>, name: &str) -> Option<Node<'t>> {
     let mut cursor = declaration.walk();
-    let found = declaration
+    declaration
         .children_by_field_name("declarator", &mut cursor)
         .find(|d| {
             declarator_shape(*d) != Shape::Function
                 && declarator_name(*d).is_some_and(|n| file.node_text(n) == name)
-        });
-    found
+        })
 }
 
 /// The parameter of `function` named `name`.
@@ -227,11 +226,10 @@ fn kr_declaration<'t>(file: &ParsedFile, param: Node<'t>, name: &str) -> Option<
     let function =
         std::iter::successors(param.parent(), |n| n.parent()).find(|n| n.kind() == "function_definition")?;
     let mut cursor = function.walk();
-    let found = function
+    function
         .named_children(&mut cursor)
         .filter(|c| c.kind() == "declaration")
-        .find_map(|d| matching_declarator(file, d, name).map(|decl| (d, decl)));
-    found
+        .find_map(|d| matching_declarator(file, d, name).map(|decl| (d, decl)))
 }
 
 /// Describes the type given by the specifiers of `specified` (a declaration
@@ -310,11 +308,9 @@ fn typedef<'t>(file: &ParsedFile, scope: Node<'t>, name: &str) -> Option<(Node<'
         let hit = match item.kind() {
             "type_definition" => {
                 let mut c = item.walk();
-                let found = item
-                    .children_by_field_name("declarator", &mut c)
+                item.children_by_field_name("declarator", &mut c)
                     .find(|d| declarator_name(*d).is_some_and(|n| file.node_text(n) == name))
-                    .map(|d| (item, d));
-                found
+                    .map(|d| (item, d))
             }
             k if k.starts_with("preproc_if") || k == "preproc_else" || k == "preproc_elif" => {
                 typedef(file, item, name)

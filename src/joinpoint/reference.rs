@@ -134,6 +134,16 @@ mod tests {
     }
 
     #[test]
+    fn docs_are_up_to_date() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/joinpoints.md");
+        let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            on_disk == markdown(),
+            "docs/joinpoints.md is stale: regenerate it with `{REGENERATE}`"
+        );
+    }
+
+    #[test]
     fn text_for_one_kind() {
         let t = text(kind("loop"));
         assert!(t.starts_with("loop\n"));

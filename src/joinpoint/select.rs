@@ -168,7 +168,7 @@ fn role<'t>(body: Node<'t>, role: &str) -> Option<Node<'t>> {
         "first_stmt" => stmts.iter().find(|s| !is_declaration(**s)).copied(),
         "last_stmt" => stmts.last().copied(),
         "first_decl" => decls.next().copied(),
-        _ => decls.last().copied(),
+        _ => decls.next_back().copied(),
     }
 }
 
@@ -268,7 +268,7 @@ fn descendants<'t>(
     loop {
         let n = cursor.node();
         let field = cursor.field_name();
-        let whole = !(n.is_error() || n.is_missing()) && !(n.kind() == "declaration" && !understood(file, n));
+        let whole = !(n.is_error() || n.is_missing() || n.kind() == "declaration" && !understood(file, n));
         if whole && wanted(n, field) {
             found(n);
         }
