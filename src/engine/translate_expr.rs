@@ -39,6 +39,13 @@ const RHAI_RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// rhai keywords that JavaScript allows as property names.
+const RHAI_KEYWORDS: &[&str] = &[
+    "var", "function", "new", "null", "let", "const", "fn", "if", "else", "for", "in", "while", "loop", "do",
+    "until", "break", "continue", "return", "throw", "try", "catch", "switch", "import", "true", "false",
+    "this", "private",
+];
+
 /// rhai's built-in functions that cannot be variable names; renamed only
 /// where they are not called.
 const RHAI_KEYWORD_FUNCTIONS: &[&str] = &[
@@ -146,9 +153,14 @@ impl Translator<'_> {
             "!==" => self.out.token(span, "!="),
             _ if called && self.closures.contains(text) => self.out.token(span, &format!("{text}.call")),
             _ if text.starts_with('.') => {
-                // `. name` → `.name`: property names are never renamed.
+                // `. name` → `.name`; a name rhai reserves becomes an index
+                // (`entry.var` → `entry["var"]`), which maps answer alike.
                 let name = text[1..].trim_start();
-                self.out.token(span, &format!(".{name}"));
+                if RHAI_RESERVED.contains(&name) || RHAI_KEYWORDS.contains(&name) {
+                    self.out.token(span, &format!("[\"{name}\"]"));
+                } else {
+                    self.out.token(span, &format!(".{name}"));
+                }
             }
             _ if RHAI_RESERVED.contains(&text) => self.out.token(span, &rhai_name(text)),
             _ if !called && RHAI_KEYWORD_FUNCTIONS.contains(&text) => self.out.token(span, &rhai_name(text)),
