@@ -8,9 +8,24 @@
 //!
 //! Contract used by the rest of weft: [`ParsedFile`].
 
+mod classify;
+mod conditional;
+mod frontend;
+mod health;
+mod lexer;
+mod macros;
 mod offset_map;
+mod recover;
+mod repair;
+mod rewrite;
+mod sources;
 
+pub use classify::MacroClass;
+pub use frontend::FrontEnd;
+pub use health::{Culprit, FileHealth, Health, Region};
+pub use macros::{Macro, MacroDef, MacroTable};
 pub use offset_map::OffsetMap;
+pub use sources::Sources;
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -44,6 +59,11 @@ pub struct ParsedFile {
     pub tree: tree_sitter::Tree,
     /// Regions not understood, in original offsets.
     pub problems: Vec<Problem>,
+    /// Conditional branches read as blank because even alone they did not
+    /// parse (typically `#if` guards around deliberate non-C such as
+    /// `error: ...`). Their text is synthesized in the view, so it is never
+    /// editable, but the code around them stays understood.
+    pub skipped: Vec<Problem>,
 }
 
 impl ParsedFile {
@@ -56,6 +76,7 @@ impl ParsedFile {
             path: path.into(),
             map: OffsetMap::identity(view.len()),
             problems: Vec::new(),
+            skipped: Vec::new(),
             text,
             view,
             tree,
@@ -72,16 +93,32 @@ impl ParsedFile {
     pub fn node_text(&self, node: tree_sitter::Node<'_>) -> &str {
         &self.view[node.byte_range()]
     }
+
+    /// The original text of a node (macro uses as written), when the node
+    /// maps back.
+    pub fn original_text(&self, node: tree_sitter::Node<'_>) -> Option<&str> {
+        self.original_range(node.byte_range())
+            .and_then(|r| self.text.get(r))
+    }
+
+    /// True when `node` (a node of `tree`) is fully understood: no ERROR/MISSING inside,
+    /// not overlapping a Problem, and its whole range maps back to original text.
+    pub fn is_understood(&self, node: tree_sitter::Node<'_>) -> bool {
+        if node.has_error() || node.is_missing() {
+            return false;
+        }
+        let Some(range) = self.original_range(node.byte_range()) else {
+            return false;
+        };
+        !self.problems.iter().any(|p| {
+            p.range.start < range.end && range.start < p.range.end
+                || p.range.is_empty() && range.contains(&p.range.start)
+        })
+    }
 }
 
 /// Parses a view with tree-sitter-c. tree-sitter always returns a tree for
 /// UTF-8 input with the C language set; failure here is a programming error.
 pub fn parse_view(view: &str) -> tree_sitter::Tree {
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .expect("tree-sitter-c grammar is compatible with the tree-sitter runtime");
-    parser
-        .parse(view, None)
-        .expect("tree-sitter parse without timeout or cancellation always yields a tree")
+    frontend::parse_with(&mut frontend::new_parser(), view, None)
 }

@@ -1,9 +1,59 @@
 //! `weft experiment`.
 
-/// Run a fault-detection study.
-#[derive(clap::Args, Debug)]
-pub struct Args {}
+use std::path::PathBuf;
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`weft experiment` is not implemented yet")
+use crate::experiment::{driver, report, study::Study};
+
+/// Run a fault-detection study: build every version, run the suite,
+/// score range monitoring against the output oracle, write the report.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The study file (TOML).
+    study: PathBuf,
+    /// Parallel steps (0: one per core).
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
+    /// Write the steps as shell command lines, one file per phase, into
+    /// this directory instead of executing them.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["collect", "step"])]
+    plan: Option<PathBuf>,
+    /// Build the report from steps executed elsewhere.
+    #[arg(long, conflicts_with = "step")]
+    collect: bool,
+    /// Execute one step of a plan.
+    #[arg(long, value_name = "ID")]
+    step: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let study = Study::load(&args.study)?;
+    if let Some(dir) = &args.plan {
+        driver::prepare(&study)?;
+        for file in driver::write_plan(&study, dir)? {
+            println!("{}", file.display());
+        }
+        return Ok(0);
+    }
+    if let Some(id) = &args.step {
+        driver::run_step(&study, id)?;
+        return Ok(0);
+    }
+    let (results, stats) = if args.collect {
+        (driver::collect_only(&study)?, None)
+    } else {
+        let (r, s) = driver::run_local(&study, args.jobs)?;
+        (r, Some(s))
+    };
+    if let Some(s) = stats {
+        eprintln!(
+            "builds: {} done, {} reused; runs: {} done, {} reused",
+            s.built, s.builds_reused, s.ran, s.runs_reused
+        );
+    }
+    let tables = report::write(&study, &results, stats)?;
+    for t in &tables {
+        println!("{}", t.to_markdown());
+    }
+    println!("report written to {}", study.out_dir.display());
+    Ok(0)
 }

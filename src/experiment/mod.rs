@@ -1,1 +1,25 @@
 //! Fault-detection studies: build versions, run suites, learn and score ranges.
+//!
+//! A [`study::Study`] names program versions, monitoring strategies and a
+//! test suite. The harness builds every (version, arm) pair in a scratch
+//! copy ([`exec`]), runs every test under limits ([`run`]), derives the
+//! oracle fault matrix from output equality with the original
+//! ([`oracle`]), learns ranges from P% of the original's training runs and
+//! predicts range fault matrices ([`evaluate`]), scores them ([`metrics`])
+//! and writes the report's tables and figures ([`report`]).
+
+pub mod cache;
+pub mod collect;
+pub mod driver;
+pub mod evaluate;
+pub mod exec;
+pub mod jobs;
+pub mod matrix;
+pub mod metrics;
+pub mod oracle;
+pub mod plot;
+pub mod records;
+pub mod report;
+pub mod run;
+pub mod study;
+pub mod tables;

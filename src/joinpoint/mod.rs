@@ -3,6 +3,10 @@
 //! truth for `weft joinpoints`, docs/joinpoints.md and the interpreter's
 //! name checking.
 
+pub mod catalogue;
+
+pub use catalogue::{AttrType, AttributeSpec, KindSpec, attribute_names, kind, kinds, suggest};
+
 use std::ops::Range;
 
 /// A handle to one join point of the program as it is now. Handles are valid

@@ -1,1 +1,22 @@
-//! Range records written by the C runtime: reading, merging, learning, checking.
+//! Value ranges: the C runtime text the weaver puts into programs
+//! ([`table`]), the record files that runtime writes ([`record`]), and range
+//! sets read from them ([`load`]): merged ([`set`]), learned from a sample of
+//! training runs ([`learn`]), checked ([`check`]) and compared ([`diff`]).
+//! Finding lives here; printing lives in the `weft ranges` command.
+
+pub mod check;
+pub mod diff;
+pub mod error;
+pub mod key;
+pub mod learn;
+pub mod load;
+pub mod range;
+pub mod record;
+pub mod set;
+pub mod table;
+
+pub use error::RangesError;
+pub use key::{Key, Kind, ValueType};
+pub use range::{Bounds, Range, Value};
+pub use set::RangeSet;
+pub use table::{Slot, TableSpec};

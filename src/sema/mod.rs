@@ -1,1 +1,223 @@
 //! Symbols and types: scopes, declarations, typedef resolution.
+//!
+//! [`Semantics`] is built once per program from its parsed files. It follows
+//! `#include "…"` into the project's own headers (parsed without a
+//! preprocessor, never system headers) and knows the standard library's
+//! usual typedefs by name. Queries take tree-sitter nodes of the files'
+//! parsed views, so join points and passes can ask about any identifier
+//! they hold. Names inside text that did not parse are left unresolved, and
+//! anything unresolved has type [`TypeKind::Unknown`]. See docs/types.md.
+
+mod builder;
+mod ctype;
+mod declaration;
+mod expr;
+mod headers;
+mod scope;
+mod spelling;
+mod stdtypes;
+
+pub use builder::StructDef;
+pub use ctype::{CType, TypeKind};
+pub use declaration::{DeclKind, DeclSite, Declaration, StorageClass};
+pub use spelling::TypeSpelling;
+pub use stdtypes::standard_typedef;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use tree_sitter::Node;
+
+use crate::c::ParsedFile;
+use builder::{Builder, FileSymbols};
+use scope::ScopeTree;
+
+/// Symbols of one file (a program file or a header).
+struct Unit {
+    path: PathBuf,
+    view: String,
+    symbols: FileSymbols,
+    /// Indexes into `Semantics::headers` of every header reached from this
+    /// unit, directly or not.
+    headers: Vec<usize>,
+}
+
+/// Symbols and types of a whole program.
+pub struct Semantics {
+    files: Vec<Unit>,
+    headers: Vec<Unit>,
+    structs: Vec<StructDef>,
+}
+
+impl Semantics {
+    /// Builds the symbol tables of `files` (indexes are kept: file `i` here
+    /// is `files[i]`), following project includes in `include_dirs`.
+    pub fn build(files: &[ParsedFile], include_dirs: &[PathBuf]) -> Semantics {
+        let mut sema = Semantics {
+            files: Vec::new(),
+            headers: Vec::new(),
+            structs: Vec::new(),
+        };
+        let mut index: HashMap<PathBuf, Option<usize>> = HashMap::new();
+        for (i, file) in files.iter().enumerate() {
+            let root = file.tree.root_node();
+            let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
+            let reached = sema.load_headers(&direct, include_dirs, &mut index);
+            let original = |r: std::ops::Range<usize>| {
+                let o = file.original_range(r)?;
+                file.text.get(o).map(str::to_string)
+            };
+            let symbols = sema.walk(&file.view, &original, DeclSite::File(i), &reached, root);
+            sema.files.push(Unit {
+                path: file.path.clone(),
+                view: file.view.clone(),
+                symbols,
+                headers: reached,
+            });
+        }
+        sema
+    }
+
+    /// Parses and walks the headers in `direct` (and what they include)
+    /// that were not seen yet; returns all headers reached, in order.
+    fn load_headers(
+        &mut self,
+        direct: &[PathBuf],
+        include_dirs: &[PathBuf],
+        index: &mut HashMap<PathBuf, Option<usize>>,
+    ) -> Vec<usize> {
+        let mut reached = Vec::new();
+        for path in direct {
+            let known = match index.get(path) {
+                Some(Some(i)) => Some(*i),
+                // Being loaded higher up (an include cycle) or unreadable.
+                Some(None) => None,
+                None => self.load_header(path, include_dirs, index),
+            };
+            if let Some(i) = known {
+                for h in self.headers[i].headers.iter().copied().chain([i]) {
+                    if !reached.contains(&h) {
+                        reached.push(h);
+                    }
+                }
+            }
+        }
+        reached
+    }
+
+    fn load_header(
+        &mut self,
+        path: &Path,
+        include_dirs: &[PathBuf],
+        index: &mut HashMap<PathBuf, Option<usize>>,
+    ) -> Option<usize> {
+        index.insert(path.to_path_buf(), None);
+        let text = std::fs::read_to_string(path).ok()?;
+        let parsed = ParsedFile::parse_plain(path, text);
+        let root = parsed.tree.root_node();
+        let direct = headers::direct_includes(path, &parsed.view, root, include_dirs);
+        let reached = self.load_headers(&direct, include_dirs, index);
+        let original = |r: std::ops::Range<usize>| parsed.text.get(r).map(str::to_string);
+        let site = DeclSite::Header(path.to_path_buf());
+        let symbols = self.walk(&parsed.view, &original, site, &reached, root);
+        self.headers.push(Unit {
+            path: path.to_path_buf(),
+            view: parsed.view.clone(),
+            symbols,
+            headers: reached,
+        });
+        let i = self.headers.len() - 1;
+        index.insert(path.to_path_buf(), Some(i));
+        Some(i)
+    }
+
+    fn walk(
+        &mut self,
+        view: &str,
+        original: &dyn Fn(std::ops::Range<usize>) -> Option<String>,
+        site: DeclSite,
+        reached: &[usize],
+        root: Node<'_>,
+    ) -> FileSymbols {
+        let trees: Vec<&ScopeTree> = reached
+            .iter()
+            .filter_map(|&h| self.headers.get(h))
+            .map(|u| &u.symbols.tree)
+            .collect();
+        Builder::new(view, original, site, &trees, &mut self.structs).build(root)
+    }
+
+    /// The declaration of the name `name` visible at `offset` of file
+    /// `file`'s view (ordinary identifiers: not tags, not members).
+    pub fn lookup(&self, file: usize, offset: usize, name: &str) -> Option<&Declaration> {
+        let unit = self.files.get(file)?;
+        let not_field = |d: &Declaration| d.kind != DeclKind::Field;
+        unit.symbols.tree.lookup(offset, name, not_field).or_else(|| {
+            unit.headers.iter().rev().find_map(|&h| {
+                self.headers
+                    .get(h)?
+                    .symbols
+                    .tree
+                    .lookup(usize::MAX, name, not_field)
+            })
+        })
+    }
+
+    /// The declaration an identifier node refers to. A `field_identifier`
+    /// of a member access (`s.m`, `p->m`) resolves to the member.
+    pub fn declaration_of(&self, file: usize, ident: Node<'_>) -> Option<&Declaration> {
+        let name = self.files.get(file)?.view.get(ident.byte_range())?;
+        if ident.kind() == "field_identifier" {
+            let access = ident.parent().filter(|p| p.kind() == "field_expression")?;
+            return self.member(file, access);
+        }
+        self.lookup(file, ident.start_byte(), name)
+    }
+
+    /// The resolved type of the entity an identifier node refers to.
+    pub fn type_of(&self, file: usize, ident: Node<'_>) -> CType {
+        self.declaration_of(file, ident)
+            .map(|d| d.ty.clone())
+            .unwrap_or_else(CType::unknown)
+    }
+
+    /// The definition of a struct or union type, if it was seen.
+    pub fn struct_def(&self, ty: &CType) -> Option<&StructDef> {
+        let TypeKind::Struct { tag, union, def } = &ty.kind else {
+            return None;
+        };
+        match def {
+            Some(i) => self.structs.get(*i),
+            // Declared before its definition (`struct s *p;`): find the
+            // definition by tag.
+            None => self
+                .structs
+                .iter()
+                .find(|s| s.tag.is_some() && s.tag == *tag && s.union == *union),
+        }
+    }
+
+    /// The member `name` of a struct or union type.
+    pub fn field(&self, ty: &CType, name: &str) -> Option<&Declaration> {
+        self.struct_def(ty)?.fields.iter().find(|f| f.name == name)
+    }
+
+    /// 1-based lines of the regions of `file` skipped because they did not
+    /// parse (their names are unresolved).
+    pub fn unparsed_lines(&self, file: usize) -> &[usize] {
+        self.files
+            .get(file)
+            .map(|u| u.symbols.unparsed_lines.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The project headers that were read, in load order.
+    pub fn headers(&self) -> impl Iterator<Item = &Path> {
+        self.headers.iter().map(|u| u.path.as_path())
+    }
+
+    /// The path a program file was given with.
+    pub fn file_path(&self, file: usize) -> Option<&Path> {
+        self.files.get(file).map(|u| u.path.as_path())
+    }
+}

@@ -1,1 +1,148 @@
-//! Behaviour-preserving transformation passes (MANET's engines).
+//! Behaviour-preserving transformation passes (MANET's engines, report
+//! table 2.1) that make C easier to instrument.
+//!
+//! Each pass looks at one parsed file and returns byte-range [`Edit`]s on
+//! that file's current text, plus the places it deliberately left alone
+//! ([`Skipped`]). Passes never regenerate code: a rewritten statement is
+//! rebuilt from the original text of its parts, and everything else stays
+//! byte for byte. To chain passes, apply a pass's edits, re-parse, rebuild
+//! the [`Semantics`] and run the next one ([`apply_edits`] and
+//! [`transform_text`] do this for the command line and the tests).
+//!
+//! Rewritten statements stay on their original lines (temporaries live in
+//! a block `{ T tmp; tmp = e; … }` replacing the statement), so C89
+//! declaration order holds and line numbers of the rest of the file are
+//! kept; only NormalizeReturn's added `return;` adds a line. See
+//! docs/transforms.md.
+
+mod assign_expansion;
+mod context;
+mod normalize_return;
+mod pipeline;
+mod safety;
+mod single_declarator;
+mod struct_assign;
+mod temporary;
+mod unary_expansion;
+
+pub use pipeline::{PassReport, apply_edits, transform_text};
+
+use std::fmt;
+use std::path::PathBuf;
+
+use tree_sitter::Node;
+
+use crate::c::ParsedFile;
+use crate::edit::Edit;
+use crate::sema::Semantics;
+use context::PassContext;
+
+/// A place a pass did not rewrite because doing so might change behaviour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    /// 1-based line in the text the pass ran on.
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.path.display(), self.line, self.reason)
+    }
+}
+
+/// What one pass did to one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassOutcome {
+    /// Non-overlapping edits on the file's original text, sorted.
+    pub edits: Vec<Edit>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Errors of [`run`].
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TransformError {
+    #[error("unknown pass `{0}` (known: {1})")]
+    UnknownPass(String, String),
+}
+
+type PassFn = fn(&mut PassContext<'_>);
+
+/// Canonical names and aliases (MANET's LARA spellings), in MANET's
+/// PrepareProgram order; `IMPLEMENTATIONS` is parallel to it.
+const NAMES: &[(&str, &[&str])] = &[
+    ("SingleDeclarator", &[]),
+    ("AssignExpansion", &["AssignmentExpansion"]),
+    ("StructAssignDecomposition", &["StructAssignmentDecomposition"]),
+    ("UnaryExpansion", &[]),
+    ("NormalizeReturn", &[]),
+];
+
+const IMPLEMENTATIONS: [PassFn; 5] = [
+    single_declarator::run,
+    assign_expansion::run,
+    struct_assign::run,
+    unary_expansion::run,
+    normalize_return::run,
+];
+
+/// The passes in MANET's PrepareProgram order: canonical name and aliases.
+pub fn pass_names() -> &'static [(&'static str, &'static [&'static str])] {
+    NAMES
+}
+
+fn pass_index(name: &str) -> Result<usize, TransformError> {
+    NAMES
+        .iter()
+        .position(|(canonical, aliases)| {
+            canonical.eq_ignore_ascii_case(name) || aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| {
+            let known: Vec<&str> = NAMES.iter().map(|p| p.0).collect();
+            TransformError::UnknownPass(name.to_string(), known.join(", "))
+        })
+}
+
+/// The canonical name of a pass given by canonical name or alias
+/// (case-insensitive).
+pub fn canonical_name(name: &str) -> Result<&'static str, TransformError> {
+    Ok(NAMES[pass_index(name)?].0)
+}
+
+/// Runs pass `name` (canonical or alias) over file `file_index` of the
+/// program whose semantics are `sema`. The edits apply to `file.text`.
+pub fn run(
+    name: &str,
+    file: &ParsedFile,
+    sema: &Semantics,
+    file_index: usize,
+) -> Result<PassOutcome, TransformError> {
+    let pass = IMPLEMENTATIONS[pass_index(name)?];
+    let mut ctx = PassContext::new(file, sema, file_index);
+    pass(&mut ctx);
+    Ok(ctx.finish())
+}
+
+/// The nodes of the given kinds under `root`, in source order.
+fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if kinds.contains(&node.kind()) {
+            found.push(node);
+        }
+        let mut cursor = node.walk();
+        let kids: Vec<Node<'t>> = node.children(&mut cursor).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    found
+}
+
+/// The leading whitespace of the line holding byte `offset` of `text`.
+fn indentation_at(text: &str, offset: usize) -> &str {
+    let start = text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    let end = line.find(|c: char| c != ' ' && c != '\t').unwrap_or(line.len());
+    &line[..end]
+}

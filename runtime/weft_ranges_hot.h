@@ -1,0 +1,78 @@
+/* weft range runtime, hot part (record format v1; see docs/runtime.md).
+ *
+ * The weaver puts this text at the very top of each woven translation unit,
+ * before the program's own #includes. It therefore includes no header and
+ * uses only C99 keywords and types: a system header here would be read before
+ * the program's feature-test macros (_GNU_SOURCE, gnulib's config.h) and
+ * change what the program's own headers declare.
+ *
+ * One weft_slot per monitored variable. A slot lives in a file-backed shared
+ * mapping (set up by the cold part at the end of the unit), so every store
+ * below lands in the page cache: nothing is lost if the process crashes.
+ * Updates take no lock; racing threads can lose an update (see the docs). */
+#ifndef WEFT_RANGES_HOT_V1
+#define WEFT_RANGES_HOT_V1
+
+union weft_val {
+    long long weft_i;
+    unsigned long long weft_u;
+    double weft_d;
+};
+
+/* 32 bytes, the on-disk entry layout. weft_flags: 1 = a number was seen
+ * (weft_lo/weft_hi are valid), 2 = a NaN was seen. */
+struct weft_slot {
+    unsigned long long weft_n;
+    union weft_val weft_lo;
+    union weft_val weft_hi;
+    unsigned char weft_flags;
+    unsigned char weft_pad[7];
+};
+
+static __inline__ void weft_range_update_i64(struct weft_slot *weft_s, long long weft_v)
+{
+    if (!(weft_s->weft_flags & 1)) {
+        weft_s->weft_lo.weft_i = weft_v;
+        weft_s->weft_hi.weft_i = weft_v;
+        weft_s->weft_flags |= 1;
+    } else if (weft_v < weft_s->weft_lo.weft_i) {
+        weft_s->weft_lo.weft_i = weft_v;
+    } else if (weft_v > weft_s->weft_hi.weft_i) {
+        weft_s->weft_hi.weft_i = weft_v;
+    }
+    weft_s->weft_n++;
+}
+
+static __inline__ void weft_range_update_u64(struct weft_slot *weft_s, unsigned long long weft_v)
+{
+    if (!(weft_s->weft_flags & 1)) {
+        weft_s->weft_lo.weft_u = weft_v;
+        weft_s->weft_hi.weft_u = weft_v;
+        weft_s->weft_flags |= 1;
+    } else if (weft_v < weft_s->weft_lo.weft_u) {
+        weft_s->weft_lo.weft_u = weft_v;
+    } else if (weft_v > weft_s->weft_hi.weft_u) {
+        weft_s->weft_hi.weft_u = weft_v;
+    }
+    weft_s->weft_n++;
+}
+
+/* NaN compares false with everything, so it is flagged apart and never
+ * becomes a bound. -0.0 and +0.0 compare equal: whichever comes first stays. */
+static __inline__ void weft_range_update_f64(struct weft_slot *weft_s, double weft_v)
+{
+    if (weft_v != weft_v) {
+        weft_s->weft_flags |= 2;
+    } else if (!(weft_s->weft_flags & 1)) {
+        weft_s->weft_lo.weft_d = weft_v;
+        weft_s->weft_hi.weft_d = weft_v;
+        weft_s->weft_flags |= 1;
+    } else if (weft_v < weft_s->weft_lo.weft_d) {
+        weft_s->weft_lo.weft_d = weft_v;
+    } else if (weft_v > weft_s->weft_hi.weft_d) {
+        weft_s->weft_hi.weft_d = weft_v;
+    }
+    weft_s->weft_n++;
+}
+
+#endif /* WEFT_RANGES_HOT_V1 */

@@ -1,0 +1,178 @@
+//! Macro classes, decided from a macro's definition and name shape, in the
+//! manner of Coccinelle's parsing heuristics.
+
+use super::lexer::{TokenKind, tokenize};
+
+/// How the repair passes treat uses of a macro.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MacroClass {
+    /// Expands to nothing or only to storage-class, qualifier or attribute
+    /// words (`#define local static`, `#define near`): uses are blanked.
+    Attribute,
+    /// Function-like whose body is its single parameter (`#define OF(a) a`):
+    /// uses are unwrapped to their argument.
+    Identity,
+    /// Body is a block or a statement: a use written without `;` gets one.
+    Statement,
+    /// A loop header (`for (...)`, or a name like `list_for_each`): a use
+    /// followed by a block is read as a loop.
+    Iterator,
+    /// Anything else (constants, expressions, declarations); declarer uses
+    /// at file scope are expanded.
+    Other,
+}
+
+/// Words that may precede or follow a declaration without changing its
+/// shape: storage classes, qualifiers, attributes.
+const ATTRIBUTE_WORDS: &[&str] = &[
+    "static",
+    "extern",
+    "inline",
+    "const",
+    "volatile",
+    "register",
+    "auto",
+    "restrict",
+    "_Noreturn",
+    "_Thread_local",
+    "alignas",
+    "_Alignas",
+];
+
+/// Keywords that start a statement.
+const STATEMENT_WORDS: &[&str] = &[
+    "if", "while", "for", "switch", "do", "return", "break", "continue", "goto",
+];
+
+/// True for identifiers in the usual macro shape `^[A-Z_][A-Z0-9_]*$`.
+pub fn macro_shaped(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.len() > 1
+}
+
+/// True for words that act as attributes: storage classes, qualifiers and
+/// reserved `_x`/`__x` identifiers (`__attribute__`, `__inline`, `_near`).
+pub fn attribute_word(word: &str) -> bool {
+    ATTRIBUTE_WORDS.contains(&word) || (word.starts_with('_') && word.len() > 1 && !macro_shaped(word))
+}
+
+/// True for names that Coccinelle reads as iterators.
+pub fn iterator_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["for_each", "foreach", "iterate", "loop", "walk", "scan"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// Classifies one definition. `is_attribute` answers for names used in the
+/// body (so `#define A B` with `B` an attribute macro is an attribute too).
+pub fn classify(
+    name: &str,
+    params: Option<&[String]>,
+    body: &str,
+    is_attribute: &dyn Fn(&str) -> bool,
+) -> MacroClass {
+    let tokens = tokenize(body);
+    let words: Vec<&str> = tokens.iter().map(|t| t.text(body)).collect();
+    if let Some(params) = params {
+        if words.len() == 1 && params.iter().any(|p| p == words[0]) {
+            return MacroClass::Identity;
+        }
+    }
+    if iterator_name(name)
+        || (matches!(words.first(), Some(&"for" | &"while")) && !matches!(words.last(), Some(&";" | &"}")))
+    {
+        return MacroClass::Iterator;
+    }
+    if matches!(words.first(), Some(&"{")) || words.first().is_some_and(|w| STATEMENT_WORDS.contains(w)) {
+        return MacroClass::Statement;
+    }
+    if words.is_empty() {
+        // An empty function-like macro is usually a call that compiles away
+        // (`Trace((...))`); only object-like ones sit in declarations.
+        return if params.is_none() {
+            MacroClass::Attribute
+        } else {
+            MacroClass::Other
+        };
+    }
+    if attribute_body(&tokens, body, is_attribute) {
+        return MacroClass::Attribute;
+    }
+    MacroClass::Other
+}
+
+/// True when the body is only attribute words, each optionally followed by
+/// a parenthesised argument list (`__attribute__ ((noreturn))`).
+fn attribute_body(tokens: &[super::lexer::Token], body: &str, is_attribute: &dyn Fn(&str) -> bool) -> bool {
+    let mut depth = 0usize;
+    let mut after_word = false;
+    for t in tokens {
+        let text = t.text(body);
+        if depth > 0 {
+            match text {
+                "(" => depth += 1,
+                ")" => depth -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match t.kind {
+            TokenKind::Ident if attribute_word(text) || is_attribute(text) => after_word = true,
+            TokenKind::Punct if text == "(" && after_word => {
+                depth = 1;
+                after_word = false;
+            }
+            _ => return false,
+        }
+    }
+    depth == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(name: &str, params: Option<&[&str]>, body: &str) -> MacroClass {
+        let params: Option<Vec<String>> = params.map(|p| p.iter().map(|s| s.to_string()).collect());
+        classify(name, params.as_deref(), body, &|w| w == "near")
+    }
+
+    #[test]
+    fn classes_from_definitions() {
+        assert_eq!(class("local", None, "static"), MacroClass::Attribute);
+        assert_eq!(class("near", None, ""), MacroClass::Attribute);
+        assert_eq!(class("FAR", None, "near"), MacroClass::Attribute);
+        assert_eq!(
+            class("NORET", None, "__attribute__ ((__noreturn__))"),
+            MacroClass::Attribute
+        );
+        assert_eq!(class("OF", Some(&["args"]), "args"), MacroClass::Identity);
+        assert_eq!(
+            class("NEEDBITS", Some(&["n"]), "{while(k<(n)) k+=8;}"),
+            MacroClass::Statement
+        );
+        assert_eq!(
+            class("list_for_each", Some(&["p", "h"]), "for (p = h; p; p = p->next)"),
+            MacroClass::Iterator
+        );
+        assert_eq!(
+            class("DECLARE", Some(&["t", "a", "n"]), "t a[n]"),
+            MacroClass::Other
+        );
+        assert_eq!(class("WSIZE", None, "0x8000"), MacroClass::Other);
+        assert_eq!(class("Trace", Some(&["x"]), ""), MacroClass::Other);
+    }
+
+    #[test]
+    fn name_shapes() {
+        assert!(macro_shaped("NEEDBITS"));
+        assert!(macro_shaped("_GL_ATTR"));
+        assert!(!macro_shaped("local"));
+        assert!(attribute_word("__inline"));
+        assert!(!attribute_word("_"));
+        assert!(iterator_name("list_for_each_entry"));
+    }
+}

@@ -1,0 +1,229 @@
+//! The macro-aware front end: repairs, parses, looks at what failed,
+//! repairs around it and re-parses, a bounded number of times.
+
+use super::conditional::{CondGroup, groups};
+use super::macros::MacroTable;
+use super::recover::{GroupRepair, Skipped, culprit, error_tokens, recover, window};
+use super::repair::{TokenInfo, repair_pass};
+use super::rewrite::{Rewrite, RewriteSet};
+use super::{OffsetMap, ParsedFile, Problem};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Error-driven rounds after the first parse. Each round only touches text
+/// around remaining errors, so few are needed; the bound keeps parsing linear.
+const RECOVERY_ROUNDS: usize = 3;
+
+/// Parses C files with the project's macro knowledge.
+#[derive(Debug, Clone, Default)]
+pub struct FrontEnd {
+    macros: MacroTable,
+}
+
+impl FrontEnd {
+    /// A front end using `macros` (learned and user-given definitions).
+    pub fn new(macros: MacroTable) -> FrontEnd {
+        FrontEnd { macros }
+    }
+
+    /// The macro table in use.
+    pub fn macros(&self) -> &MacroTable {
+        &self.macros
+    }
+
+    /// Parses one file: a repaired view, its tree, and the problems left.
+    pub fn parse(&self, path: &Path, text: Arc<str>) -> ParsedFile {
+        let src: &str = &text;
+        let mut info = TokenInfo::new(src, &[]);
+        let groups = groups(src, &info.tokens);
+        let mut state = vec![GroupRepair::None; groups.len()];
+        let mut set = RewriteSet::default();
+        let mut dead = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            if !group.balanced {
+                state[g] = GroupRepair::KeptBranch;
+                for r in group.blanks(&info.tokens) {
+                    if set.add(Rewrite::blank(src, r.clone())) {
+                        dead.push(r);
+                    }
+                }
+            }
+        }
+        info.mark_dead(src, &dead);
+        repair_pass(src, &info, &self.macros, &mut set);
+
+        let mut parser = new_parser();
+        let (mut view, mut map) = set.build_view(src);
+        let mut tree = parse_with(&mut parser, &view, None);
+        let mut skipped = Vec::new();
+        for _ in 0..RECOVERY_ROUNDS {
+            let errors = error_ranges(&tree, &map);
+            if errors.is_empty() {
+                break;
+            }
+            let before = set.iter().count();
+            for range in &errors {
+                let win = window(src, &info, range);
+                let err = error_tokens(&info, range);
+                skipped.extend(recover(
+                    src,
+                    &info,
+                    &self.macros,
+                    &groups,
+                    &mut state,
+                    err,
+                    win,
+                    &mut set,
+                ));
+            }
+            if set.iter().count() == before {
+                break;
+            }
+            refresh_dead(src, &mut info, &groups, &state);
+            let (new_view, new_map) = set.build_view(src);
+            tree = reparse(&mut parser, tree, &view, &new_view);
+            view = new_view;
+            map = new_map;
+        }
+
+        let lines = LineIndex::new(src);
+        let mut problems: Vec<Problem> = error_ranges(&tree, &map)
+            .into_iter()
+            .map(|range| Problem {
+                line: lines.line(range.start),
+                culprit: culprit(src, &info, &self.macros, window(src, &info, &range)),
+                reason: "not understood: syntax error in the repaired view".into(),
+                range,
+            })
+            .collect();
+        let (groups_skipped, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.group);
+        let as_problem = |s: Skipped| Problem {
+            line: lines.line(s.range.start),
+            reason: s.reason,
+            culprit: s.culprit,
+            range: s.range,
+        };
+        problems.extend(declarers.into_iter().map(as_problem));
+        let groups_skipped = groups_skipped.into_iter().map(as_problem).collect();
+        problems.sort_by_key(|p| (p.range.start, p.range.end));
+        ParsedFile {
+            path: path.to_path_buf(),
+            text: text.clone(),
+            view,
+            map,
+            tree,
+            problems,
+            skipped: groups_skipped,
+        }
+    }
+}
+
+/// Tokens inside blanked conditional branches stop counting for depths.
+fn refresh_dead(src: &str, info: &mut TokenInfo, groups: &[CondGroup], state: &[GroupRepair]) {
+    let ranges: Vec<Range<usize>> = groups
+        .iter()
+        .zip(state)
+        .flat_map(|(g, s)| match s {
+            GroupRepair::None => Vec::new(),
+            GroupRepair::KeptBranch => g.blanks(&info.tokens),
+            GroupRepair::Skipped => vec![g.byte_range(&info.tokens)],
+        })
+        .collect();
+    info.mark_dead(src, &ranges);
+}
+
+pub(super) fn new_parser() -> tree_sitter::Parser {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c grammar is compatible with the tree-sitter runtime");
+    parser
+}
+
+pub(super) fn parse_with(
+    parser: &mut tree_sitter::Parser,
+    view: &str,
+    old: Option<&tree_sitter::Tree>,
+) -> tree_sitter::Tree {
+    parser
+        .parse(view, old)
+        .expect("tree-sitter parse without timeout or cancellation always yields a tree")
+}
+
+/// Re-parses after the view changed, telling tree-sitter the one span that
+/// differs so that it reuses the rest of the old tree.
+fn reparse(
+    parser: &mut tree_sitter::Parser,
+    mut tree: tree_sitter::Tree,
+    old: &str,
+    new: &str,
+) -> tree_sitter::Tree {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let max_suffix = o.len().min(n.len()) - prefix;
+    let suffix = o
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    tree.edit(&tree_sitter::InputEdit {
+        start_byte: prefix,
+        old_end_byte: o.len() - suffix,
+        new_end_byte: n.len() - suffix,
+        start_position: point(o, prefix),
+        old_end_position: point(o, o.len() - suffix),
+        new_end_position: point(n, n.len() - suffix),
+    });
+    parse_with(parser, new, Some(&tree))
+}
+
+fn point(bytes: &[u8], offset: usize) -> tree_sitter::Point {
+    let before = &bytes[..offset];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let column = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    tree_sitter::Point { row, column }
+}
+
+/// Original ranges of the outermost ERROR nodes and of MISSING nodes.
+fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            let r = node.byte_range();
+            out.push(map.approximate(r.start)..map.approximate(r.end));
+            continue;
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// Byte offset to 1-based line.
+pub(super) struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub(super) fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    pub(super) fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset)
+    }
+}

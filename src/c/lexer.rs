@@ -1,0 +1,293 @@
+//! A forgiving C tokenizer over raw (unpreprocessed) text.
+//!
+//! The repair passes need tokens, lines and preprocessor directives, not a
+//! full C lexer: comments and whitespace are skipped, a directive is one
+//! token spanning its continued lines, and anything unexpected becomes a
+//! one-byte punctuation token. Token boundaries always fall on ASCII bytes
+//! (bytes >= 0x80 are treated as identifier characters), so slicing the text
+//! at them never splits a UTF-8 character.
+
+use std::ops::Range;
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    Ident,
+    Number,
+    /// A string or character literal.
+    Literal,
+    Punct,
+    /// A whole preprocessor directive line, continuations included.
+    Directive,
+}
+
+/// One significant token of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub range: Range<usize>,
+    /// 0-based line of the first byte.
+    pub line: usize,
+    /// 0-based line of the last byte.
+    pub end_line: usize,
+}
+
+impl Token {
+    /// The token's text in `src`.
+    pub fn text<'s>(&self, src: &'s str) -> &'s str {
+        src.get(self.range.clone()).unwrap_or("")
+    }
+
+    /// True when this is the punctuation `p`.
+    pub fn is_punct(&self, src: &str, p: &str) -> bool {
+        self.kind == TokenKind::Punct && self.text(src) == p
+    }
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// Multi-byte punctuators the repairs care about; the rest are single bytes.
+const PUNCTS: [&str; 6] = ["->", "++", "--", "&&", "||", "##"];
+
+/// Splits `src` into significant tokens.
+pub fn tokenize(src: &str) -> Vec<Token> {
+    let bytes = src.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    let mut line = 0;
+    // True while only whitespace and comments precede `i` on its line.
+    let mut line_fresh = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+            line_fresh = true;
+            i += 1;
+            continue;
+        }
+        if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if b == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
+            line += 1;
+            i += 2;
+            continue;
+        }
+        if let Some(end) = comment_end(bytes, i) {
+            line += count_newlines(&bytes[i..end]);
+            i = end;
+            continue;
+        }
+        let start = i;
+        let kind;
+        if b == b'#' && line_fresh {
+            i = directive_end(bytes, i);
+            kind = TokenKind::Directive;
+        } else if b.is_ascii_digit() || (b == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            while i < bytes.len() && (is_ident_byte(bytes[i]) || bytes[i] == b'.' || exponent_sign(bytes, i))
+            {
+                i += 1;
+            }
+            kind = TokenKind::Number;
+        } else if is_ident_byte(b) {
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
+            }
+            // L"..", u8'..' and friends are literals with a prefix.
+            if i < bytes.len()
+                && (bytes[i] == b'"' || bytes[i] == b'\'')
+                && matches!(&src[start..i], "L" | "u" | "U" | "u8")
+            {
+                i = literal_end(bytes, i);
+                kind = TokenKind::Literal;
+            } else {
+                kind = TokenKind::Ident;
+            }
+        } else if b == b'"' || b == b'\'' {
+            i = literal_end(bytes, i);
+            kind = TokenKind::Literal;
+        } else {
+            i += PUNCTS
+                .iter()
+                .find(|p| bytes[i..].starts_with(p.as_bytes()))
+                .map_or(1, |p| p.len());
+            kind = TokenKind::Punct;
+        }
+        let end_line = line + count_newlines(&bytes[start..i]);
+        tokens.push(Token {
+            kind,
+            range: start..i,
+            line,
+            end_line,
+        });
+        line = end_line;
+        line_fresh = false;
+    }
+    tokens
+}
+
+fn count_newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+fn exponent_sign(bytes: &[u8], i: usize) -> bool {
+    (bytes[i] == b'+' || bytes[i] == b'-') && i > 0 && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P')
+}
+
+/// End of a comment starting at `i`, if one starts there.
+fn comment_end(bytes: &[u8], i: usize) -> Option<usize> {
+    if bytes[i] != b'/' {
+        return None;
+    }
+    match bytes.get(i + 1) {
+        Some(b'/') => {
+            let mut j = i + 2;
+            while j < bytes.len() && bytes[j] != b'\n' {
+                // A backslash-newline continues a line comment.
+                j += if bytes[j] == b'\\' && bytes.get(j + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+            }
+            Some(j)
+        }
+        Some(b'*') => {
+            let mut j = i + 2;
+            while j < bytes.len() && !(bytes[j] == b'*' && bytes.get(j + 1) == Some(&b'/')) {
+                j += 1;
+            }
+            Some((j + 2).min(bytes.len()))
+        }
+        _ => None,
+    }
+}
+
+/// End of a string or character literal opened at `i`; an unterminated one
+/// stops at the end of its line.
+fn literal_end(bytes: &[u8], i: usize) -> usize {
+    let quote = bytes[i];
+    let mut j = i + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            c if c == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// End of the directive starting at `i` (exclusive, before the newline).
+fn directive_end(bytes: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\n' => return j,
+            b'\\' if bytes.get(j + 1) == Some(&b'\n') => j += 2,
+            b'\\' if bytes.get(j + 1) == Some(&b'\r') && bytes.get(j + 2) == Some(&b'\n') => j += 3,
+            b'/' => j = comment_end(bytes, j).unwrap_or(j + 1),
+            b'"' | b'\'' => j = literal_end(bytes, j),
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The name of a directive token (`define`, `ifdef`, ...) and the text after it.
+pub fn directive_parts(text: &str) -> (&str, &str) {
+    let rest = text.trim_start_matches('#').trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
+    (&rest[..end], &rest[end..])
+}
+
+/// For each token index, the index of its matching closer when it is `(`,
+/// `[` or `{`. Unbalanced openers have none.
+pub fn match_brackets(src: &str, tokens: &[Token]) -> Vec<Option<usize>> {
+    let mut matches = vec![None; tokens.len()];
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind != TokenKind::Punct {
+            continue;
+        }
+        let b = src.as_bytes()[t.range.start];
+        match b {
+            b'(' | b'[' | b'{' => stack.push((i, b)),
+            b')' | b']' | b'}' => {
+                let open = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                // Skip unmatched openers of another kind (e.g. split by #if).
+                if let Some(pos) = stack.iter().rposition(|&(_, o)| o == open) {
+                    matches[stack[pos].0] = Some(i);
+                    stack.truncate(pos);
+                }
+            }
+            _ => {}
+        }
+    }
+    matches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
+        tokenize(src).iter().map(|t| (t.kind, t.text(src))).collect()
+    }
+
+    #[test]
+    fn directives_span_continuations_and_comments_are_skipped() {
+        let src = "#define A(x) \\\n  (x) /* c\n */\nint a; // x\n";
+        let toks = kinds(src);
+        assert_eq!(toks[0].0, TokenKind::Directive);
+        assert_eq!(toks[0].1, "#define A(x) \\\n  (x) /* c\n */");
+        assert_eq!(
+            &toks[1..],
+            &[
+                (TokenKind::Ident, "int"),
+                (TokenKind::Ident, "a"),
+                (TokenKind::Punct, ";")
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_and_literals() {
+        let src = "a\n\"x;y\" 'c'\n1e+5 -> b";
+        let t = tokenize(src);
+        assert_eq!(t[1].kind, TokenKind::Literal);
+        assert_eq!(t[1].line, 1);
+        assert_eq!(t[3].text(src), "1e+5");
+        assert_eq!(t[4].text(src), "->");
+        assert_eq!(t[5].line, 2);
+    }
+
+    #[test]
+    fn non_ascii_never_splits_characters() {
+        let src = "int é = 'ü'; \"ß";
+        for t in tokenize(src) {
+            assert!(src.get(t.range.clone()).is_some());
+        }
+    }
+
+    #[test]
+    fn brackets_match_across_kinds() {
+        let src = "f(a[1]) { ( }";
+        let t = tokenize(src);
+        let m = match_brackets(src, &t);
+        assert_eq!(m[1], Some(6));
+        assert_eq!(m[3], Some(5));
+        assert_eq!(m[7], Some(9));
+        assert_eq!(m[8], None);
+    }
+}

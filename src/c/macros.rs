@@ -1,0 +1,233 @@
+//! The project's macro definitions, learned from its own files and from a
+//! user macro file, each classified once.
+
+use super::classify::{MacroClass, classify};
+use super::lexer::{TokenKind, directive_parts, tokenize};
+use anyhow::Context;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// One `#define`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MacroDef {
+    /// Parameter names of a function-like macro (`...` for variadic).
+    pub params: Option<Vec<String>>,
+    /// Replacement text, comments and line continuations removed.
+    pub body: String,
+}
+
+/// A macro and how uses of it are repaired.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Macro {
+    /// Every definition seen (conditional compilation gives several); a
+    /// user macro file's definitions come first and win.
+    pub defs: Vec<MacroDef>,
+    pub class: MacroClass,
+}
+
+impl Macro {
+    /// The definition used for expansion: the first non-empty one.
+    pub fn expansion_def(&self) -> Option<&MacroDef> {
+        self.defs.iter().find(|d| !d.body.trim().is_empty())
+    }
+}
+
+/// Macros known to the front end.
+#[derive(Debug, Clone, Default)]
+pub struct MacroTable {
+    macros: HashMap<String, Macro>,
+    /// Names defined by the user macro file: their definitions override.
+    user: Vec<String>,
+}
+
+impl MacroTable {
+    /// Learns the #defines of the project's own files (all .c and .h given).
+    pub fn learn<'a>(files: impl IntoIterator<Item = (&'a Path, &'a str)>) -> MacroTable {
+        let mut table = MacroTable::default();
+        for (_, text) in files {
+            table.add_defines(text, false);
+        }
+        table.classify_all();
+        table
+    }
+
+    /// Adds definitions from a user macro file (like Coccinelle's
+    /// --macro-file: plain `#define` lines). They replace what was learned
+    /// for the same names.
+    pub fn add_macro_file(&mut self, path: &Path) -> anyhow::Result<()> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading macro file {}", path.display()))?;
+        self.add_user_defines(&text);
+        Ok(())
+    }
+
+    /// Adds user definitions given as text (the contents of a macro file).
+    pub fn add_user_defines(&mut self, text: &str) {
+        self.add_defines(text, true);
+        self.classify_all();
+    }
+
+    /// The macro called `name`, if defined.
+    pub fn get(&self, name: &str) -> Option<&Macro> {
+        self.macros.get(name)
+    }
+
+    /// The class of `name`, if it is a macro.
+    pub fn class(&self, name: &str) -> Option<MacroClass> {
+        self.macros.get(name).map(|m| m.class)
+    }
+
+    /// Number of distinct macro names.
+    pub fn len(&self) -> usize {
+        self.macros.len()
+    }
+
+    /// True when no macro is known.
+    pub fn is_empty(&self) -> bool {
+        self.macros.is_empty()
+    }
+
+    fn add_defines(&mut self, text: &str, user: bool) {
+        for tok in tokenize(text) {
+            if tok.kind != TokenKind::Directive {
+                continue;
+            }
+            let (name, rest) = directive_parts(tok.text(text));
+            if name != "define" {
+                continue;
+            }
+            let Some((macro_name, def)) = parse_define(rest) else {
+                continue;
+            };
+            let user_owned = self.user.contains(&macro_name);
+            if user && !user_owned {
+                self.user.push(macro_name.clone());
+                self.macros.remove(&macro_name);
+            } else if !user && user_owned {
+                continue;
+            }
+            let entry = self.macros.entry(macro_name).or_insert(Macro {
+                defs: Vec::new(),
+                class: MacroClass::Other,
+            });
+            if !entry.defs.contains(&def) {
+                entry.defs.push(def);
+            }
+        }
+    }
+
+    /// Classes depend on each other (`#define A B`, B an attribute), so they
+    /// are settled by a few rounds until nothing changes.
+    fn classify_all(&mut self) {
+        for _ in 0..4 {
+            let attributes: std::collections::HashSet<String> = self
+                .macros
+                .iter()
+                .filter(|(_, m)| m.class == MacroClass::Attribute)
+                .map(|(n, _)| n.clone())
+                .collect();
+            let is_attr = |w: &str| attributes.contains(w);
+            let mut changed = false;
+            for (name, m) in self.macros.iter_mut() {
+                // A macro is an attribute if any definition is (others are
+                // often platform variants such as `#define near _near`).
+                let classes: Vec<MacroClass> = m
+                    .defs
+                    .iter()
+                    .map(|d| classify(name, d.params.as_deref(), &d.body, &is_attr))
+                    .collect();
+                let class = if classes.contains(&MacroClass::Attribute)
+                    && m.defs.iter().all(|d| d.params.is_none())
+                {
+                    MacroClass::Attribute
+                } else {
+                    m.defs
+                        .iter()
+                        .zip(&classes)
+                        .find(|(d, _)| !d.body.trim().is_empty())
+                        .map_or(classes.first().copied().unwrap_or(MacroClass::Other), |(_, c)| *c)
+                };
+                if class != m.class {
+                    m.class = class;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+}
+
+/// Parses the text after `#define`: a name, optional parameters glued to
+/// it, and the body.
+fn parse_define(rest: &str) -> Option<(String, MacroDef)> {
+    let rest = rest.trim_start();
+    let name_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    if name_end == 0 {
+        return None;
+    }
+    let name = rest[..name_end].to_string();
+    let mut after = &rest[name_end..];
+    let mut params = None;
+    if let Some(inner) = after.strip_prefix('(') {
+        let close = inner.find(')')?;
+        params = Some(
+            inner[..close]
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect(),
+        );
+        after = &inner[close + 1..];
+    }
+    Some((
+        name,
+        MacroDef {
+            params,
+            body: clean_body(after),
+        },
+    ))
+}
+
+/// Removes comments and continuations, keeping token text separated by
+/// single spaces.
+fn clean_body(body: &str) -> String {
+    let tokens = tokenize(body);
+    let words: Vec<&str> = tokens.iter().map(|t| t.text(body)).collect();
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learns_and_classifies_conditional_definitions() {
+        let h = "#ifdef X\n# define near _near\n#else\n# define near\n#endif\n#define local static\n\
+                 #define OF(args)  args /* proto */\n#define DECLARE(t, a, n) \\\n  t a[n]\n";
+        let t = MacroTable::learn([(Path::new("a.h"), h)]);
+        assert_eq!(t.class("near"), Some(MacroClass::Attribute));
+        assert_eq!(t.class("local"), Some(MacroClass::Attribute));
+        assert_eq!(t.class("OF"), Some(MacroClass::Identity));
+        let d = t.get("DECLARE").and_then(Macro::expansion_def).cloned();
+        assert_eq!(
+            d,
+            Some(MacroDef {
+                params: Some(vec!["t".into(), "a".into(), "n".into()]),
+                body: "t a [ n ]".into()
+            })
+        );
+        assert_eq!(t.class("nope"), None);
+    }
+
+    #[test]
+    fn user_definitions_override_learned_ones() {
+        let mut t = MacroTable::learn([(Path::new("a.h"), "#define EXPORT 1\n")]);
+        t.add_user_defines("#define EXPORT\n");
+        assert_eq!(t.class("EXPORT"), Some(MacroClass::Attribute));
+        assert_eq!(t.get("EXPORT").map(|m| m.defs.len()), Some(1));
+    }
+}

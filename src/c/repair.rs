@@ -1,0 +1,344 @@
+//! The linear repair pass: one walk over the tokens that rewrites the macro
+//! uses the grammar cannot handle, driven by the macro classes.
+
+use super::classify::{MacroClass, attribute_word, iterator_name};
+use super::lexer::{Token, TokenKind, match_brackets, tokenize};
+use super::macros::MacroTable;
+use super::rewrite::{Rewrite, RewriteSet};
+use std::ops::Range;
+
+/// Token-level facts about one file that all repair rounds share.
+pub struct TokenInfo {
+    pub tokens: Vec<Token>,
+    /// Matching closer of each opener.
+    pub closer: Vec<Option<usize>>,
+    /// Brace depth before each token (tokens of blanked branches excluded).
+    pub depth: Vec<u32>,
+    /// Tokens inside text already blanked by a conditional repair.
+    pub dead: Vec<bool>,
+}
+
+impl TokenInfo {
+    /// Tokenizes `src`; `dead_ranges` are byte ranges already blanked.
+    pub fn new(src: &str, dead_ranges: &[Range<usize>]) -> TokenInfo {
+        let tokens = tokenize(src);
+        let closer = match_brackets(src, &tokens);
+        let mut info = TokenInfo {
+            dead: vec![false; tokens.len()],
+            depth: vec![0; tokens.len()],
+            tokens,
+            closer,
+        };
+        info.mark_dead(src, dead_ranges);
+        info
+    }
+
+    /// Marks tokens inside `ranges` dead and recomputes depths.
+    pub fn mark_dead(&mut self, src: &str, ranges: &[Range<usize>]) {
+        for r in ranges {
+            let first = self.tokens.partition_point(|t| t.range.end <= r.start);
+            for i in first..self.tokens.len() {
+                if self.tokens[i].range.start >= r.end {
+                    break;
+                }
+                self.dead[i] = true;
+            }
+        }
+        let mut depth = 0u32;
+        for (i, t) in self.tokens.iter().enumerate() {
+            self.depth[i] = depth;
+            if self.dead[i] || t.kind != TokenKind::Punct {
+                continue;
+            }
+            match t.text(src) {
+                "{" => depth += 1,
+                "}" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    /// The next live token after `i`.
+    pub fn next_live(&self, i: usize) -> Option<usize> {
+        (i + 1..self.tokens.len()).find(|&j| !self.dead[j])
+    }
+
+    /// The previous live token before `i`.
+    pub fn prev_live(&self, i: usize) -> Option<usize> {
+        (0..i).rev().find(|&j| !self.dead[j])
+    }
+
+    /// If `i` is a name followed by a parenthesised list, the index of `)`.
+    pub fn call_close(&self, src: &str, i: usize) -> Option<usize> {
+        let open = self.next_live(i)?;
+        if !self.tokens[open].is_punct(src, "(") {
+            return None;
+        }
+        self.closer[open]
+    }
+
+    /// True when token `i` starts a declaration or statement: nothing but
+    /// `;`, a brace or a directive comes before it.
+    pub fn at_statement_start(&self, src: &str, i: usize) -> bool {
+        match self.prev_live(i) {
+            None => true,
+            Some(p) => {
+                let t = &self.tokens[p];
+                t.kind == TokenKind::Directive || matches!(t.text(src), ";" | "{" | "}")
+            }
+        }
+    }
+}
+
+/// Makes `name(args)` at token `i`..=`close`, used as a statement without a
+/// `;`, a statement. Prefers a same-length rewrite so that the enclosing
+/// function keeps mapping back to the original.
+pub fn terminate_statement(
+    src: &str,
+    info: &TokenInfo,
+    i: usize,
+    close: usize,
+    set: &mut RewriteSet,
+) -> bool {
+    let bytes = src.as_bytes();
+    let start = info.tokens[i].range.start;
+    let end = info.tokens[close].range.end;
+    if matches!(bytes.get(end), Some(b' ' | b'\t')) {
+        return set.add(Rewrite {
+            range: end..end + 1,
+            text: ";".into(),
+        });
+    }
+    if start > 0 && matches!(bytes[start - 1], b' ' | b'\t') {
+        let call = src.get(start..end).unwrap_or_default();
+        return set.add(Rewrite {
+            range: start - 1..end,
+            text: format!("{call};"),
+        });
+    }
+    set.add(Rewrite {
+        range: end..end,
+        text: ";".into(),
+    })
+}
+
+/// Rewrites an iterator use `name(args) {` into a `while (args) {` loop.
+pub fn iterator_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> bool {
+    let range = info.tokens[i].range.clone();
+    let len = range.len();
+    let word = if len >= 5 { "while" } else { "if" };
+    if len < word.len() {
+        return false;
+    }
+    set.add(Rewrite {
+        range,
+        text: format!("{word}{}", " ".repeat(len - word.len())),
+    })
+}
+
+/// True when the token after a call `..close` continues a statement, so the
+/// call is not a whole statement missing its `;`.
+fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
+    let Some(n) = info.next_live(close) else {
+        return false;
+    };
+    let t = &info.tokens[n];
+    match t.kind {
+        TokenKind::Ident | TokenKind::Directive => {
+            t.line == info.tokens[close].end_line && t.kind == TokenKind::Ident
+        }
+        _ => !matches!(t.text(src), "{" | "}"),
+    }
+}
+
+/// Expands a declarer use `name(args)` with the macro's definition,
+/// dropping attribute macros from the body and the arguments.
+fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usize) -> Option<Rewrite> {
+    let name = info.tokens[i].text(src);
+    let def = macros.get(name)?.expansion_def()?;
+    let params = def.params.as_ref()?;
+    let args = split_args(src, info, i + 1, close);
+    let mut words: Vec<&str> = Vec::new();
+    for t in tokenize(&def.body) {
+        let word = t.text(&def.body);
+        match params.iter().position(|p| p == word) {
+            Some(k) => {
+                let arg = args.get(k).copied().unwrap_or("");
+                words.extend(tokenize(arg).into_iter().map(|t| t.text(arg)));
+            }
+            None => words.push(word),
+        }
+    }
+    words.retain(|w| macros.class(w) != Some(MacroClass::Attribute));
+    Some(Rewrite {
+        range: info.tokens[i].range.start..info.tokens[close].range.end,
+        text: words.join(" "),
+    })
+}
+
+/// The K&R parameter declarations between `f(a, b)` (closing at `close`)
+/// and the body: tree-sitter-c does not accept them, so they are blanked
+/// (the parameters stay, untyped). Returns their byte range.
+fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<std::ops::Range<usize>> {
+    const MAX_TOKENS: usize = 256;
+    let first = info.next_live(close)?;
+    if info.tokens[first].kind != TokenKind::Ident {
+        return None;
+    }
+    let mut last_semi = None;
+    let mut j = first;
+    for _ in 0..MAX_TOKENS {
+        let t = &info.tokens[j];
+        match t.text(src) {
+            "{" => {
+                return last_semi
+                    .filter(|&s| info.prev_live(j) == Some(s))
+                    .map(|s| t.range.start.min(info.tokens[first].range.start)..info.tokens[s].range.end);
+            }
+            ";" => last_semi = Some(j),
+            "=" | "}" => return None,
+            _ if t.kind == TokenKind::Directive => return None,
+            _ => {}
+        }
+        j = info.next_live(j)?;
+    }
+    None
+}
+
+/// The text of each top-level argument of the list `open..=close`.
+pub fn split_args<'s>(src: &'s str, info: &TokenInfo, open: usize, close: usize) -> Vec<&'s str> {
+    let mut args = Vec::new();
+    let mut start = open + 1;
+    let mut j = open + 1;
+    while j < close {
+        if let Some(c) = info.closer[j] {
+            j = c + 1;
+            continue;
+        }
+        if info.tokens[j].is_punct(src, ",") {
+            args.push(arg_text(src, info, start, j));
+            start = j + 1;
+        }
+        j += 1;
+    }
+    args.push(arg_text(src, info, start, close));
+    args
+}
+
+fn arg_text<'s>(src: &'s str, info: &TokenInfo, from: usize, to: usize) -> &'s str {
+    if from >= to {
+        return "";
+    }
+    src.get(info.tokens[from].range.start..info.tokens[to - 1].range.end)
+        .unwrap_or_default()
+}
+
+/// The class-driven pass over every live token.
+pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut RewriteSet) {
+    let mut i = 0;
+    while i < info.tokens.len() {
+        if info.dead[i] || info.tokens[i].kind != TokenKind::Ident {
+            i += 1;
+            continue;
+        }
+        let name = info.tokens[i].text(src);
+        let class = macros.class(name);
+        let close = info.call_close(src, i);
+        if let Some(c) = close.filter(|_| info.depth[i] == 0) {
+            if let Some(decls) = kr_declarations(src, info, c) {
+                set.add(Rewrite::blank(src, decls));
+                i = c + 1;
+                continue;
+            }
+        }
+        match (class, close) {
+            (Some(MacroClass::Attribute), _)
+                if macros
+                    .get(name)
+                    .is_some_and(|m| m.defs.iter().all(|d| d.params.is_none())) =>
+            {
+                set.add(Rewrite::blank(src, info.tokens[i].range.clone()));
+            }
+            (Some(MacroClass::Attribute), Some(c)) => {
+                set.add(Rewrite::blank(
+                    src,
+                    info.tokens[i].range.start..info.tokens[c].range.end,
+                ));
+                i = c;
+            }
+            (Some(MacroClass::Identity), Some(c)) => {
+                let open = i + 1;
+                set.add(Rewrite::blank(
+                    src,
+                    info.tokens[i].range.start..info.tokens[open].range.end,
+                ));
+                set.add(Rewrite::blank(src, info.tokens[c].range.clone()));
+            }
+            (Some(MacroClass::Iterator), Some(c))
+                if info.depth[i] > 0 && !continues_statement(src, info, c) =>
+            {
+                iterator_as_loop(info, i, set);
+                i = c;
+            }
+            (Some(MacroClass::Statement), Some(c))
+                if info.depth[i] > 0
+                    && !continues_statement(src, info, c)
+                    && next_is_not(src, info, c, ";") =>
+            {
+                terminate_statement(src, info, i, c, set);
+                i = c;
+            }
+            (Some(MacroClass::Other | MacroClass::Statement), Some(c))
+                if info.depth[i] == 0 && info.at_statement_start(src, i) =>
+            {
+                if let Some(rw) = expand(src, info, macros, i, c) {
+                    set.add(rw);
+                }
+                i = c;
+            }
+            (None, Some(c))
+                if info.depth[i] > 0
+                    && iterator_name(name)
+                    && info
+                        .next_live(c)
+                        .is_some_and(|n| info.tokens[n].is_punct(src, "{")) =>
+            {
+                iterator_as_loop(info, i, set);
+                i = c;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+fn next_is_not(src: &str, info: &TokenInfo, i: usize, p: &str) -> bool {
+    info.next_live(i).is_none_or(|n| !info.tokens[n].is_punct(src, p))
+}
+
+/// True for a word that may stand in a declaration's specifiers.
+pub fn specifier_word(word: &str) -> bool {
+    attribute_word(word) || type_word(word)
+}
+
+/// True for a keyword that starts a type name.
+pub fn type_word(word: &str) -> bool {
+    matches!(
+        word,
+        "void"
+            | "char"
+            | "short"
+            | "int"
+            | "long"
+            | "float"
+            | "double"
+            | "signed"
+            | "unsigned"
+            | "struct"
+            | "union"
+            | "enum"
+            | "_Bool"
+            | "const"
+            | "volatile"
+    )
+}

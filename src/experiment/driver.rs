@@ -1,0 +1,108 @@
+//! Executing a study: locally over all cores, or as a plan of shell
+//! command lines for an external engine followed by a collection.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::cache::CacheStats;
+use super::collect::{Results, collect};
+use super::exec::Ctx;
+use super::jobs::{Job, phases};
+use super::study::Study;
+
+/// Runs the study's `prepare` command, if any, in the study's directory.
+pub fn prepare(study: &Study) -> anyhow::Result<()> {
+    let Some(cmd) = &study.prepare else { return Ok(()) };
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .current_dir(study.base_dir())
+        .status()
+        .with_context(|| format!("cannot run prepare command `{cmd}`"))?;
+    if !status.success() {
+        bail!(
+            "{}: key `study.prepare`: `{cmd}` failed ({status})",
+            study.file.display()
+        );
+    }
+    Ok(())
+}
+
+/// Executes every step here, `jobs` at a time (0 = all cores), then
+/// collects the results.
+pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheStats)> {
+    prepare(study)?;
+    let ctx = Ctx::new(study)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let all = phases(study);
+    let bar = progress(all.iter().map(Vec::len).sum());
+    for phase in &all {
+        pool.install(|| {
+            phase.par_iter().try_for_each(|&job| {
+                bar.set_message(job.id(study));
+                let r = ctx.execute(job);
+                bar.inc(1);
+                r
+            })
+        })?;
+    }
+    bar.finish_and_clear();
+    Ok((collect(&ctx)?, ctx.counters.snapshot()))
+}
+
+fn progress(len: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Writes one file of shell command lines per phase into `dir`
+/// (`phase-1.sh`, …); the phases must be executed in order, the lines of a
+/// phase in any order and anywhere that sees the study's work directory.
+pub fn write_plan(study: &Study, dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    let weft = std::env::current_exe().context("cannot locate the weft executable")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut files = Vec::new();
+    for (i, phase) in phases(study).iter().enumerate() {
+        let lines: String = phase
+            .iter()
+            .map(|job| {
+                format!(
+                    "{} experiment --step {} {}\n",
+                    quote(&weft.display().to_string()),
+                    quote(&job.id(study)),
+                    quote(&study.file.display().to_string())
+                )
+            })
+            .collect();
+        let path = dir.join(format!("phase-{}.sh", i + 1));
+        std::fs::write(&path, lines).with_context(|| format!("cannot write {}", path.display()))?;
+        files.push(path);
+    }
+    Ok(files)
+}
+
+/// Executes one step named by its id (a line of a plan).
+pub fn run_step(study: &Study, id: &str) -> anyhow::Result<()> {
+    let ctx = Ctx::new(study)?;
+    ctx.execute(Job::parse(study, id)?)
+}
+
+/// Collects the results of a plan executed elsewhere.
+pub fn collect_only(study: &Study) -> anyhow::Result<Results> {
+    collect(&Ctx::new(study)?)
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}

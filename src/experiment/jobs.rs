@@ -1,0 +1,141 @@
+//! The unit steps of a study (one build, one run), their order in phases,
+//! and their textual ids, shared by the local executor and `--plan`.
+
+use anyhow::bail;
+
+use super::study::{StrategyKind, Study};
+
+/// How a version is built: plain (for the oracle), or instrumented by a
+/// strategy, or by the report stage of a report-driven strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arm {
+    Plain,
+    Report(usize),
+    Monitor(usize),
+}
+
+/// Directory name of the plain arm.
+pub const PLAIN: &str = "plain";
+/// Suffix of report arms' directory names.
+pub const REPORT_SUFFIX: &str = ".report";
+
+impl Arm {
+    /// Directory name under `builds/` and `runs/`.
+    pub fn dir_name(self, study: &Study) -> String {
+        match self {
+            Arm::Plain => PLAIN.to_string(),
+            Arm::Report(s) => format!("{}{REPORT_SUFFIX}", study.strategies[s].name),
+            Arm::Monitor(s) => study.strategies[s].name.clone(),
+        }
+    }
+
+    fn parse(study: &Study, name: &str) -> Option<Arm> {
+        if name == PLAIN {
+            return Some(Arm::Plain);
+        }
+        let (base, report) = match name.strip_suffix(REPORT_SUFFIX) {
+            Some(b) => (b, true),
+            None => (name, false),
+        };
+        let s = study.strategies.iter().position(|s| s.name == base)?;
+        Some(if report { Arm::Report(s) } else { Arm::Monitor(s) })
+    }
+}
+
+/// One step of a study.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    Build { arm: Arm, version: usize },
+    Run { arm: Arm, version: usize, test: usize },
+}
+
+impl Job {
+    /// `build/ARM/VERSION` or `run/ARM/VERSION/TEST`.
+    pub fn id(self, study: &Study) -> String {
+        match self {
+            Job::Build { arm, version } => {
+                format!("build/{}/{}", arm.dir_name(study), study.versions[version].name)
+            }
+            Job::Run { arm, version, test } => format!(
+                "run/{}/{}/{}",
+                arm.dir_name(study),
+                study.versions[version].name,
+                study.tests[test].name
+            ),
+        }
+    }
+
+    /// Inverse of [`Job::id`].
+    pub fn parse(study: &Study, id: &str) -> anyhow::Result<Job> {
+        let parts: Vec<&str> = id.split('/').collect();
+        let arm = |n: &str| Arm::parse(study, n);
+        let version = |n: &str| study.versions.iter().position(|v| v.name == n);
+        let test = |n: &str| study.tests.iter().position(|t| t.name == n);
+        let job = match parts.as_slice() {
+            ["build", a, v] => arm(a)
+                .zip(version(v))
+                .map(|(arm, version)| Job::Build { arm, version }),
+            ["run", a, v, t] => arm(a)
+                .zip(version(v))
+                .zip(test(t))
+                .map(|((arm, version), test)| Job::Run { arm, version, test }),
+            _ => None,
+        };
+        match job {
+            Some(j) => Ok(j),
+            None => bail!("{}: no step {id:?} in this study", study.file.display()),
+        }
+    }
+}
+
+/// The study's steps in dependency order: each phase needs only the
+/// results of earlier phases, and its steps are independent.
+pub fn phases(study: &Study) -> Vec<Vec<Job>> {
+    let reports: Vec<usize> = (0..study.strategies.len())
+        .filter(|&s| {
+            matches!(
+                &study.strategies[s].kind,
+                StrategyKind::Weave { report: Some(_), .. }
+            )
+        })
+        .collect();
+    let training: Vec<usize> = (0..study.tests.len())
+        .filter(|&t| study.training.contains(&study.tests[t].name))
+        .collect();
+    let arms: Vec<Arm> = std::iter::once(Arm::Plain)
+        .chain((0..study.strategies.len()).map(Arm::Monitor))
+        .collect();
+    let versions = 0..study.versions.len();
+    let tests = 0..study.tests.len();
+    let phases = vec![
+        reports
+            .iter()
+            .map(|&s| Job::Build {
+                arm: Arm::Report(s),
+                version: 0,
+            })
+            .collect(),
+        reports
+            .iter()
+            .flat_map(|&s| {
+                training.iter().map(move |&test| Job::Run {
+                    arm: Arm::Report(s),
+                    version: 0,
+                    test,
+                })
+            })
+            .collect(),
+        arms.iter()
+            .flat_map(|&arm| versions.clone().map(move |version| Job::Build { arm, version }))
+            .collect(),
+        arms.iter()
+            .flat_map(|&arm| {
+                let tests = tests.clone();
+                versions
+                    .clone()
+                    .flat_map(move |version| tests.clone().map(move |test| Job::Run { arm, version, test }))
+            })
+            .collect(),
+    ];
+    phases.into_iter().filter(|p: &Vec<Job>| !p.is_empty()).collect()
+}

@@ -1,0 +1,60 @@
+//! Fault matrices (§4.1): one boolean per (version, test), `true` = passes.
+
+use serde::Serialize;
+
+use super::records::RangeSet;
+
+/// A fault matrix over the faulty versions (rows here, columns in the
+/// report) and the tests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FaultMatrix {
+    pub versions: Vec<String>,
+    pub tests: Vec<String>,
+    /// `cells[version][test]`.
+    pub cells: Vec<Vec<bool>>,
+}
+
+impl FaultMatrix {
+    /// All cells, version after version.
+    pub fn flat(&self) -> Vec<bool> {
+        self.cells.concat()
+    }
+
+    /// Writes the matrix as CSV: one row per test, one column per version,
+    /// 1 for pass and 0 for fail (the layout of Figure 4.1).
+    pub fn to_csv(&self) -> String {
+        let mut out = format!("test,{}\n", self.versions.join(","));
+        for (t, test) in self.tests.iter().enumerate() {
+            out.push_str(test);
+            for row in &self.cells {
+                out.push_str(if row[t] { ",1" } else { ",0" });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// What the range monitor saw in one test run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Observation {
+    /// The run ended normally and left these ranges.
+    Ranges(RangeSet),
+    /// The run crashed, hung or overflowed its output cap: any monitor
+    /// notices that, so it is predicted to fail.
+    Abnormal,
+}
+
+/// Predicts pass when every variable the run observed stays inside the
+/// learned range. A variable never seen in training has an empty learned
+/// range, so any value of it is a violation.
+pub fn predict(learned: &RangeSet, observed: &Observation) -> bool {
+    match observed {
+        Observation::Abnormal => false,
+        Observation::Ranges(ranges) => ranges.iter().all(|(name, &(lo, hi))| {
+            learned
+                .get(name)
+                .is_some_and(|&(llo, lhi)| llo <= lo && hi <= lhi)
+        }),
+    }
+}

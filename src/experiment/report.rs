@@ -1,0 +1,99 @@
+//! Writing a study's results: Markdown, CSV, JSON and SVG.
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::cache::CacheStats;
+use super::collect::Results;
+use super::plot;
+use super::study::Study;
+use super::tables::{self, Table};
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    study: &'a str,
+    seed: u64,
+    draws: u32,
+    percentages: &'a [u32],
+    cache: Option<CacheStats>,
+    results: &'a Results,
+    tables: &'a [Table],
+}
+
+/// Writes `report.md`, `report.json`, `tables/*.csv`, `matrices/*.csv`
+/// and `curves.svg` into the study's output directory; returns the tables.
+pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<Vec<Table>> {
+    let out = &study.out_dir;
+    let tables = tables::build(&results.oracle, &results.evaluations);
+    for sub in ["tables", "matrices"] {
+        std::fs::create_dir_all(out.join(sub))
+            .with_context(|| format!("cannot create {}", out.join(sub).display()))?;
+    }
+    for t in &tables {
+        write_file(&out.join("tables").join(format!("{}.csv", t.id)), &t.to_csv())?;
+    }
+    write_file(&out.join("matrices").join("oracle.csv"), &results.oracle.to_csv())?;
+    for e in &results.evaluations {
+        for p in &e.points {
+            let mut csv = format!("test,{}\n", results.oracle.versions.join(","));
+            for (t, test) in results.oracle.tests.iter().enumerate() {
+                csv.push_str(test);
+                for row in &p.pass_draws {
+                    csv.push_str(&format!(",{}", row[t]));
+                }
+                csv.push('\n');
+            }
+            write_file(
+                &out.join("matrices")
+                    .join(format!("{}-{}.csv", e.strategy, p.percentage)),
+                &csv,
+            )?;
+        }
+    }
+    if !results.evaluations.is_empty() {
+        plot::curves(&results.evaluations, &out.join("curves.svg"))?;
+    }
+    let json = JsonReport {
+        study: &study.name,
+        seed: study.seed,
+        draws: study.draws,
+        percentages: &study.percentages,
+        cache: stats,
+        results,
+        tables: &tables,
+    };
+    write_file(&out.join("report.json"), &serde_json::to_string_pretty(&json)?)?;
+    write_file(&out.join("report.md"), &markdown(study, results, &tables))?;
+    Ok(tables)
+}
+
+fn markdown(study: &Study, results: &Results, tables: &[Table]) -> String {
+    let mut md = format!(
+        "# Study {}\n\n{} faulty versions, {} tests ({} for training), seed {}, {} draws per percentage. \
+         Range matrices: `matrices/STRATEGY-PCT.csv` (draws predicting pass); oracle: `matrices/oracle.csv`.\n\n",
+        study.name,
+        study.faulty().len(),
+        study.tests.len(),
+        study.training.len(),
+        study.seed,
+        study.draws
+    );
+    for t in tables {
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
+    for ((name, changed), (_, training)) in results.instrumentation_changes.iter().zip(&results.training_runs)
+    {
+        md.push_str(&format!(
+            "- {name}: {training} usable training runs; {} runs whose outputs differ from the plain build\n",
+            changed.len()
+        ));
+    }
+    md
+}
+
+fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}

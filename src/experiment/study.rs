@@ -1,0 +1,466 @@
+//! The study file: which program versions, strategies and tests make up a
+//! fault-detection study, and how to build and run them.
+//!
+//! Paths in the file are relative to the directory holding it. Every error
+//! names the file and the key at fault.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+/// The report's training percentages (§4.1).
+pub const REPORT_PERCENTAGES: [u32; 11] = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+
+/// A validated study, with every path made absolute.
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// The study file itself.
+    pub file: PathBuf,
+    pub name: String,
+    /// Pristine program sources, copied for each build.
+    pub source: PathBuf,
+    /// Patch applied (with `patch -p1`) to every copy, e.g. the fault guards.
+    pub patch: Option<PathBuf>,
+    /// Shell commands building the program in its copy.
+    pub build: Vec<String>,
+    /// CFLAGS shared by every build; versions and strategies append theirs.
+    pub cflags: String,
+    /// Extra environment for builds and runs.
+    pub env: BTreeMap<String, String>,
+    /// Run once, in the study's directory, before anything else.
+    pub prepare: Option<String>,
+    /// Directory the tests' `inputs` are taken from.
+    pub inputs: PathBuf,
+    /// Scratch and cache directory (shared between machines for --plan).
+    pub work_dir: PathBuf,
+    /// Where the tables, plots and reports go.
+    pub out_dir: PathBuf,
+    pub seed: u64,
+    /// Random draws of the training runs per percentage.
+    pub draws: u32,
+    pub percentages: Vec<u32>,
+    pub timeout: Duration,
+    /// Bytes a run may write to stdout, stderr or any named output.
+    pub output_cap: u64,
+    /// Whether the oracle also compares standard error.
+    pub compare_stderr: bool,
+    /// The reference version is `versions[0]`.
+    pub versions: Vec<Version>,
+    pub strategies: Vec<Strategy>,
+    pub tests: Vec<TestCase>,
+    /// Names of the tests whose runs of the original train the ranges.
+    pub training: BTreeSet<String>,
+}
+
+/// One program version: the original, or a faulty variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Version {
+    pub name: String,
+    pub cflags: String,
+    /// Patch applied after the study's own.
+    pub patch: Option<PathBuf>,
+}
+
+/// How a strategy's instrumented tree is obtained.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrategyKind {
+    /// Apply a patch that instruments the sources by hand (no weaving).
+    Patch { patch: PathBuf },
+    /// Run `weft weave` with an aspect and its arguments.
+    Weave {
+        aspect: PathBuf,
+        args: BTreeMap<String, toml::Value>,
+        /// Report-driven: weave this aspect first, run the original's
+        /// training tests with it, and pass the report directory to the main
+        /// aspect as argument `report_arg`.
+        report: Option<ReportStage>,
+    },
+}
+
+/// The auxiliary weaving whose run records drive a strategy's selection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportStage {
+    pub aspect: PathBuf,
+    pub args: BTreeMap<String, toml::Value>,
+    pub report_arg: String,
+}
+
+/// A monitoring strategy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strategy {
+    pub name: String,
+    pub kind: StrategyKind,
+    /// Appended to CFLAGS (e.g. the runtime's include path).
+    pub cflags: String,
+    /// Exported as LDFLAGS and LIBS (e.g. the runtime library).
+    pub ldflags: String,
+    pub libs: String,
+    /// Files copied into the tree root before building (e.g. a runtime .c).
+    pub extra_files: Vec<PathBuf>,
+}
+
+/// One test of the suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestCase {
+    pub name: String,
+    /// Shell command line, run with `sh -c` in a fresh directory.
+    pub cmd: String,
+    /// Files or directories (relative to `inputs`) copied into that directory.
+    pub inputs: Vec<String>,
+    /// File (relative to `inputs`) fed on standard input.
+    pub stdin: Option<String>,
+    /// Files the test writes, compared by the oracle.
+    pub outputs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    study: RawStudy,
+    #[serde(default)]
+    version: Vec<RawVersion>,
+    #[serde(default)]
+    strategy: Vec<RawStrategy>,
+    #[serde(default)]
+    test: Vec<RawTest>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStudy {
+    name: String,
+    source: PathBuf,
+    patch: Option<PathBuf>,
+    build: Vec<String>,
+    #[serde(default)]
+    cflags: String,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    prepare: Option<String>,
+    #[serde(default = "default_inputs")]
+    inputs: PathBuf,
+    #[serde(default = "default_work_dir")]
+    work_dir: PathBuf,
+    #[serde(default = "default_out_dir")]
+    out_dir: PathBuf,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default = "default_draws")]
+    draws: u32,
+    percentages: Option<Vec<u32>>,
+    #[serde(default = "default_timeout")]
+    timeout_secs: f64,
+    #[serde(default = "default_cap")]
+    output_cap_bytes: u64,
+    #[serde(default)]
+    compare_stderr: bool,
+    /// Extra `[[test]]` tables, from another TOML file.
+    suite: Option<PathBuf>,
+    /// Test names or globs selecting the training tests (default: all).
+    training: Option<Vec<String>>,
+}
+
+fn default_inputs() -> PathBuf {
+    PathBuf::from("inputs")
+}
+fn default_work_dir() -> PathBuf {
+    PathBuf::from("work")
+}
+fn default_out_dir() -> PathBuf {
+    PathBuf::from("report")
+}
+fn default_draws() -> u32 {
+    10
+}
+fn default_timeout() -> f64 {
+    10.0
+}
+fn default_cap() -> u64 {
+    64 << 20
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVersion {
+    name: String,
+    #[serde(default)]
+    cflags: String,
+    patch: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStrategy {
+    name: String,
+    kind: String,
+    patch: Option<PathBuf>,
+    aspect: Option<PathBuf>,
+    #[serde(default)]
+    args: BTreeMap<String, toml::Value>,
+    report_aspect: Option<PathBuf>,
+    #[serde(default)]
+    report_args: BTreeMap<String, toml::Value>,
+    report_arg: Option<String>,
+    #[serde(default)]
+    cflags: String,
+    #[serde(default)]
+    ldflags: String,
+    #[serde(default)]
+    libs: String,
+    #[serde(default)]
+    extra_files: Vec<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTest {
+    name: String,
+    cmd: String,
+    #[serde(default)]
+    inputs: Vec<String>,
+    stdin: Option<String>,
+    #[serde(default)]
+    outputs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSuite {
+    test: Vec<RawTest>,
+}
+
+impl Study {
+    /// Reads and validates a study file.
+    pub fn load(file: &Path) -> anyhow::Result<Study> {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read study file {}", file.display()))?;
+        let file = std::path::absolute(file).with_context(|| format!("cannot resolve {}", file.display()))?;
+        Study::parse(&text, &file)
+    }
+
+    /// Parses study text as if read from `file` (which anchors relative paths).
+    pub fn parse(text: &str, file: &Path) -> anyhow::Result<Study> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let base = file.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let at = |p: &Path| base.join(p);
+        let err = |key: &str, msg: String| anyhow::anyhow!("{}: key `{key}`: {msg}", file.display());
+        let s = raw.study;
+
+        let mut raw_tests = raw.test;
+        if let Some(suite) = &s.suite {
+            let path = at(suite);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| err("study.suite", format!("cannot read {}: {e}", path.display())))?;
+            let suite: RawSuite =
+                toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            raw_tests.extend(suite.test);
+        }
+
+        if s.build.is_empty() {
+            bail!(err("study.build", "needs at least one command".into()));
+        }
+        if s.draws == 0 {
+            bail!(err("study.draws", "must be at least 1".into()));
+        }
+        if !(s.timeout_secs.is_finite() && s.timeout_secs > 0.0 && s.timeout_secs < 1e6) {
+            bail!(err(
+                "study.timeout_secs",
+                "must be a positive number of seconds".into()
+            ));
+        }
+        let percentages = s.percentages.unwrap_or_else(|| REPORT_PERCENTAGES.to_vec());
+        if percentages.is_empty() || percentages.iter().any(|&p| p == 0 || p > 100) {
+            bail!(err(
+                "study.percentages",
+                "must be a non-empty list of 1..=100".into()
+            ));
+        }
+        let mut sorted = percentages.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted != percentages {
+            bail!(err("study.percentages", "must be strictly increasing".into()));
+        }
+
+        if raw.version.len() < 2 {
+            bail!(err(
+                "version",
+                "needs the original and at least one faulty version".into()
+            ));
+        }
+        let versions: Vec<Version> = raw
+            .version
+            .into_iter()
+            .map(|v| Version {
+                name: v.name,
+                cflags: v.cflags,
+                patch: v.patch.map(|p| at(&p)),
+            })
+            .collect();
+        unique_names(versions.iter().map(|v| &v.name), |i, m| {
+            err(&format!("version[{i}].name"), m)
+        })?;
+
+        let mut strategies = Vec::new();
+        for (i, r) in raw.strategy.into_iter().enumerate() {
+            let key = |k: &str| format!("strategy[{i}].{k}");
+            let kind = match r.kind.as_str() {
+                "patch" => StrategyKind::Patch {
+                    patch: at(&r
+                        .patch
+                        .ok_or_else(|| err(&key("patch"), "required by kind \"patch\"".into()))?),
+                },
+                "weave" => StrategyKind::Weave {
+                    aspect: at(&r
+                        .aspect
+                        .ok_or_else(|| err(&key("aspect"), "required by kind \"weave\"".into()))?),
+                    args: r.args,
+                    report: r.report_aspect.map(|a| ReportStage {
+                        aspect: at(&a),
+                        args: r.report_args,
+                        report_arg: r.report_arg.unwrap_or_else(|| "reportName".into()),
+                    }),
+                },
+                other => bail!(err(
+                    &key("kind"),
+                    format!("unknown kind {other:?} (expected \"patch\" or \"weave\")")
+                )),
+            };
+            strategies.push(Strategy {
+                name: r.name,
+                kind,
+                cflags: r.cflags,
+                ldflags: r.ldflags,
+                libs: r.libs,
+                extra_files: r.extra_files.iter().map(|p| at(p)).collect(),
+            });
+        }
+        unique_names(strategies.iter().map(|s| &s.name), |i, m| {
+            err(&format!("strategy[{i}].name"), m)
+        })?;
+        let reserved = |n: &str| n == super::jobs::PLAIN || n.ends_with(super::jobs::REPORT_SUFFIX);
+        if let Some(i) = strategies.iter().position(|s| reserved(&s.name)) {
+            bail!(err(
+                &format!("strategy[{i}].name"),
+                "\"plain\" and names ending in \".report\" are reserved".into()
+            ));
+        }
+
+        if raw_tests.is_empty() {
+            bail!(err("test", "the suite has no tests".into()));
+        }
+        let tests: Vec<TestCase> = raw_tests
+            .into_iter()
+            .map(|t| TestCase {
+                name: t.name,
+                cmd: t.cmd,
+                inputs: t.inputs,
+                stdin: t.stdin,
+                outputs: t.outputs,
+            })
+            .collect();
+        unique_names(tests.iter().map(|t| &t.name), |i, m| {
+            err(&format!("test[{i}].name"), m)
+        })?;
+        for (i, t) in tests.iter().enumerate() {
+            let paths = t.inputs.iter().chain(&t.stdin).chain(&t.outputs);
+            if let Some(bad) = paths.into_iter().find(|p| !is_plain_relative(p)) {
+                bail!(err(
+                    &format!("test[{i}]"),
+                    format!("path {bad:?} must be relative and stay inside the run directory")
+                ));
+            }
+        }
+
+        let training = match &s.training {
+            None => tests.iter().map(|t| t.name.clone()).collect(),
+            Some(globs) => {
+                let mut b = globset::GlobSetBuilder::new();
+                for g in globs {
+                    b.add(globset::Glob::new(g).map_err(|e| err("study.training", e.to_string()))?);
+                }
+                let set = b.build().map_err(|e| err("study.training", e.to_string()))?;
+                let chosen: BTreeSet<String> = tests
+                    .iter()
+                    .filter(|t| set.is_match(&t.name))
+                    .map(|t| t.name.clone())
+                    .collect();
+                if chosen.is_empty() {
+                    bail!(err("study.training", "selects no test".into()));
+                }
+                chosen
+            }
+        };
+
+        Ok(Study {
+            file: file.to_path_buf(),
+            name: s.name,
+            source: at(&s.source),
+            patch: s.patch.map(|p| at(&p)),
+            build: s.build,
+            cflags: s.cflags,
+            env: s.env,
+            prepare: s.prepare,
+            inputs: at(&s.inputs),
+            work_dir: at(&s.work_dir),
+            out_dir: at(&s.out_dir),
+            seed: s.seed,
+            draws: s.draws,
+            percentages,
+            timeout: Duration::from_secs_f64(s.timeout_secs),
+            output_cap: s.output_cap_bytes,
+            compare_stderr: s.compare_stderr,
+            versions,
+            strategies,
+            tests,
+            training,
+        })
+    }
+
+    /// The reference version, whose outputs define the oracle.
+    pub fn original(&self) -> &Version {
+        &self.versions[0]
+    }
+
+    /// The faulty versions, the columns of every fault matrix.
+    pub fn faulty(&self) -> &[Version] {
+        &self.versions[1..]
+    }
+
+    /// The study file's directory.
+    pub fn base_dir(&self) -> &Path {
+        self.file.parent().unwrap_or(Path::new("/"))
+    }
+}
+
+/// Whether `p` is relative, non-empty and has no `..` component.
+fn is_plain_relative(p: &str) -> bool {
+    let path = Path::new(p);
+    !p.is_empty()
+        && path.is_relative()
+        && path
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+}
+
+fn unique_names<'a>(
+    names: impl Iterator<Item = &'a String>,
+    err: impl Fn(usize, String) -> anyhow::Error,
+) -> anyhow::Result<()> {
+    let mut seen = BTreeSet::new();
+    for (i, n) in names.enumerate() {
+        if n.is_empty() || n.contains(['/', '\\']) || n.starts_with('.') {
+            bail!(err(
+                i,
+                format!("{n:?} must be non-empty, without '/' and not start with '.'")
+            ));
+        }
+        if !seen.insert(n.clone()) {
+            bail!(err(i, format!("duplicate name {n:?}")));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! The report's tables (4.1/4.4 overall, 4.2/4.5 per version, 4.14 against
+//! the all-pass baseline, 4.15 metrics of the best strategy), as data that
+//! renders to Markdown and CSV.
+
+use serde::Serialize;
+
+use super::evaluate::Evaluation;
+use super::matrix::FaultMatrix;
+use super::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
+
+/// A titled table of preformatted cells.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// File stem for the CSV (e.g. `overall`).
+    pub id: String,
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// GitHub-flavoured Markdown, preceded by the title.
+    pub fn to_markdown(&self) -> String {
+        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        let mut out = format!("### {}\n\n", self.title);
+        out.push_str(&line(&self.header));
+        out.push_str(&line(&vec!["---".to_string(); self.header.len()]));
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
+
+    /// CSV with a header row; cells never contain commas or quotes.
+    pub fn to_csv(&self) -> String {
+        let mut out = self.header.join(",") + "\n";
+        for row in &self.rows {
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Best (accuracy, percentage) of one strategy, overall or for version `v`.
+pub fn best_of(eval: &Evaluation, version: Option<usize>) -> Option<(f64, u32)> {
+    let points: Vec<(u32, Option<f64>)> = eval
+        .points
+        .iter()
+        .map(|p| (p.percentage, pick(&p.per_version, &p.overall, version).accuracy()))
+        .collect();
+    best_percentage(&points)
+}
+
+fn pick<'a>(per_version: &'a [Confusion], overall: &'a Confusion, version: Option<usize>) -> &'a Confusion {
+    version.map_or(overall, |v| &per_version[v])
+}
+
+/// All tables of a study. With no strategy, only the baseline table.
+pub fn build(oracle: &FaultMatrix, evals: &[Evaluation]) -> Vec<Table> {
+    let versions = &oracle.versions;
+    let mut tables = Vec::new();
+    if !evals.is_empty() {
+        tables.push(overall_table(evals));
+        tables.push(per_version_table(versions, evals));
+        tables.push(curves_table(evals));
+    }
+    tables.push(baseline_table(oracle, evals));
+    if let Some(best) = best_strategy(evals) {
+        tables.push(best_metrics_table(best));
+    }
+    tables
+}
+
+fn overall_table(evals: &[Evaluation]) -> Table {
+    Table {
+        id: "overall".into(),
+        title: "Overall results (Tables 4.1/4.4)".into(),
+        header: vec![
+            "Strategy".into(),
+            "Best Accuracy (%)".into(),
+            "Best Percentage".into(),
+        ],
+        rows: evals
+            .iter()
+            .map(|e| {
+                let best = best_of(e, None);
+                vec![
+                    e.strategy.clone(),
+                    fmt_percent(best.map(|b| b.0)),
+                    fmt_pct_point(best),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn per_version_table(versions: &[String], evals: &[Evaluation]) -> Table {
+    let mut header = vec!["Strategy".to_string()];
+    header.extend(versions.iter().map(|v| format!("{v} acc (%)")));
+    header.extend(versions.iter().map(|v| format!("{v} pct")));
+    let rows = evals
+        .iter()
+        .map(|e| {
+            let bests: Vec<_> = (0..versions.len()).map(|v| best_of(e, Some(v))).collect();
+            let mut row = vec![e.strategy.clone()];
+            row.extend(bests.iter().map(|b| fmt_percent(b.map(|b| b.0))));
+            row.extend(bests.iter().map(|&b| fmt_pct_point(b)));
+            row
+        })
+        .collect();
+    Table {
+        id: "per_version".into(),
+        title: "Per version results (Tables 4.2/4.5)".into(),
+        header,
+        rows,
+    }
+}
+
+/// The series of Figures 4.2/4.3: correct, false positive and false
+/// negative shares per strategy and percentage.
+fn curves_table(evals: &[Evaluation]) -> Table {
+    let header = [
+        "Strategy",
+        "Percentage",
+        "Correct (%)",
+        "False positives (%)",
+        "False negatives (%)",
+        "tp",
+        "fp",
+        "tn",
+        "fn",
+    ];
+    let mut rows = Vec::new();
+    for e in evals {
+        for p in &e.points {
+            let c = &p.overall;
+            rows.push(vec![
+                e.strategy.clone(),
+                p.percentage.to_string(),
+                fmt_percent(c.accuracy()),
+                fmt_percent(c.false_positive_share()),
+                fmt_percent(c.false_negative_share()),
+                c.tp.to_string(),
+                c.fp.to_string(),
+                c.tn.to_string(),
+                c.fn_.to_string(),
+            ]);
+        }
+    }
+    Table {
+        id: "curves".into(),
+        title: "Correct predictions, false positives and false negatives (Figures 4.2/4.3)".into(),
+        header: header.map(String::from).to_vec(),
+        rows,
+    }
+}
+
+fn baseline_table(oracle: &FaultMatrix, evals: &[Evaluation]) -> Table {
+    let mut header = vec![String::new()];
+    header.extend(oracle.versions.iter().cloned());
+    header.push("overall".into());
+    let best_over_strategies = |v: Option<usize>| {
+        evals
+            .iter()
+            .filter_map(|e| best_of(e, v).map(|b| b.0))
+            .reduce(f64::max)
+    };
+    let mut best_row = vec!["Best accuracy".to_string()];
+    best_row.extend((0..oracle.versions.len()).map(|v| fmt_percent(best_over_strategies(Some(v)))));
+    best_row.push(fmt_percent(best_over_strategies(None)));
+    let mut ones_row = vec!["Percentage of 1s".to_string()];
+    ones_row.extend(
+        oracle
+            .cells
+            .iter()
+            .map(|row| fmt_percent(percentage_of_ones(row))),
+    );
+    ones_row.push(fmt_percent(percentage_of_ones(&oracle.flat())));
+    Table {
+        id: "baseline".into(),
+        title: "Best accuracy against the all-pass baseline (Table 4.14)".into(),
+        header,
+        rows: vec![best_row, ones_row],
+    }
+}
+
+/// The strategy with the best overall accuracy; ties go to the one reaching
+/// it with the smaller percentage, then to the earlier in the study.
+pub fn best_strategy(evals: &[Evaluation]) -> Option<&Evaluation> {
+    let mut best: Option<(&Evaluation, f64, u32)> = None;
+    for e in evals {
+        let Some((acc, pct)) = best_of(e, None) else {
+            continue;
+        };
+        if best.is_none_or(|(_, b, bp)| acc > b || (acc == b && pct < bp)) {
+            best = Some((e, acc, pct));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+fn best_metrics_table(best: &Evaluation) -> Table {
+    let mut header = vec![String::new()];
+    header.extend(best.points.iter().map(|p| p.percentage.to_string()));
+    let metric = |name: &str, f: fn(&Confusion) -> Option<f64>| {
+        let mut row = vec![name.to_string()];
+        row.extend(best.points.iter().map(|p| fmt_percent(f(&p.overall))));
+        row
+    };
+    Table {
+        id: "best_metrics".into(),
+        title: format!(
+            "Metrics of the best strategy, {}, per training percentage (Table 4.15)",
+            best.strategy
+        ),
+        header,
+        rows: vec![
+            metric("ACC", Confusion::accuracy),
+            metric("PPV", Confusion::ppv),
+            metric("NPV", Confusion::npv),
+            metric("TPR", Confusion::tpr),
+            metric("TNR", Confusion::tnr),
+        ],
+    }
+}
+
+fn fmt_pct_point(best: Option<(f64, u32)>) -> String {
+    best.map_or_else(|| "-".into(), |b| b.1.to_string())
+}

@@ -1,0 +1,863 @@
+//! The catalogue of join point kinds, their attributes and actions: the single
+//! source of truth for selection checking, attribute lookup, the interpreter's
+//! name registration, `weft joinpoints` and docs/joinpoints.md.
+//!
+//! Names follow MANET (snake_case); Clava's camelCase spellings are accepted
+//! as aliases so that strategies written for either read naturally.
+
+/// The type of an attribute's value, as documented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttrType {
+    Bool,
+    Int,
+    Str,
+    /// An integer, or null when it is not statically known.
+    IntOrNull,
+    /// A string, or null when there is none.
+    StrOrNull,
+    /// A join point, or null when there is none.
+    JoinPointOrNull,
+}
+
+impl AttrType {
+    /// The type as written in the reference.
+    pub fn label(self) -> &'static str {
+        match self {
+            AttrType::Bool => "bool",
+            AttrType::Int => "int",
+            AttrType::Str => "string",
+            AttrType::IntOrNull => "int | null",
+            AttrType::StrOrNull => "string | null",
+            AttrType::JoinPointOrNull => "joinpoint | null",
+        }
+    }
+}
+
+/// One attribute of a kind.
+#[derive(Debug)]
+pub struct AttributeSpec {
+    /// Canonical (MANET, snake_case) name.
+    pub name: &'static str,
+    /// Other accepted spellings (Clava camelCase, MANET synonyms).
+    pub aliases: &'static [&'static str],
+    pub ty: AttrType,
+    /// One-line description.
+    pub doc: &'static str,
+}
+
+impl AttributeSpec {
+    /// Whether `name` is this attribute's name or one of its aliases.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+}
+
+/// One action applicable to a kind.
+#[derive(Debug)]
+pub struct ActionSpec {
+    /// How the action is written in an aspect.
+    pub syntax: &'static str,
+    pub doc: &'static str,
+}
+
+/// One join point kind.
+#[derive(Debug)]
+pub struct KindSpec {
+    /// Canonical name.
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    /// What the kind is, including the exact selection semantics.
+    pub doc: &'static str,
+    /// Canonical names of the kinds that can be selected from this one.
+    pub selects: &'static [&'static str],
+    /// Attributes beyond the [`COMMON`] ones every kind has.
+    pub attributes: &'static [AttributeSpec],
+    pub actions: &'static [ActionSpec],
+}
+
+impl KindSpec {
+    /// Whether `name` is this kind's name or one of its aliases.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+
+    /// The attribute called `name` (canonical or alias), common ones included.
+    /// A kind's own attribute wins over a common one of the same name
+    /// (`loop.kind` is `for`/`while`/`dowhile`).
+    pub fn attribute(&'static self, name: &str) -> Option<&'static AttributeSpec> {
+        self.all_attributes().find(|a| a.answers_to(name))
+    }
+
+    /// Every attribute of the kind: the common ones it does not redefine,
+    /// then its own.
+    pub fn all_attributes(&'static self) -> impl Iterator<Item = &'static AttributeSpec> {
+        let own = self.attributes;
+        COMMON
+            .iter()
+            .filter(move |c| !own.iter().any(|a| a.name == c.name))
+            .chain(own.iter())
+    }
+
+    /// Whether `child` (canonical or alias) can be selected from this kind;
+    /// returns the child's spec.
+    pub fn child(&self, child: &str) -> Option<&'static KindSpec> {
+        let spec = kind(child)?;
+        self.selects.contains(&spec.name).then_some(spec)
+    }
+}
+
+/// The kind called `name` (canonical name or alias).
+pub fn kind(name: &str) -> Option<&'static KindSpec> {
+    KINDS.iter().find(|k| k.answers_to(name))
+}
+
+/// Every kind, in reference order.
+pub fn kinds() -> &'static [KindSpec] {
+    KINDS
+}
+
+/// Every attribute name and alias of every kind, each once. The interpreter
+/// registers these as property names.
+pub fn attribute_names() -> impl Iterator<Item = &'static str> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    for attr in COMMON
+        .iter()
+        .chain(KINDS.iter().flat_map(|k| k.attributes.iter()))
+    {
+        for name in std::iter::once(attr.name).chain(attr.aliases.iter().copied()) {
+            if !seen.contains(&name) {
+                seen.push(name);
+            }
+        }
+    }
+    seen.into_iter()
+}
+
+/// Every kind name and alias.
+pub fn kind_names() -> impl Iterator<Item = &'static str> {
+    KINDS
+        .iter()
+        .flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied()))
+}
+
+/// The candidate closest to `wrong`, if any is close enough to be a likely
+/// typo (case-insensitive Jaro-Winkler similarity of at least 0.8).
+pub fn suggest(candidates: impl Iterator<Item = &'static str>, wrong: &str) -> Option<&'static str> {
+    let wrong = wrong.to_lowercase();
+    candidates
+        .map(|c| (strsim::jaro_winkler(&c.to_lowercase(), &wrong), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+const fn attr(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    ty: AttrType,
+    doc: &'static str,
+) -> AttributeSpec {
+    AttributeSpec {
+        name,
+        aliases,
+        ty,
+        doc,
+    }
+}
+
+use AttrType::*;
+
+/// Attributes every kind has.
+pub static COMMON: &[AttributeSpec] = &[
+    attr(
+        "kind",
+        &["joinPointType"],
+        Str,
+        "Canonical kind name of the join point.",
+    ),
+    attr(
+        "line",
+        &[],
+        Int,
+        "1-based line where the join point starts (original text).",
+    ),
+    attr(
+        "column",
+        &["col"],
+        Int,
+        "1-based column (in bytes) where the join point starts.",
+    ),
+    attr("code", &[], Str, "Source text of the join point as it is now."),
+    attr(
+        "file",
+        &["path", "filepath", "filePath"],
+        Str,
+        "Path of the file containing the join point (empty for program).",
+    ),
+    attr(
+        "parent",
+        &[],
+        JoinPointOrNull,
+        "Nearest enclosing join point (its most specific kind); null for program.",
+    ),
+];
+
+/// Attributes of anything that names a declared object (param, vardecl, var).
+/// Types are approximate: see the `var` kind.
+macro_rules! typed_attributes {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            attr("name", &[], Str, "The identifier."),
+            attr("type", &["declaredType"], StrOrNull, "Declared type as written, e.g. `unsigned char *` (null when the declaration is not found)."),
+            attr("is_param", &["isParam"], Bool, "Declared as a function parameter."),
+            attr("is_global", &["isGlobal"], Bool, "Declared at file scope."),
+            attr("is_local", &["isLocal"], Bool, "Declared in a block of a function (not a parameter)."),
+            attr("is_primitive", &["isPrimitive"], Bool, "Arithmetic, enum or _Bool type, directly or through a typedef in the same file; not a pointer or array."),
+            attr("is_pointer", &["isPointer"], Bool, "The declarator makes it a pointer (`*`)."),
+            attr("is_array", &["isArray"], Bool, "The declarator makes it an array (`[]`)."),
+            attr("is_struct", &["isStruct"], Bool, "A struct or union (directly or through a same-file typedef), not a pointer or array."),
+            $($extra),*
+        ]
+    };
+}
+
+const INSERT: &[ActionSpec] = &[
+    ActionSpec {
+        syntax: "insert before 'CODE'",
+        doc: "Insert CODE before the join point.",
+    },
+    ActionSpec {
+        syntax: "insert after 'CODE'",
+        doc: "Insert CODE after the join point.",
+    },
+    ActionSpec {
+        syntax: "insert replace 'CODE'",
+        doc: "Replace the join point's text with CODE.",
+    },
+    ActionSpec {
+        syntax: "perform NAME(ARGS)",
+        doc: "Run the transformation NAME on the join point.",
+    },
+];
+
+const PERFORM_ONLY: &[ActionSpec] = &[ActionSpec {
+    syntax: "perform NAME(ARGS)",
+    doc: "Run the transformation NAME on the join point.",
+}];
+
+/// Kinds selectable inside any piece of code (transitive descendants).
+macro_rules! in_code {
+    ($($extra:literal),* $(,)?) => {
+        &[$($extra,)* "stmt", "decl", "vardecl", "var", "assignment", "call", "arg", "return",
+          "loop", "if", "switch", "expression", "binaryOp", "unaryOp", "arrayAccess", "memberAccess"]
+    };
+}
+
+const STMT_ATTRS: &[AttributeSpec] = &[attr(
+    "is_decl",
+    &["isDecl"],
+    Bool,
+    "The statement is a local declaration.",
+)];
+
+static KINDS: &[KindSpec] = &[
+    KindSpec {
+        name: "program",
+        aliases: &[],
+        doc: "The whole program: every input file.",
+        selects: in_code![
+            "file",
+            "function",
+            "param",
+            "body",
+            "first_stmt",
+            "last_stmt",
+            "first_decl",
+            "last_decl"
+        ],
+        attributes: &[attr("num_files", &["numFiles"], Int, "Number of files.")],
+        actions: PERFORM_ONLY,
+    },
+    KindSpec {
+        name: "file",
+        aliases: &["cfile", "CFile"],
+        doc: "One C file. Selecting code kinds from a file reaches the whole file, file-scope declarations included.",
+        selects: in_code![
+            "function",
+            "param",
+            "body",
+            "first_stmt",
+            "last_stmt",
+            "first_decl",
+            "last_decl"
+        ],
+        attributes: &[attr("name", &[], Str, "File name without directories.")],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "function",
+        aliases: &[],
+        doc: "A function definition (not a prototype). A function whose body the front end did not understand is still selected, but yields no join points inside it.",
+        selects: in_code![
+            "param",
+            "body",
+            "first_stmt",
+            "last_stmt",
+            "first_decl",
+            "last_decl"
+        ],
+        attributes: &[
+            attr("name", &[], Str, "The function's name."),
+            attr(
+                "num_params",
+                &["numParams"],
+                Int,
+                "Number of parameters (`(void)` has none; `...` is not counted).",
+            ),
+            attr(
+                "return_type",
+                &["returnType"],
+                Str,
+                "Return type as written, with the declarator's `*`s.",
+            ),
+            attr("is_static", &["isStatic"], Bool, "Declared `static`."),
+            attr(
+                "num_loops",
+                &["numLoops"],
+                Int,
+                "Number of loops in the body, nested ones included.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "param",
+        aliases: &["parameter"],
+        doc: "A parameter of a function definition, prototype style or old (K&R) style. Unnamed parameters have name \"\".",
+        selects: &[],
+        attributes: typed_attributes![],
+        actions: PERFORM_ONLY,
+    },
+    KindSpec {
+        name: "body",
+        aliases: &["scope"],
+        doc: "The body of a function or loop: the `{...}` block, or the single statement of a brace-less loop body.",
+        selects: in_code!["first_stmt", "last_stmt", "first_decl", "last_decl"],
+        attributes: &[
+            attr("has_braces", &["hasBraces"], Bool, "The body is a `{...}` block."),
+            attr(
+                "num_stmts",
+                &["numStmts"],
+                Int,
+                "Number of statements directly in the body, declarations included.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "stmt",
+        aliases: &["statement"],
+        doc: "A statement inside a function, local declarations and nested blocks included; the function body block itself is `body`.",
+        selects: in_code![],
+        attributes: STMT_ATTRS,
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "first_stmt",
+        aliases: &["firstStmt"],
+        doc: "The first statement of a body that is not a declaration (where code can go right after the declarations). Selected from function (through its body), loop (through its body) or body; none when the body holds only declarations.",
+        selects: in_code![],
+        attributes: STMT_ATTRS,
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "last_stmt",
+        aliases: &["lastStmt"],
+        doc: "The last statement of a body (a declaration when that comes last). Selected like first_stmt.",
+        selects: in_code![],
+        attributes: STMT_ATTRS,
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "decl",
+        aliases: &["declaration"],
+        doc: "A declaration statement (`int a, *b = 0;`), local or at file scope, prototypes included; typedefs are not decls.",
+        selects: &[
+            "vardecl",
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+            "arg",
+        ],
+        attributes: &[attr(
+            "num_declarators",
+            &["numDeclarators"],
+            Int,
+            "Number of declarators.",
+        )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "first_decl",
+        aliases: &["firstDecl"],
+        doc: "The first declaration directly in a body. Selected like first_stmt.",
+        selects: &[
+            "vardecl",
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+            "arg",
+        ],
+        attributes: &[attr(
+            "num_declarators",
+            &["numDeclarators"],
+            Int,
+            "Number of declarators.",
+        )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "last_decl",
+        aliases: &["lastDecl"],
+        doc: "The last declaration directly in a body. Selected like first_stmt.",
+        selects: &[
+            "vardecl",
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+            "arg",
+        ],
+        attributes: &[attr(
+            "num_declarators",
+            &["numDeclarators"],
+            Int,
+            "Number of declarators.",
+        )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "vardecl",
+        aliases: &["varDecl"],
+        doc: "One declarator of a variable in a declaration (`b = 0` in `int a, b = 0;`), local, in a for header or at file scope; function prototypes are not vardecls. Its name is not a `var`.",
+        selects: &[
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+            "arg",
+        ],
+        attributes: typed_attributes![
+            attr("has_init", &["hasInit"], Bool, "Has an initializer."),
+            attr("init", &[], StrOrNull, "The initializer's text."),
+            attr(
+                "storage_class",
+                &["storageClass"],
+                StrOrNull,
+                "`static`, `extern`, `register`, ... when written."
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "var",
+        aliases: &["varref", "varRef"],
+        doc: "One use of a variable: an identifier in expression position. Not: function names in calls, struct member names (in `s.m` and `p->m` only `s` and `p` are vars), type names, labels, macro names and preprocessor conditions, enumerator definitions, nor declarator names (parameters are `param`, declared variables are `vardecl`, even with an initializer). Identifiers of enum constants and of functions used as values (`&f`) are vars (there is no name resolution). Type attributes come from the declaration found by scope lookup (block declarations before the use, parameters, file-scope declarations of the same file) and are false/null when none is found.",
+        selects: &[],
+        attributes: typed_attributes![
+            attr(
+                "reference",
+                &["use"],
+                Str,
+                "`write` when the variable is the whole left operand of `=`; `readwrite` for the left operand of a compound assignment (`+=`, ...) and the operand of `++`/`--`; `read` otherwise (also `a[i] = x`, `s.m = x`, `*p = x`: there `a`, `s`, `p` are read)."
+            ),
+            attr(
+                "in_loop_header",
+                &["inLoopHeader"],
+                Bool,
+                "Inside a for's init, condition or update, or a while/do condition."
+            ),
+            attr(
+                "declaration",
+                &["decl", "vardecl"],
+                JoinPointOrNull,
+                "The param or vardecl found by scope lookup."
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "assignment",
+        aliases: &["assign"],
+        doc: "An assignment expression, simple (`=`) or compound (`+=`, ...).",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+        ],
+        attributes: &[
+            attr("operator", &["op"], Str, "The operator, e.g. `=` or `+=`."),
+            attr("lhs", &["left"], Str, "Text of the left operand."),
+            attr("rhs", &["right"], Str, "Text of the right operand."),
+            attr(
+                "is_compound",
+                &["isCompound"],
+                Bool,
+                "The operator is not plain `=`.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "call",
+        aliases: &[],
+        doc: "A function call.",
+        selects: &[
+            "arg",
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr(
+                "name",
+                &[],
+                Str,
+                "The called function's name, or the callee's text when it is not a plain name.",
+            ),
+            attr("num_args", &["numArgs"], Int, "Number of arguments."),
+            attr(
+                "is_stmt_call",
+                &["isStmtCall"],
+                Bool,
+                "The call is a whole expression statement.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "arg",
+        aliases: &["argument"],
+        doc: "An argument expression of a call.",
+        selects: &[
+            "var",
+            "call",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[attr(
+            "index",
+            &[],
+            Int,
+            "0-based position among the call's arguments.",
+        )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "return",
+        aliases: &["returnStmt"],
+        doc: "A return statement. `return.var` selects the vars used in the returned expression.",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr("has_value", &["hasValue"], Bool, "Returns an expression."),
+            attr(
+                "value",
+                &["returnValue"],
+                StrOrNull,
+                "Text of the returned expression.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "loop",
+        aliases: &[],
+        doc: "A for, while or do-while loop. `loop.loop` selects the loops nested in it.",
+        selects: in_code!["body", "first_stmt", "last_stmt", "first_decl", "last_decl"],
+        attributes: &[
+            attr(
+                "kind",
+                &["type", "loopType"],
+                Str,
+                "`for`, `while` or `dowhile` (MANET wrote `type`; this replaces the common `kind`).",
+            ),
+            attr(
+                "rank",
+                &[],
+                Str,
+                "Position in the file's loop nests, unique in the file: `2` is the second outermost loop of the file, `2.1` the first loop nested directly in it.",
+            ),
+            attr("is_innermost", &["isInnermost"], Bool, "Contains no loop."),
+            attr("is_outermost", &["isOutermost"], Bool, "Is in no loop."),
+            attr(
+                "nested_level",
+                &["nestedLevel"],
+                Int,
+                "Number of enclosing loops (0 for an outermost loop).",
+            ),
+            attr(
+                "num_iterations",
+                &["iterations", "numIterations"],
+                IntOrNull,
+                "Iteration count of `for (i = A; i OP B; i STEP)` with integer literal bounds and a body that does not write `i`; null otherwise.",
+            ),
+            attr(
+                "control_var",
+                &["controlVar"],
+                StrOrNull,
+                "The variable initialised, tested and updated by a for header; null otherwise.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "if",
+        aliases: &["ifStmt"],
+        doc: "An if statement.",
+        selects: in_code![],
+        attributes: &[
+            attr(
+                "condition",
+                &["cond"],
+                Str,
+                "Text of the condition (without parentheses).",
+            ),
+            attr("has_else", &["hasElse"], Bool, "Has an else branch."),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "switch",
+        aliases: &["switchStmt"],
+        doc: "A switch statement.",
+        selects: in_code![],
+        attributes: &[attr(
+            "condition",
+            &["cond"],
+            Str,
+            "Text of the controlling expression (without parentheses).",
+        )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "expression",
+        aliases: &["expr"],
+        doc: "Any expression except a bare identifier (see `var`) or a called function's name: literals, operators, calls, casts, ... Nested expressions are selected too.",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "binaryOp",
+        aliases: &["binary_op", "binop"],
+        doc: "A binary operator expression (arithmetic, comparison, logical, bitwise); assignments are `assignment`.",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr("operator", &["op"], Str, "The operator."),
+            attr("left", &["lhs"], Str, "Text of the left operand."),
+            attr("right", &["rhs"], Str, "Text of the right operand."),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "unaryOp",
+        aliases: &["unary_op"],
+        doc: "A unary operator expression: `-x`, `!x`, `~x`, `*p`, `&x`, `++x`, `x--`, ...",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr("operator", &["op"], Str, "The operator."),
+            attr("operand", &[], Str, "Text of the operand."),
+            attr(
+                "is_prefix",
+                &["isPrefix"],
+                Bool,
+                "The operator is written before the operand.",
+            ),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "arrayAccess",
+        aliases: &["array_access"],
+        doc: "A subscript expression `a[i]`.",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr(
+                "name",
+                &[],
+                StrOrNull,
+                "The subscripted variable's name when the base is a plain name.",
+            ),
+            attr("array", &["base"], Str, "Text of the subscripted expression."),
+            attr("subscript", &["index"], Str, "Text of the index expression."),
+        ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "memberAccess",
+        aliases: &["member_access"],
+        doc: "A member access `s.m` or `p->m`.",
+        selects: &[
+            "var",
+            "call",
+            "arg",
+            "expression",
+            "binaryOp",
+            "unaryOp",
+            "arrayAccess",
+            "memberAccess",
+            "assignment",
+        ],
+        attributes: &[
+            attr("name", &["member"], Str, "The member's name."),
+            attr("base", &[], Str, "Text of the accessed expression."),
+            attr("is_arrow", &["isArrow"], Bool, "Written with `->`."),
+        ],
+        actions: INSERT,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_resolve_to_canonical_kinds() {
+        assert_eq!(kind("firstStmt").map(|k| k.name), Some("first_stmt"));
+        assert_eq!(kind("loop").map(|k| k.name), Some("loop"));
+        assert!(kind("nonsense").is_none());
+    }
+
+    #[test]
+    fn attributes_resolve_through_aliases_and_common_table() {
+        let lp = kind("loop").unwrap();
+        assert_eq!(lp.attribute("isInnermost").unwrap().name, "is_innermost");
+        assert_eq!(lp.attribute("type").unwrap().name, "kind");
+        assert_eq!(lp.attribute("line").unwrap().name, "line");
+        let call = kind("call").unwrap();
+        assert_eq!(call.attribute("numArgs").unwrap().name, "num_args");
+    }
+
+    #[test]
+    fn every_selectable_kind_exists() {
+        for k in kinds() {
+            for child in k.selects {
+                assert!(kind(child).is_some(), "{}.{child}", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let names: Vec<_> = kind_names().collect();
+        for (i, n) in names.iter().enumerate() {
+            assert!(!names[i + 1..].contains(n), "duplicate kind name {n}");
+        }
+        for k in kinds() {
+            let attrs: Vec<_> = k
+                .all_attributes()
+                .flat_map(|a| std::iter::once(a.name).chain(a.aliases.iter().copied()))
+                .collect();
+            for (i, n) in attrs.iter().enumerate() {
+                assert!(!attrs[i + 1..].contains(n), "{}: duplicate attribute {n}", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn suggestions_catch_typos() {
+        assert_eq!(suggest(kind_names(), "fucntion"), Some("function"));
+        assert_eq!(suggest(attribute_names(), "is_inermost"), Some("is_innermost"));
+        assert_eq!(suggest(kind_names(), "zzzzzz"), None);
+    }
+
+    #[test]
+    fn attribute_names_are_listed_once() {
+        let names: Vec<_> = attribute_names().collect();
+        assert!(names.contains(&"numArgs") && names.contains(&"reference"));
+        let types = names.iter().filter(|n| **n == "type").count();
+        assert_eq!(types, 1);
+    }
+}

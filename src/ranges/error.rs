@@ -1,0 +1,17 @@
+//! Errors reading range records and range sets. Every error names its file.
+
+use std::path::PathBuf;
+
+/// Why a record file or range set could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RangesError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// The file is not a valid record file or range set.
+    #[error("{}: {reason}", path.display())]
+    Malformed { path: PathBuf, reason: String },
+    /// A path held no record file or range set at all.
+    #[error("{}: no range records (*.ranges) or range sets (*.json) found", path.display())]
+    Empty { path: PathBuf },
+}

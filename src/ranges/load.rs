@@ -1,0 +1,96 @@
+//! Finding and reading range inputs: record files (alone or in directory
+//! trees) and range sets (JSON).
+
+use super::error::RangesError;
+use super::record::{self, EXTENSION, MAGIC, Record};
+use super::set::RangeSet;
+use std::path::{Path, PathBuf};
+
+/// Every record file under `dir`, recursively, in path order.
+pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, RangesError> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| RangesError::Io {
+            path: e.path().unwrap_or(dir).to_path_buf(),
+            source: e.into(),
+        })?;
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == EXTENSION) {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>, RangesError> {
+    std::fs::read(path).map_err(|source| RangesError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn malformed(path: &Path) -> impl Fn(String) -> RangesError + '_ {
+    move |reason| RangesError::Malformed {
+        path: path.to_path_buf(),
+        reason,
+    }
+}
+
+/// Reads one record file.
+pub fn read_record(path: &Path) -> Result<Record, RangesError> {
+    record::parse(&read_bytes(path)?).map_err(malformed(path))
+}
+
+/// A record's ranges as a set naming `path` as its run.
+pub fn record_set(record: Record, path: &Path) -> RangeSet {
+    let mut set = RangeSet::default();
+    for (key, range) in record.entries {
+        set.add(key, range);
+    }
+    set.runs.push(path.display().to_string());
+    set
+}
+
+/// Reads one file: a record file (recognised by its magic) or a range set.
+/// A record's set names the file as its run.
+pub fn read_file(path: &Path) -> Result<RangeSet, RangesError> {
+    let data = read_bytes(path)?;
+    let malformed = malformed(path);
+    if data.starts_with(&MAGIC[..4]) {
+        return Ok(record_set(record::parse(&data).map_err(malformed)?, path));
+    }
+    let text = String::from_utf8(data)
+        .map_err(|_| malformed("neither a range record nor a JSON range set".to_string()))?;
+    RangeSet::from_json(&text).map_err(malformed)
+}
+
+/// Reads a file, or every record file under a directory, into one set. A
+/// directory counts as one run. A directory without records is an error:
+/// a wrong path must not pass as "no ranges".
+pub fn read_path(path: &Path) -> Result<RangeSet, RangesError> {
+    if !path.is_dir() {
+        return read_file(path);
+    }
+    let files = record_files(path)?;
+    if files.is_empty() {
+        return Err(RangesError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut set = RangeSet::default();
+    for file in &files {
+        let mut one = read_file(file)?;
+        one.runs.clear();
+        set.merge(&one);
+    }
+    set.runs.push(path.display().to_string());
+    Ok(set)
+}
+
+/// Reads and merges several paths (see [`read_path`]).
+pub fn read_paths(paths: &[PathBuf]) -> Result<RangeSet, RangesError> {
+    let mut set = RangeSet::default();
+    for path in paths {
+        set.merge(&read_path(path)?);
+    }
+    Ok(set)
+}

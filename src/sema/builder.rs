@@ -1,0 +1,468 @@
+//! Walks one file's syntax tree and records its scopes, declarations, tags
+//! and struct definitions.
+
+use tree_sitter::Node;
+
+use super::ctype::{CType, TypeKind, arithmetic_kind};
+use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
+use super::scope::{Scope, ScopeTree, Tag};
+use super::spelling::{TypeSpelling, spell};
+use super::stdtypes::standard_typedef;
+
+/// A struct or union definition (one with a body).
+#[derive(Debug, Clone)]
+pub struct StructDef {
+    pub tag: Option<String>,
+    pub union: bool,
+    pub fields: Vec<Declaration>,
+}
+
+/// Everything the walk of one file produces.
+pub(super) struct FileSymbols {
+    pub tree: ScopeTree,
+    /// 1-based lines of regions skipped because they did not parse.
+    pub unparsed_lines: Vec<usize>,
+}
+
+/// State of the walk over one file.
+pub(super) struct Builder<'a> {
+    view: &'a str,
+    original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
+    site: DeclSite,
+    tree: ScopeTree,
+    /// File scopes of the headers this file includes.
+    headers: &'a [&'a ScopeTree],
+    structs: &'a mut Vec<StructDef>,
+    unparsed_lines: Vec<usize>,
+}
+
+/// Base type, storage class and specifier nodes of a declaration.
+struct Specifiers<'t> {
+    ty: CType,
+    storage: StorageClass,
+    nodes: Vec<Node<'t>>,
+}
+
+impl<'a> Builder<'a> {
+    /// `original` maps a view range to its original text, or `None` if the
+    /// range is not verbatim original text.
+    pub fn new(
+        view: &'a str,
+        original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
+        site: DeclSite,
+        headers: &'a [&'a ScopeTree],
+        structs: &'a mut Vec<StructDef>,
+    ) -> Builder<'a> {
+        let tree = ScopeTree {
+            scopes: vec![Scope {
+                range: 0..view.len() + 1,
+                ..Scope::default()
+            }],
+        };
+        Builder {
+            view,
+            original,
+            site,
+            tree,
+            headers,
+            structs,
+            unparsed_lines: Vec::new(),
+        }
+    }
+
+    /// Walks the whole tree and returns the symbols found.
+    pub fn build(mut self, root: Node<'_>) -> FileSymbols {
+        self.children(root, 0);
+        FileSymbols {
+            tree: self.tree,
+            unparsed_lines: self.unparsed_lines,
+        }
+    }
+
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.view.get(node.byte_range()).unwrap_or("")
+    }
+
+    fn children(&mut self, node: Node<'_>, scope: usize) {
+        let mut cursor = node.walk();
+        let kids: Vec<Node<'_>> = node.children(&mut cursor).collect();
+        for kid in kids {
+            self.visit(kid, scope);
+        }
+    }
+
+    fn new_scope(&mut self, node: Node<'_>, parent: usize) -> usize {
+        self.tree.scopes.push(Scope {
+            range: node.byte_range(),
+            parent: Some(parent),
+            ..Scope::default()
+        });
+        self.tree.scopes.len() - 1
+    }
+
+    fn visit(&mut self, node: Node<'_>, scope: usize) {
+        if node.is_error() {
+            // Declarations inside text tree-sitter could not parse would be
+            // guesses: leave their names unresolved.
+            self.unparsed_lines.push(node.start_position().row + 1);
+            return;
+        }
+        match node.kind() {
+            "function_definition" => self.function(node, scope),
+            "compound_statement" | "for_statement" => {
+                let inner = self.new_scope(node, scope);
+                self.children(node, inner);
+            }
+            "declaration" => self.declaration(node, scope, false),
+            "type_definition" => self.declaration(node, scope, true),
+            // Specifiers elsewhere (casts, sizeof) may still define tags.
+            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                self.specifier_type(node, scope);
+            }
+            _ => self.children(node, scope),
+        }
+    }
+
+    fn specifiers<'t>(&mut self, decl: Node<'t>, scope: usize) -> Specifiers<'t> {
+        let mut storage = StorageClass::None;
+        let (mut is_const, mut is_volatile) = (false, false);
+        let mut nodes = Vec::new();
+        let mut ty = CType::new(TypeKind::Integer("int".into()));
+        let mut cursor = decl.walk();
+        for kid in decl.children(&mut cursor) {
+            match kid.kind() {
+                "storage_class_specifier" => {
+                    storage = StorageClass::from_keyword(self.text(kid).trim());
+                }
+                "type_qualifier" => match self.text(kid).trim() {
+                    "const" => is_const = true,
+                    "volatile" => is_volatile = true,
+                    _ => {}
+                },
+                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {}
+                _ => {
+                    if decl.child_by_field_name("type").map(|t| t.id()) == Some(kid.id()) {
+                        ty = self.specifier_type(kid, scope);
+                    } else {
+                        continue;
+                    }
+                }
+            }
+            nodes.push(kid);
+        }
+        Specifiers {
+            ty: ty.qualified(is_const, is_volatile),
+            storage,
+            nodes,
+        }
+    }
+
+    /// The type named by a `type` field node.
+    fn specifier_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+        let text = self.text(node);
+        match node.kind() {
+            "primitive_type" | "sized_type_specifier" => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                if words == ["void"] {
+                    CType::new(TypeKind::Void)
+                } else if let Some(kind) = arithmetic_kind(&words) {
+                    CType::new(kind)
+                } else {
+                    standard_typedef(text.trim()).unwrap_or_else(CType::unknown)
+                }
+            }
+            "type_identifier" => self.typedef_named(text, node.start_byte()),
+            "struct_specifier" | "union_specifier" => self.struct_type(node, scope),
+            "enum_specifier" => self.enum_type(node, scope),
+            _ => CType::unknown(),
+        }
+    }
+
+    fn typedef_named(&self, name: &str, offset: usize) -> CType {
+        let is_typedef = |d: &Declaration| d.kind == DeclKind::Typedef;
+        self.tree
+            .lookup(offset, name, is_typedef)
+            .or_else(|| {
+                self.headers
+                    .iter()
+                    .find_map(|h| h.lookup(usize::MAX, name, is_typedef))
+            })
+            .map(|d| d.ty.clone())
+            .or_else(|| standard_typedef(name))
+            .unwrap_or_else(CType::unknown)
+    }
+
+    fn struct_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+        let union = node.kind() == "union_specifier";
+        let tag = node.child_by_field_name("name").map(|n| self.text(n).to_string());
+        let Some(body) = node.child_by_field_name("body") else {
+            let existing = tag.as_deref().and_then(|t| {
+                self.tree
+                    .lookup_tag(node.start_byte(), t)
+                    .or_else(|| self.headers.iter().find_map(|h| h.lookup_tag(usize::MAX, t)))
+            });
+            return existing.map(|t| t.ty.clone()).unwrap_or_else(|| {
+                CType::new(TypeKind::Struct {
+                    tag,
+                    union,
+                    def: None,
+                })
+            });
+        };
+        // Register before the fields so that self-referencing members
+        // (`struct node *next;`) find the definition.
+        let index = self.structs.len();
+        self.structs.push(StructDef {
+            tag: tag.clone(),
+            union,
+            fields: Vec::new(),
+        });
+        let ty = CType::new(TypeKind::Struct {
+            tag: tag.clone(),
+            union,
+            def: Some(index),
+        });
+        if let Some(name) = tag {
+            self.tree.scopes[scope].tags.push(Tag {
+                name,
+                ty: ty.clone(),
+                visible_from: node.start_byte(),
+            });
+        }
+        let mut fields = Vec::new();
+        let mut cursor = body.walk();
+        for field in body.children(&mut cursor) {
+            if field.kind() != "field_declaration" || field.has_error() {
+                continue;
+            }
+            let specs = self.specifiers(field, scope);
+            let mut fc = field.walk();
+            for decl in field.children_by_field_name("declarator", &mut fc) {
+                if let Some(d) = self.declarator(&specs, decl, DeclKind::Field, false) {
+                    fields.push(d);
+                }
+            }
+        }
+        if let Some(def) = self.structs.get_mut(index) {
+            def.fields = fields;
+        }
+        ty
+    }
+
+    fn enum_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+        let tag = node.child_by_field_name("name").map(|n| self.text(n).to_string());
+        let ty = CType::new(TypeKind::Enum(tag.clone()));
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut cursor = body.walk();
+            for e in body.children(&mut cursor) {
+                if e.kind() != "enumerator" {
+                    continue;
+                }
+                if let Some(name) = e.child_by_field_name("name") {
+                    let d = self.make(name, DeclKind::EnumConstant, &ty, None, scope == 0);
+                    self.tree.scopes[scope].decls.push(d);
+                }
+            }
+            if let Some(name) = tag {
+                self.tree.scopes[scope].tags.push(Tag {
+                    name,
+                    ty: ty.clone(),
+                    visible_from: node.start_byte(),
+                });
+            }
+        }
+        ty
+    }
+
+    fn make(
+        &self,
+        name: Node<'_>,
+        kind: DeclKind,
+        ty: &CType,
+        spelling: Option<TypeSpelling>,
+        is_file_scope: bool,
+    ) -> Declaration {
+        Declaration {
+            name: self.text(name).to_string(),
+            kind,
+            storage: StorageClass::None,
+            ty: ty.clone(),
+            is_file_scope,
+            site: self.site.clone(),
+            range: name.byte_range(),
+            line: name.start_position().row + 1,
+            spelling,
+            visible_from: name.end_byte(),
+        }
+    }
+
+    /// The declaration made by one declarator (`*p`, `a[3] = {…}`, `f(int)`).
+    fn declarator(
+        &mut self,
+        specs: &Specifiers<'_>,
+        declarator: Node<'_>,
+        kind: DeclKind,
+        file_scope: bool,
+    ) -> Option<Declaration> {
+        let declarator = match declarator.kind() {
+            "init_declarator" => declarator.child_by_field_name("declarator")?,
+            _ => declarator,
+        };
+        let (name, ty, function_node) = apply_declarator(specs.ty.clone(), declarator)?;
+        let is_function = ty.is_function() && kind != DeclKind::Typedef;
+        let kind = if is_function { DeclKind::Function } else { kind };
+        // A function's spelling is that of its return type: the hole is the
+        // whole `name(params)` declarator.
+        let hole = if is_function { function_node? } else { name };
+        let original = self.original;
+        let text_of = |n: Node<'_>| original(n.byte_range());
+        let spelling = spell(&specs.nodes, Some(declarator), hole, &text_of);
+        let mut d = self.make(name, kind, &ty, spelling, file_scope);
+        d.storage = specs.storage;
+        d.visible_from = declarator.end_byte();
+        Some(d)
+    }
+
+    fn declaration(&mut self, node: Node<'_>, scope: usize, typedef: bool) {
+        if node.has_error() {
+            self.unparsed_lines.push(node.start_position().row + 1);
+            return;
+        }
+        let specs = self.specifiers(node, scope);
+        let kind = if typedef {
+            DeclKind::Typedef
+        } else {
+            DeclKind::Variable
+        };
+        let mut cursor = node.walk();
+        let declarators: Vec<Node<'_>> = node.children_by_field_name("declarator", &mut cursor).collect();
+        for decl in declarators {
+            if let Some(d) = self.declarator(&specs, decl, kind, scope == 0) {
+                self.tree.scopes[scope].decls.push(d);
+            }
+            // Initialisers may contain statement expressions with blocks.
+            if let Some(value) = decl.child_by_field_name("value") {
+                self.visit(value, scope);
+            }
+        }
+    }
+
+    fn function(&mut self, node: Node<'_>, scope: usize) {
+        let Some(declarator) = node.child_by_field_name("declarator") else {
+            return;
+        };
+        if node.child_by_field_name("type").is_some_and(|t| t.has_error()) || declarator.has_error() {
+            self.unparsed_lines.push(node.start_position().row + 1);
+            return;
+        }
+        let specs = self.specifiers(node, scope);
+        if let Some(d) = self.declarator(&specs, declarator, DeclKind::Variable, scope == 0) {
+            self.tree.scopes[scope].decls.push(d);
+        }
+        let inner = self.new_scope(node, scope);
+        if let Some(params) = function_parameters(declarator) {
+            self.parameters(params, inner);
+        }
+        let mut cursor = node.walk();
+        let kids: Vec<Node<'_>> = node.children(&mut cursor).collect();
+        for kid in kids {
+            match kid.kind() {
+                // K&R: `int f(a, b) int a; char *b; { … }`.
+                "declaration" if kid.has_error() => {
+                    self.unparsed_lines.push(kid.start_position().row + 1);
+                }
+                "declaration" => {
+                    let specs = self.specifiers(kid, inner);
+                    let mut dc = kid.walk();
+                    for decl in kid.children_by_field_name("declarator", &mut dc) {
+                        if let Some(d) = self.declarator(&specs, decl, DeclKind::Parameter, false) {
+                            self.tree.scopes[inner].decls.push(d);
+                        }
+                    }
+                }
+                // The body shares the parameters' scope.
+                "compound_statement" => self.children(kid, inner),
+                _ => {}
+            }
+        }
+    }
+
+    fn parameters(&mut self, params: Node<'_>, scope: usize) {
+        let mut cursor = params.walk();
+        let kids: Vec<Node<'_>> = params.children(&mut cursor).collect();
+        for p in kids {
+            match p.kind() {
+                "parameter_declaration" if !p.has_error() => {
+                    let specs = self.specifiers(p, scope);
+                    if let Some(decl) = p.child_by_field_name("declarator")
+                        && let Some(d) = self.declarator(&specs, decl, DeclKind::Parameter, false)
+                    {
+                        self.tree.scopes[scope].decls.push(d);
+                    }
+                }
+                // K&R identifier list: the type comes from the declarations
+                // after the parameter list, or is `int` by default.
+                "identifier" => {
+                    let int = CType::new(TypeKind::Integer("int".into()));
+                    let d = self.make(p, DeclKind::Parameter, &int, None, false);
+                    self.tree.scopes[scope].decls.push(d);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Applies a declarator to a base type. Returns the declared identifier, its
+/// type, and the function declarator directly around the identifier, if any.
+pub(super) fn apply_declarator<'t>(
+    base: CType,
+    declarator: Node<'t>,
+) -> Option<(Node<'t>, CType, Option<Node<'t>>)> {
+    let mut ty = base;
+    let mut node = declarator;
+    loop {
+        match node.kind() {
+            "identifier" | "type_identifier" | "field_identifier" => {
+                let function = node.parent().filter(|p| p.kind() == "function_declarator");
+                return Some((node, ty, function));
+            }
+            "pointer_declarator" => {
+                let (c, v) = qualifiers(node);
+                ty = CType::new(TypeKind::Pointer(Box::new(ty))).qualified(c, v);
+            }
+            "array_declarator" => ty = CType::new(TypeKind::Array(Box::new(ty))),
+            "function_declarator" => ty = CType::new(TypeKind::Function(Box::new(ty))),
+            "parenthesized_declarator" | "attributed_declarator" => {}
+            _ => return None,
+        }
+        node = node
+            .child_by_field_name("declarator")
+            .or_else(|| node.named_child(0))?;
+    }
+}
+
+fn qualifiers(node: Node<'_>) -> (bool, bool) {
+    let (mut c, mut v) = (false, false);
+    let mut cursor = node.walk();
+    for kid in node.children(&mut cursor) {
+        if kid.kind() == "type_qualifier" {
+            let mut kc = kid.walk();
+            for word in kid.children(&mut kc) {
+                match word.kind() {
+                    "const" => c = true,
+                    "volatile" => v = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    (c, v)
+}
+
+/// The parameter list of the function declarator that declares the
+/// function's own parameters (the one directly around its name).
+fn function_parameters(declarator: Node<'_>) -> Option<Node<'_>> {
+    let (_, _, function) = apply_declarator(CType::unknown(), declarator)?;
+    function?.child_by_field_name("parameters")
+}

@@ -1,0 +1,110 @@
+//! Spelling a type back into C source: how to declare a temporary "of the
+//! same type as" a variable, a struct member or a function's return value.
+//!
+//! The spelling is cut from the declaration's own text (specifiers, then the
+//! declarator with the declared name replaced), so typedef names, pointer
+//! levels and function-pointer syntax come out exactly as the programmer
+//! wrote them; nothing is regenerated from the resolved [`super::CType`].
+
+use tree_sitter::Node;
+
+/// A type written around a hole for the declared name:
+/// `prefix NAME suffix;` declares an unqualified object of that type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeSpelling {
+    pub prefix: String,
+    pub suffix: String,
+}
+
+impl TypeSpelling {
+    /// A declaration (without initialiser) of `name`: `int (*name)(int);`.
+    pub fn declare(&self, name: &str) -> String {
+        format!("{}{}{};", self.prefix, name, self.suffix)
+    }
+}
+
+/// Node kinds whose text would define a type a second time if copied.
+const BODY_KINDS: &[&str] = &["field_declaration_list", "enumerator_list"];
+
+/// Spells the type of the object declared by `hole` inside `declarator`,
+/// whose declaration's specifier nodes are `specifiers`.
+///
+/// `text_of` gives the original text of a node or `None` when the node (or
+/// part of it) does not come verbatim from the original file. Returns `None`
+/// when the type cannot be written for a fresh, assignable object.
+pub fn spell<'t>(
+    specifiers: &[Node<'t>],
+    declarator: Option<Node<'t>>,
+    hole: Node<'t>,
+    text_of: &dyn Fn(Node<'t>) -> Option<String>,
+) -> Option<TypeSpelling> {
+    // Qualifiers apply to the object itself when nothing but parentheses
+    // stands between the hole and the specifiers, or when the innermost
+    // pointer around the hole carries them: a temporary must drop those to
+    // stay assignable.
+    let mut object_level = true;
+    let mut up = hole;
+    while let Some(parent) = up.parent() {
+        if declarator.is_none_or(|d| up.id() == d.id()) {
+            break;
+        }
+        match parent.kind() {
+            "parenthesized_declarator" => {}
+            "pointer_declarator" => {
+                if object_level && has_child_kind(parent, "type_qualifier") {
+                    return None;
+                }
+                object_level = false;
+            }
+            _ => object_level = false,
+        }
+        up = parent;
+    }
+
+    let mut words = Vec::new();
+    for spec in specifiers {
+        match spec.kind() {
+            "storage_class_specifier" | "attribute_specifier" | "attribute_declaration" => {
+                continue;
+            }
+            "type_qualifier" if object_level => continue,
+            _ => {}
+        }
+        if contains_kind(*spec, BODY_KINDS) {
+            return None;
+        }
+        words.push(text_of(*spec)?);
+    }
+    if words.is_empty() {
+        // K&R implicit int.
+        words.push("int".to_string());
+    }
+    let mut prefix = words.join(" ");
+    prefix.push(' ');
+    let suffix = match declarator {
+        Some(decl) => {
+            let whole = text_of(decl)?;
+            let start = hole.start_byte().checked_sub(decl.start_byte())?;
+            let end = hole.end_byte().checked_sub(decl.start_byte())?;
+            // The view and the original agree inside `decl` (text_of
+            // succeeded), so view offsets index the original text.
+            prefix.push_str(whole.get(..start)?);
+            whole.get(end..)?.to_string()
+        }
+        None => String::new(),
+    };
+    Some(TypeSpelling { prefix, suffix })
+}
+
+fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.kind() == kind)
+}
+
+fn contains_kind(node: Node<'_>, kinds: &[&str]) -> bool {
+    if kinds.contains(&node.kind()) {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| contains_kind(c, kinds))
+}

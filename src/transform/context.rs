@@ -1,0 +1,125 @@
+//! What every pass needs while it looks at one file: the file, its
+//! semantics, the edits produced so far and the places it left alone.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::{PassOutcome, Skipped};
+use crate::c::ParsedFile;
+use crate::edit::Edit;
+use crate::sema::Semantics;
+
+/// One pass's view of one file.
+pub struct PassContext<'a> {
+    pub file: &'a ParsedFile,
+    pub sema: &'a Semantics,
+    pub index: usize,
+    outcome: PassOutcome,
+    names: HashSet<&'a str>,
+}
+
+impl<'a> PassContext<'a> {
+    pub fn new(file: &'a ParsedFile, sema: &'a Semantics, index: usize) -> PassContext<'a> {
+        let names = file
+            .view
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        PassContext {
+            file,
+            sema,
+            index,
+            outcome: PassOutcome::default(),
+            names,
+        }
+    }
+
+    /// Records that `node` was left untouched, and why.
+    pub fn skip(&mut self, node: Node<'_>, reason: impl Into<String>) {
+        self.outcome.skipped.push(Skipped {
+            path: self.file.path.clone(),
+            line: node.start_position().row + 1,
+            reason: reason.into(),
+        });
+    }
+
+    /// The original range of a node the pass may rewrite, or why it may not:
+    /// it did not parse, sits inside text that did not parse, or was
+    /// produced by the front end's repair of a macro use.
+    pub fn editable(&self, node: Node<'_>) -> Result<Range<usize>, &'static str> {
+        if node.has_error() {
+            return Err("contains text that did not parse");
+        }
+        let mut up = node.parent();
+        while let Some(p) = up {
+            if p.is_error() {
+                return Err("inside text that did not parse");
+            }
+            up = p.parent();
+        }
+        self.file
+            .original_range(node.byte_range())
+            .ok_or("produced by a macro expansion")
+    }
+
+    /// The original text of a node, if it is verbatim original text.
+    pub fn text(&self, node: Node<'_>) -> Option<&'a str> {
+        let range = self.file.original_range(node.byte_range())?;
+        self.file.text.get(range)
+    }
+
+    /// The view text of a node (for names and operators).
+    pub fn view_text(&self, node: Node<'_>) -> &'a str {
+        self.file.view.get(node.byte_range()).unwrap_or("")
+    }
+
+    /// A name for a temporary that no identifier of the file uses, so it can
+    /// neither shadow nor be shadowed by anything the statement mentions.
+    pub fn fresh_name(&self, base: &str) -> String {
+        if !self.names.contains(base) {
+            return base.to_string();
+        }
+        (1..)
+            .map(|n| format!("{base}{n}"))
+            .find(|candidate| !self.names.contains(candidate.as_str()))
+            .unwrap_or_else(|| base.to_string())
+    }
+
+    /// Replaces the original range `range` by `text`.
+    pub fn replace(&mut self, range: Range<usize>, text: String) {
+        self.outcome.edits.push(Edit { range, text });
+    }
+
+    /// The edits sorted by position. An edit overlapping an earlier one
+    /// (a rewrite nested in another) is dropped and reported: applying both
+    /// would corrupt the text, and the next run of the pass picks it up.
+    pub fn finish(mut self) -> PassOutcome {
+        let mut edits = std::mem::take(&mut self.outcome.edits);
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
+        for edit in edits {
+            let overlaps = kept.last().is_some_and(|k| {
+                edit.range.start < k.range.end
+                    || (edit.range.is_empty() && edit.range.start == k.range.end && k.range.is_empty())
+            });
+            if overlaps {
+                let line = self.file.text[..edit.range.start.min(self.file.text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                self.outcome.skipped.push(Skipped {
+                    path: self.file.path.clone(),
+                    line,
+                    reason: "nested inside another rewrite".into(),
+                });
+            } else {
+                kept.push(edit);
+            }
+        }
+        self.outcome.edits = kept;
+        self.outcome.skipped.sort_by_key(|s| s.line);
+        self.outcome
+    }
+}

@@ -1,0 +1,163 @@
+//! NormalizeReturn: every function gets a well-known exit.
+//!
+//! * `return e;` becomes `{ T tmp; tmp = e; return tmp; }` with `T` the
+//!   function's return type spelled from its own declarator (typedefs,
+//!   pointers and function-pointer returns come out as written; top-level
+//!   qualifiers are dropped so the temporary is assignable). Assignment
+//!   performs the same conversion as `return` (C11 6.8.6.4p3).
+//! * A void function whose body does not end with `return` gets `return;`
+//!   before its closing brace. Adding it after code that cannot fall
+//!   through (`exit`, an endless loop) is harmless.
+//!
+//! `return x;` with `x` a variable is already normalised and left alone,
+//! which makes the pass idempotent. Non-void functions that may fall off
+//! their end are not given a return: no value would be correct.
+
+use tree_sitter::Node;
+
+use super::context::PassContext;
+use super::temporary::block;
+use super::{indentation_at, nodes_of_kind};
+use crate::sema::{DeclKind, Declaration};
+
+pub fn run(ctx: &mut PassContext<'_>) {
+    let root = ctx.file.tree.root_node();
+    let tmp = ctx.fresh_name("weft_ret");
+    for function in nodes_of_kind(root, &["function_definition"]) {
+        normalize(ctx, function, &tmp);
+    }
+}
+
+fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
+    let Some(body) = function.child_by_field_name("body") else {
+        return;
+    };
+    let header_broken = function
+        .child_by_field_name("type")
+        .is_some_and(|t| t.has_error())
+        || function
+            .child_by_field_name("declarator")
+            .is_none_or(|d| d.has_error());
+    let decl = declaration(ctx, function, body).filter(|_| !header_broken);
+    let Some(decl) = decl else {
+        return ctx.skip(function, "function header not understood");
+    };
+    let Some(ret) = decl.ty.return_type().cloned() else {
+        return ctx.skip(function, "function type not understood");
+    };
+    let returns = own_returns(body);
+    if ret.is_void() {
+        for r in &returns {
+            if r.named_child(0).is_some_and(|e| e.kind() != "comment") {
+                ctx.skip(*r, "return with a value in a void function");
+            }
+        }
+        add_final_return(ctx, body);
+        return;
+    }
+    if ret.is_unknown() {
+        return ctx.skip(function, format!("return type of `{}` is unknown", decl.name));
+    }
+    let Some(spelling) = decl.spelling.clone() else {
+        return ctx.skip(
+            function,
+            format!("return type of `{}` cannot be spelled", decl.name),
+        );
+    };
+    for r in returns {
+        let Some(value) = r.named_children(&mut r.walk()).find(|n| n.kind() != "comment") else {
+            continue;
+        };
+        if is_variable(ctx, value) {
+            continue;
+        }
+        let range = match ctx.editable(r) {
+            Ok(range) => range,
+            Err(reason) => {
+                ctx.skip(r, reason);
+                continue;
+            }
+        };
+        let Some(text) = ctx.text(value) else {
+            ctx.skip(r, "produced by a macro expansion");
+            continue;
+        };
+        let rest = format!("return {tmp};");
+        ctx.replace(range, block(&spelling, tmp, text, &rest));
+    }
+}
+
+/// The function's own declaration, as visible inside its body.
+fn declaration<'a>(ctx: &PassContext<'a>, function: Node<'_>, body: Node<'_>) -> Option<&'a Declaration> {
+    let mut node = function.child_by_field_name("declarator")?;
+    while node.kind() != "identifier" {
+        node = node
+            .child_by_field_name("declarator")
+            .or_else(|| node.named_child(0))?;
+    }
+    let name = ctx.view_text(node);
+    let decl = ctx.sema.lookup(ctx.index, body.start_byte(), name)?;
+    (decl.kind == DeclKind::Function).then_some(decl)
+}
+
+/// `return` statements of this function, not of functions nested in it.
+fn own_returns(body: Node<'_>) -> Vec<Node<'_>> {
+    let mut found = Vec::new();
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "return_statement" => found.push(node),
+            "function_definition" => {}
+            _ => {
+                let mut cursor = node.walk();
+                stack.extend(node.children(&mut cursor));
+            }
+        }
+    }
+    found.sort_by_key(|n| n.start_byte());
+    found
+}
+
+/// A plain name of a variable or parameter: already a single temporary.
+fn is_variable(ctx: &PassContext<'_>, value: Node<'_>) -> bool {
+    value.kind() == "identifier"
+        && ctx
+            .sema
+            .declaration_of(ctx.index, value)
+            .is_some_and(|d| matches!(d.kind, DeclKind::Variable | DeclKind::Parameter))
+}
+
+fn add_final_return(ctx: &mut PassContext<'_>, body: Node<'_>) {
+    let mut cursor = body.walk();
+    let statements: Vec<Node<'_>> = body
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    if statements.last().is_some_and(|s| s.kind() == "return_statement") {
+        return;
+    }
+    let Some(close) = body.child(body.child_count().saturating_sub(1)) else {
+        return;
+    };
+    if close.kind() != "}" || close.is_missing() {
+        return;
+    }
+    if let Err(reason) = ctx.editable(body) {
+        return ctx.skip(body, format!("no final return added: body {reason}"));
+    }
+    let Some(at) = ctx.file.original_range(close.byte_range()) else {
+        return;
+    };
+    let text = &ctx.file.text;
+    let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
+    if text[line_start..at.start].trim().is_empty() {
+        // `}` alone on its line: add an indented line above it.
+        let indent = statements
+            .last()
+            .map(|s| indentation_at(&ctx.file.view, s.start_byte()).to_string())
+            .unwrap_or_else(|| "    ".to_string());
+        ctx.replace(line_start..line_start, format!("{indent}return;\n"));
+    } else {
+        ctx.replace(at.start..at.start, "return; ".to_string());
+    }
+}

@@ -1,0 +1,169 @@
+//! End-to-end studies on the tiny C program of tests/fixtures/experiment/tiny.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use weft::experiment::driver::run_local;
+use weft::experiment::study::Study;
+
+/// A private copy of the fixture (the study writes beside its file).
+fn fixture() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/experiment/tiny");
+    let ok = Command::new("cp")
+        .arg("-a")
+        .arg(src.join("."))
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let study = dir.path().join("study.toml");
+    (dir, study)
+}
+
+#[test]
+fn tiny_study_matrices_and_cache() {
+    let (_dir, file) = fixture();
+    let study = Study::load(&file).unwrap();
+    let (results, stats) = run_local(&study, 2).unwrap();
+    // v1 doubles the 7th term (n >= 7 differs); v2 hangs on n = 5.
+    assert_eq!(results.oracle.tests, ["n3", "n5", "n6", "n7", "n10", "file"]);
+    assert_eq!(
+        results.oracle.cells,
+        vec![
+            vec![true, true, true, false, false, false],
+            vec![true, false, true, true, true, true]
+        ]
+    );
+    // With 100% of the training runs the learned range of acc is [1, 55]:
+    // v1 leaves it only for n = 10 (62) and n = 8 (44 fits); v2's hang is abnormal.
+    let full = results.evaluations[0]
+        .points
+        .iter()
+        .find(|p| p.percentage == 100)
+        .unwrap();
+    assert_eq!(
+        full.pass_draws,
+        vec![vec![3, 3, 3, 3, 0, 3], vec![3, 0, 3, 3, 3, 3]]
+    );
+    assert_eq!((stats.built, stats.ran), (6, 36));
+    assert!(results.instrumentation_changes[0].1.is_empty());
+
+    // A second execution redoes nothing and gives the same results.
+    let (again, stats) = run_local(&study, 2).unwrap();
+    assert_eq!((stats.built, stats.ran), (0, 0));
+    assert_eq!((stats.builds_reused, stats.runs_reused), (6, 36));
+    assert_eq!(again.evaluations, results.evaluations);
+
+    // Changing one version's flags rebuilds and reruns only that version.
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("-DFAULTY_HANG", "-DFAULTY_HANG -DUNUSED");
+    std::fs::write(&file, text).unwrap();
+    let study = Study::load(&file).unwrap();
+    let (_, stats) = run_local(&study, 2).unwrap();
+    assert_eq!((stats.built, stats.ran), (2, 12));
+}
+
+#[test]
+fn results_are_deterministic_for_a_seed() {
+    let (_a, fa) = fixture();
+    let (_b, fb) = fixture();
+    let ra = run_local(&Study::load(&fa).unwrap(), 1).unwrap().0;
+    let rb = run_local(&Study::load(&fb).unwrap(), 2).unwrap().0;
+    assert_eq!(ra.evaluations, rb.evaluations);
+    assert_eq!(ra.oracle, rb.oracle);
+}
+
+#[test]
+fn bad_study_files_name_file_and_key() {
+    let (_dir, file) = fixture();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cases = [
+        (
+            text.replace("percentages = [20, 50, 100]", "percentages = [50, 20]"),
+            "study.percentages",
+        ),
+        (
+            text.replace("kind = \"patch\"", "kind = \"magic\""),
+            "strategy[0].kind",
+        ),
+        (
+            text.replace("name = \"HAND\"", "name = \"plain\""),
+            "strategy[0].name",
+        ),
+        (text.replace("name = \"n5\"", "name = \"n3\""), "test[1].name"),
+        (
+            text.replace("inputs = [\"n.txt\"]", "inputs = [\"../n.txt\"]"),
+            "test[5]",
+        ),
+        (text.replace("draws = 3", "draws = \"x\""), "draws"),
+        (text.replace("seed = 1", "seed = 1\nbogus = 2"), "bogus"),
+    ];
+    for (bad, key) in cases {
+        let err = format!("{:#}", Study::parse(&bad, &file).unwrap_err());
+        assert!(err.contains("study.toml") && err.contains(key), "{key}: {err}");
+    }
+    assert!(Study::load(Path::new("/no/such/study.toml")).is_err());
+}
+
+#[test]
+fn plan_then_collect_with_gnu_parallel() {
+    let has_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_parallel,
+        "this test needs GNU parallel: apt-get install -y parallel"
+    );
+    let (dir, file) = fixture();
+    let weft = env!("CARGO_BIN_EXE_weft");
+    let plan = dir.path().join("plan");
+    let out = Command::new(weft)
+        .args(["experiment", "--plan"])
+        .arg(&plan)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let phases: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(phases.len(), 2);
+    for phase in phases {
+        let status = Command::new("parallel")
+            .args(["--will-cite", "-j2", "--halt", "now,fail=1"])
+            .stdin(std::fs::File::open(phase).unwrap())
+            .status()
+            .unwrap();
+        assert!(status.success(), "phase {phase} failed");
+    }
+    let out = Command::new(weft)
+        .args(["experiment", "--collect"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let oracle = std::fs::read_to_string(dir.path().join("report/matrices/oracle.csv")).unwrap();
+    assert_eq!(
+        oracle,
+        "test,v1,v2\nn3,1,1\nn5,1,0\nn6,1,1\nn7,0,1\nn10,0,1\nfile,0,1\n"
+    );
+    for f in [
+        "report.md",
+        "report.json",
+        "curves.svg",
+        "tables/overall.csv",
+        "tables/baseline.csv",
+    ] {
+        assert!(dir.path().join("report").join(f).exists(), "{f}");
+    }
+    // Collecting with a run missing fails and names it.
+    std::fs::remove_dir_all(dir.path().join("work/runs/HAND/v1/n7")).unwrap();
+    let out = Command::new(weft)
+        .args(["experiment", "--collect"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("n7"));
+}
