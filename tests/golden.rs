@@ -8,7 +8,6 @@ use std::fs;
 use std::path::Path;
 
 use weft::c::{FrontEnd, MacroTable};
-use weft::engine::Host;
 use weft::program::Program;
 
 /// Weaves one case and returns the woven text.

@@ -4,7 +4,6 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use weft::engine::Host;
 use weft::output::{Selection, scan, write_tree};
 use weft::program::Program;
 
