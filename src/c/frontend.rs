@@ -6,6 +6,7 @@ use super::macros::MacroTable;
 use super::recover::{GroupRepair, Skipped, culprit, error_tokens, recover, window};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
+use super::tree_edit::reparse;
 use super::{OffsetMap, ParsedFile, Problem};
 use std::ops::Range;
 use std::path::Path;
@@ -34,6 +35,18 @@ impl FrontEnd {
 
     /// Parses one file: a repaired view, its tree, and the problems left.
     pub fn parse(&self, path: &Path, text: Arc<str>) -> ParsedFile {
+        self.parse_reusing(path, text, None)
+    }
+
+    /// Parses `text`, the new text of the file `old` was parsed from (after
+    /// edits), reusing `old`'s tree wherever the view is unchanged. The
+    /// result is the same as [`FrontEnd::parse`]'s, only faster when the
+    /// edits are small.
+    pub fn reparse(&self, old: &ParsedFile, text: Arc<str>) -> ParsedFile {
+        self.parse_reusing(&old.path, text, Some(old))
+    }
+
+    fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {
         let src: &str = &text;
         let mut info = TokenInfo::new(src, &[]);
         let groups = groups(src, &info.tokens);
@@ -55,7 +68,10 @@ impl FrontEnd {
 
         let mut parser = new_parser();
         let (mut view, mut map) = set.build_view(src);
-        let mut tree = parse_with(&mut parser, &view, None);
+        let mut tree = match old {
+            Some(old) => reparse(&mut parser, old.tree.clone(), &old.view, &view),
+            None => parse_with(&mut parser, &view, None),
+        };
         let mut skipped = Vec::new();
         for _ in 0..RECOVERY_ROUNDS {
             let errors = error_ranges(&tree, &map);
@@ -148,42 +164,6 @@ pub(super) fn parse_with(
     parser
         .parse(view, old)
         .expect("tree-sitter parse without timeout or cancellation always yields a tree")
-}
-
-/// Re-parses after the view changed, telling tree-sitter the one span that
-/// differs so that it reuses the rest of the old tree.
-fn reparse(
-    parser: &mut tree_sitter::Parser,
-    mut tree: tree_sitter::Tree,
-    old: &str,
-    new: &str,
-) -> tree_sitter::Tree {
-    let (o, n) = (old.as_bytes(), new.as_bytes());
-    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-    let max_suffix = o.len().min(n.len()) - prefix;
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
-    tree.edit(&tree_sitter::InputEdit {
-        start_byte: prefix,
-        old_end_byte: o.len() - suffix,
-        new_end_byte: n.len() - suffix,
-        start_position: point(o, prefix),
-        old_end_position: point(o, o.len() - suffix),
-        new_end_position: point(n, n.len() - suffix),
-    });
-    parse_with(parser, new, Some(&tree))
-}
-
-fn point(bytes: &[u8], offset: usize) -> tree_sitter::Point {
-    let before = &bytes[..offset];
-    let row = before.iter().filter(|&&b| b == b'\n').count();
-    let column = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    tree_sitter::Point { row, column }
 }
 
 /// Original ranges of the outermost ERROR nodes and of MISSING nodes.

@@ -19,6 +19,7 @@ mod recover;
 mod repair;
 mod rewrite;
 mod sources;
+mod tree_edit;
 
 pub use classify::MacroClass;
 pub use frontend::FrontEnd;
@@ -46,6 +47,7 @@ pub struct Problem {
 }
 
 /// One C file as the front end understood it.
+#[derive(Clone)]
 pub struct ParsedFile {
     /// Path as given by the user (used in diagnostics and output).
     pub path: PathBuf,

@@ -85,8 +85,7 @@ impl<'a> Builder<'a> {
 
     fn children(&mut self, node: Node<'_>, scope: usize) {
         let mut cursor = node.walk();
-        let kids: Vec<Node<'_>> = node.children(&mut cursor).collect();
-        for kid in kids {
+        for kid in node.children(&mut cursor) {
             self.visit(kid, scope);
         }
     }

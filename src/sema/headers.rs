@@ -16,8 +16,11 @@ pub fn direct_includes(
     include_dirs: &[PathBuf],
 ) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
+    // One cursor over the whole tree, in source order: a cursor per node
+    // costs more than the walk itself.
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
         if node.kind() == "preproc_include" {
             let quoted = node
                 .child_by_field_name("path")
@@ -28,12 +31,14 @@ pub fn direct_includes(
             {
                 found.push(path);
             }
+        } else if cursor.goto_first_child() {
             continue;
         }
-        let mut cursor = node.walk();
-        let kids: Vec<Node<'_>> = node.children(&mut cursor).collect();
-        // Reverse so that the stack pops in source order.
-        stack.extend(kids.into_iter().rev());
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
     }
     found
 }

@@ -1,6 +1,9 @@
 //! Running several passes in a row over a whole program: apply a pass's
-//! edits to every file, re-parse, rebuild the semantics, run the next pass.
+//! edits to every file, re-parse what changed, rebuild the semantics, run
+//! the next pass.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,6 +39,10 @@ pub struct PassReport {
 /// Runs `passes` in order over the program made of `files` (path and
 /// text), parsing with `front_end` (its macro table decides what is
 /// understood). Returns the final texts (same order) and one report per pass.
+///
+/// Each pass sees a parse of its predecessor's output, but only the files
+/// a pass changed are parsed again (incrementally), and the project
+/// headers, which passes never edit, are parsed once for the whole run.
 pub fn transform_text(
     front_end: &FrontEnd,
     files: &[(PathBuf, String)],
@@ -46,23 +53,38 @@ pub fn transform_text(
         .iter()
         .map(|p| canonical_name(p))
         .collect::<Result<_, _>>()?;
-    let mut texts: Vec<String> = files.iter().map(|(_, t)| t.clone()).collect();
+    let mut parsed: Vec<ParsedFile> = files
+        .iter()
+        .map(|(path, text)| front_end.parse(path, Arc::from(text.as_str())))
+        .collect();
+    let headers: RefCell<HashMap<PathBuf, ParsedFile>> = RefCell::default();
+    let parse_header = |path: &Path, text: Arc<str>| {
+        let mut headers = headers.borrow_mut();
+        match headers.get(path) {
+            Some(known) if known.text == text => known.clone(),
+            _ => {
+                let fresh = front_end.parse(path, text);
+                headers.insert(path.to_path_buf(), fresh.clone());
+                fresh
+            }
+        }
+    };
     let mut report = Vec::new();
     for name in names {
-        let parsed: Vec<ParsedFile> = files
-            .iter()
-            .zip(&texts)
-            .map(|((path, _), text)| front_end.parse(path, Arc::from(text.as_str())))
-            .collect();
-        let parse_header = |path: &Path, text: Arc<str>| front_end.parse(path, text);
         let sema = Semantics::build_with(&parsed, include_dirs, &parse_header);
         let mut outcomes = Vec::with_capacity(parsed.len());
+        let mut next = Vec::with_capacity(parsed.len());
         for (i, file) in parsed.iter().enumerate() {
             let outcome = run(name, file, &sema, i)?;
-            texts[i] = apply_edits(&file.text, &outcome.edits);
+            next.push((!outcome.edits.is_empty()).then(|| apply_edits(&file.text, &outcome.edits)));
             outcomes.push(outcome);
+        }
+        for (file, text) in parsed.iter_mut().zip(next) {
+            if let Some(text) = text.filter(|t| **t != *file.text) {
+                *file = front_end.reparse(file, Arc::from(text));
+            }
         }
         report.push(PassReport { pass: name, outcomes });
     }
-    Ok((texts, report))
+    Ok((parsed.iter().map(|f| f.text.to_string()).collect(), report))
 }

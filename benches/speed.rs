@@ -1,0 +1,222 @@
+//! weft's speed on gzip 1.12, side by side with tree-sitter's raw parse of
+//! the same files. Every figure is the median of several rounds, each
+//! round running every job once (so that load from elsewhere falls on all
+//! of them alike), as wall time and as the process's CPU time. Not a timed
+//! test: it only reports.
+//!
+//! Two file sets, each compared with its own raw parse:
+//! - the whole tree (every .c file, lib/ included): front end, no-op weave,
+//!   instrumenting weave; writing the mirrored output is I/O, not weaving,
+//!   so it is timed on its own and left out of the ratios;
+//! - gzip's own .c files (the top directory): front end and the five
+//!   transformation passes.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use weft::c::{FrontEnd, MacroTable, ParsedFile, Sources, parse_view};
+use weft::output::{Selection, scan, write_tree};
+use weft::program::Program;
+use weft::transform::{pass_names, transform_text};
+
+/// Rounds unless `WEFT_BENCH_RUNS` says otherwise.
+const DEFAULT_RUNS: usize = 7;
+
+/// CPU time of the whole process (all threads, user and system). On a
+/// shared machine it moves far less than wall time with other load.
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// Wall and CPU time of each run of one job.
+#[derive(Default)]
+struct Times {
+    wall: Vec<Duration>,
+    cpu: Vec<Duration>,
+}
+
+impl Times {
+    fn time(&mut self, f: impl FnOnce()) {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        f();
+        self.cpu.push(cpu_time().saturating_sub(cpu));
+        self.wall.push(wall.elapsed());
+    }
+
+    fn median(times: &[Duration]) -> Duration {
+        let mut sorted = times.to_vec();
+        sorted.sort();
+        sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+    }
+}
+
+/// One printed row: medians of wall and CPU time, and their ratios to `base`'s.
+fn row(name: &str, t: &Times, base: Option<&Times>) {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let (wall, cpu) = (Times::median(&t.wall), Times::median(&t.cpu));
+    let ratios = base.map_or(String::new(), |b| {
+        format!(
+            "{:7.2}x {:7.2}x",
+            ms(wall) / ms(Times::median(&b.wall)),
+            ms(cpu) / ms(Times::median(&b.cpu))
+        )
+    });
+    println!("  {name:<38} {:9.1} {:9.1} {ratios}", ms(wall), ms(cpu));
+}
+
+fn header(title: &str, files: usize, lines: usize) {
+    println!("\n{title}: {files} .c files, {lines} lines");
+    println!(
+        "  {:<38} {:>9} {:>9} {:>8} {:>8}",
+        "(medians, ms)", "wall", "cpu", "wall/raw", "cpu/raw"
+    );
+}
+
+fn lines_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
+    texts.into_iter().map(|t| t.lines().count()).sum()
+}
+
+fn front_end_parse(front: &FrontEnd, files: &[(PathBuf, String)]) {
+    for (path, text) in files {
+        std::hint::black_box(front.parse(path, text.as_str().into()));
+    }
+}
+
+fn raw_parse<'a>(texts: impl IntoIterator<Item = &'a str>) {
+    for t in texts {
+        std::hint::black_box(parse_view(t));
+    }
+}
+
+/// The whole tree: raw parse, front end, no-op and instrumenting weaves.
+fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
+    let aspect =
+        weft::aspect::load(&root.join("benches/instrument.lara")).expect("benches/instrument.lara loads");
+    let entries = scan(
+        &[gzip.to_path_buf()],
+        &Selection::new(&[], &[]).expect("empty selection"),
+    )
+    .expect("scan");
+    let program = Program::load(&entries, None).expect("gzip loads");
+    let files: Vec<(PathBuf, String)> = program
+        .files()
+        .iter()
+        .map(|f: &ParsedFile| (f.path.clone(), f.text.to_string()))
+        .collect();
+    let headers: Vec<(PathBuf, String)> = entries
+        .iter()
+        .map(|e| e.source.clone())
+        .filter(|p| p.extension().is_some_and(|x| x == "h"))
+        .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
+        .collect();
+    header(
+        "gzip 1.12 whole tree",
+        files.len(),
+        lines_of(files.iter().map(|(_, t)| t.as_str())),
+    );
+    let out = tempfile::tempdir().expect("temporary directory");
+    let learn = || {
+        let all = files.iter().chain(&headers);
+        MacroTable::learn(all.map(|(p, t)| (p.as_path(), t.as_str())))
+    };
+    let front = FrontEnd::new(learn());
+    let mut t: [Times; 8] = Default::default();
+    let mut changed = 0;
+    // Round-robin, so that load from elsewhere falls on every job alike.
+    for round in 0..runs {
+        t[0].time(|| raw_parse(files.iter().map(|(_, t)| t.as_str())));
+        t[1].time(|| {
+            std::hint::black_box(learn());
+        });
+        t[2].time(|| front_end_parse(&front, &files));
+        t[3].time(|| {
+            let mut p = Program::load(&entries, None).expect("gzip loads");
+            p.commit().expect("commit");
+            std::hint::black_box(p.woven());
+        });
+        let mut p = None;
+        t[5].time(|| p = Some(Program::load(&entries, None).expect("gzip loads")));
+        let Some(mut p) = p else { continue };
+        t[6].time(|| {
+            weft::engine::run(&aspect, None, &[], &mut p).expect("instrument.lara runs");
+            p.commit().expect("commit");
+        });
+        t[4].wall.push(t[5].wall[round] + t[6].wall[round]);
+        t[4].cpu.push(t[5].cpu[round] + t[6].cpu[round]);
+        let woven = p.woven();
+        changed = woven.len();
+        t[7].time(|| {
+            write_tree(&entries, &woven, &out.path().join(round.to_string())).expect("output written")
+        });
+    }
+    let base = Some(&t[0]);
+    row("raw tree-sitter parse", &t[0], None);
+    row("macro learning (.c and .h)", &t[1], base);
+    row("front end parse", &t[2], base);
+    row("no-op weave (load, commit)", &t[3], base);
+    row("instrumenting weave", &t[4], base);
+    row("  load (learn macros, parse)", &t[5], base);
+    row("  run aspect, commit (re-parse)", &t[6], base);
+    println!("  ({changed} files changed by the instrumenting weave)");
+    println!(
+        "  writing the mirrored output ({} entries; I/O, not weaving, not in the ratios):",
+        entries.len()
+    );
+    row("", &t[7], None);
+}
+
+/// gzip's own .c files: raw parse, front end, the five passes.
+fn own_sources(gzip: &Path, runs: usize) {
+    let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(gzip)
+        .expect("gzip directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
+        .collect();
+    files.sort();
+    header(
+        "gzip 1.12 own sources (top directory)",
+        files.len(),
+        lines_of(files.iter().map(|(_, t)| t.as_str())),
+    );
+    let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    let sources = Sources::collect(&paths, false).expect("gzip sources");
+    let front = sources.front_end(None).expect("front end");
+    let passes: Vec<&str> = pass_names().iter().map(|(n, _)| *n).collect();
+    let include = [gzip.to_path_buf()];
+    let mut t: [Times; 3] = Default::default();
+    for _ in 0..runs {
+        t[0].time(|| raw_parse(files.iter().map(|(_, t)| t.as_str())));
+        t[1].time(|| front_end_parse(&front, &files));
+        t[2].time(|| {
+            let front = sources.front_end(None).expect("front end");
+            std::hint::black_box(transform_text(&front, &files, &passes, &include).expect("passes run"));
+        });
+    }
+    row("raw tree-sitter parse", &t[0], None);
+    row("front end parse", &t[1], Some(&t[0]));
+    row("five passes (macro learning included)", &t[2], Some(&t[0]));
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gzip = root.join("third_party/gzip-1.12");
+    if !gzip.join("gzip.c").exists() {
+        eprintln!("gzip 1.12 missing: run scripts/fetch-gzip.sh");
+        std::process::exit(1);
+    }
+    let runs = std::env::var("WEFT_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(DEFAULT_RUNS);
+    println!("medians of {runs} rounds; ratios are over the raw parse of the same files");
+    whole_tree(root, &gzip, runs);
+    own_sources(&gzip, runs);
+}
