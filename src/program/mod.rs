@@ -64,13 +64,14 @@ impl Program {
         self.pending[index].get_or_insert_with(|| EditSet::new(file.path.clone(), Arc::clone(&file.text)))
     }
 
-    /// Applies every pending edit and re-parses the files that changed.
+    /// Applies every pending edit and re-parses the files that changed
+    /// (incrementally: most of a woven file is as it was).
     pub fn commit(&mut self) -> Result<(), HostError> {
         for (file, pending) in self.files.iter_mut().zip(self.pending.iter_mut()) {
             let Some(set) = pending.take() else { continue };
             let text = set.apply();
             if *text != *file.text {
-                *file = self.front.parse(&file.path, Arc::from(text));
+                *file = self.front.reparse(file, Arc::from(text));
             }
         }
         Ok(())
