@@ -38,12 +38,10 @@ pub fn handle(kind: &'static str, file: usize, node: Node<'_>) -> JoinPoint {
 }
 
 /// Whether the front end understood `node` well enough for join points to be
-/// produced inside it.
-///
-/// Until the macro-aware front end reports its own verdict, a node is
-/// understood when tree-sitter found no ERROR or MISSING node in it.
-pub fn understood(_file: &ParsedFile, node: Node<'_>) -> bool {
-    !node.has_error() && !node.is_missing()
+/// produced inside it (no ERROR/MISSING node, no problem region, no
+/// synthesized text).
+pub fn understood(file: &ParsedFile, node: Node<'_>) -> bool {
+    file.is_understood(node)
 }
 
 /// Whether a node may be a function's name: a definition's declarator chain
