@@ -12,9 +12,9 @@ use std::collections::HashSet;
 
 use crate::aspect::ast::*;
 use crate::diag::{Diagnostic, Diagnostics, closest};
-use crate::joinpoint::catalogue;
 
 use super::emit::{Emitter, SourceMap};
+use super::names;
 use super::translate_expr::rhai_name;
 
 /// The generated script and what its registered calls refer to.
@@ -230,7 +230,7 @@ impl<'m> Translator<'m> {
             return;
         };
         for select in &selects {
-            self.check_chain(&select.chain);
+            self.errors.extend(names::check_chain(&select.chain));
         }
         // Variables bound per tuple: every step of every chain, chain order,
         // a later step of the same name shadowing an earlier one.
@@ -277,38 +277,9 @@ impl<'m> Translator<'m> {
         self.out.glue(&format!("\n}}\nweft_commit({site});\n}}\n"));
     }
 
-    /// Checks kinds and filter attributes of a chain against the catalogue.
-    fn check_chain(&mut self, chain: &Chain) {
-        for (i, step) in chain.steps.iter().enumerate() {
-            let root = i == 0 && step.kind.name == "program";
-            if !root && catalogue::kind(&step.kind.name).is_none() {
-                let hint = catalogue::suggest(catalogue::kind_names(), &step.kind.name);
-                self.unknown(&step.kind, "join point", hint);
-            }
-            for compare in &step.filter {
-                self.check_attribute(&compare.attribute);
-            }
-        }
-    }
-
     /// Reports `name` if no join point kind has such an attribute.
     pub(super) fn check_attribute(&mut self, name: &Name) {
-        if !catalogue::attribute_names().any(|a| a == name.name) {
-            let hint = catalogue::suggest(catalogue::attribute_names(), &name.name);
-            self.unknown(name, "attribute", hint);
-        }
-    }
-
-    fn unknown(&mut self, name: &Name, what: &str, hint: Option<&str>) {
-        let mut d = Diagnostic::error(
-            &name.span.file,
-            name.span.range.clone(),
-            format!("unknown {what} `{}`", name.name),
-        );
-        if let Some(h) = hint {
-            d = d.with_hint(format!("did you mean `{h}`?"));
-        }
-        self.errors.push(d);
+        self.errors.extend(names::check_attribute(name));
     }
 
     /// Records an action site and returns its number.
@@ -530,7 +501,8 @@ impl<'m> Translator<'m> {
         let module = self.module;
         let Some(callee) = module.aspect(&aspect.name) else {
             let hint = closest(&aspect.name, module.aspects.iter().map(|a| a.name.name.as_str()));
-            self.unknown(aspect, "aspect", hint.as_deref());
+            self.errors
+                .push(names::unknown(aspect, "aspect", hint.as_deref()));
             return;
         };
         if args.len() > callee.inputs.len() {
