@@ -76,10 +76,11 @@ pub fn classify(
 ) -> MacroClass {
     let tokens = tokenize(body);
     let words: Vec<&str> = tokens.iter().map(|t| t.text(body)).collect();
-    if let Some(params) = params {
-        if words.len() == 1 && params.iter().any(|p| p == words[0]) {
-            return MacroClass::Identity;
-        }
+    if let Some(params) = params
+        && words.len() == 1
+        && params.iter().any(|p| p == words[0])
+    {
+        return MacroClass::Identity;
     }
     if iterator_name(name)
         || (matches!(words.first(), Some(&"for" | &"while")) && !matches!(words.last(), Some(&";" | &"}")))

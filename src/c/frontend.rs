@@ -72,8 +72,7 @@ impl FrontEnd {
                     &self.macros,
                     &groups,
                     &mut state,
-                    err,
-                    win,
+                    (err, win),
                     &mut set,
                 ));
             }

@@ -110,6 +110,11 @@ impl ParsedFile {
         let Some(range) = self.original_range(node.byte_range()) else {
             return false;
         };
+        // A token (or a preprocessor argument) with rewritten bytes inside
+        // is text the parser never saw as written.
+        if node.child_count() == 0 && !self.map.is_verbatim(node.byte_range()) {
+            return false;
+        }
         !self.problems.iter().any(|p| {
             p.range.start < range.end && range.start < p.range.end
                 || p.range.is_empty() && range.contains(&p.range.start)

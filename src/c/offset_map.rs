@@ -41,9 +41,19 @@ impl OffsetMap {
     /// The original range covering `view`, if every byte of it was copied
     /// verbatim from one contiguous original range.
     pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
-        let start = self.copied_offset(view.start, false)?;
+        // An empty range is a position: it may sit at the end of a copy.
+        let start = self.copied_offset(view.start, view.is_empty())?;
         let end = self.copied_offset(view.end, true)?;
         (end >= start && end - start == view.end - view.start).then_some(start..end)
+    }
+
+    /// True when no synthesized byte lies inside `view`.
+    pub fn is_verbatim(&self, view: Range<usize>) -> bool {
+        let idx = self.segments.partition_point(|s| seg_view(s).end <= view.start);
+        self.segments[idx..]
+            .iter()
+            .take_while(|s| seg_view(s).start < view.end)
+            .all(|s| matches!(s, Segment::Copy { .. }) || seg_view(s).is_empty())
     }
 
     /// Best-effort original offset for a view offset (synthesized text maps to
@@ -112,12 +122,13 @@ impl OffsetMapBuilder {
         if len == 0 {
             return;
         }
-        if let Some(Segment::Copy { view, original }) = self.segments.last_mut() {
-            if *original + (view.end - view.start) == original_start && view.end == self.view_len {
-                view.end += len;
-                self.view_len += len;
-                return;
-            }
+        if let Some(Segment::Copy { view, original }) = self.segments.last_mut()
+            && *original + (view.end - view.start) == original_start
+            && view.end == self.view_len
+        {
+            view.end += len;
+            self.view_len += len;
+            return;
         }
         self.segments.push(Segment::Copy {
             view: self.view_len..self.view_len + len,

@@ -100,8 +100,7 @@ pub fn recover(
     macros: &MacroTable,
     groups: &[CondGroup],
     group_state: &mut [GroupRepair],
-    err: Range<usize>,
-    win: Range<usize>,
+    (err, win): (Range<usize>, Range<usize>),
     set: &mut RewriteSet,
 ) -> Vec<Skipped> {
     let mut blanked = Vec::new();

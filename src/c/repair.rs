@@ -244,12 +244,12 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let name = info.tokens[i].text(src);
         let class = macros.class(name);
         let close = info.call_close(src, i);
-        if let Some(c) = close.filter(|_| info.depth[i] == 0) {
-            if let Some(decls) = kr_declarations(src, info, c) {
-                set.add(Rewrite::blank(src, decls));
-                i = c + 1;
-                continue;
-            }
+        if let Some(c) = close.filter(|_| info.depth[i] == 0)
+            && let Some(decls) = kr_declarations(src, info, c)
+        {
+            set.add(Rewrite::blank(src, decls));
+            i = c + 1;
+            continue;
         }
         match (class, close) {
             (Some(MacroClass::Attribute), _)

@@ -1,7 +1,19 @@
 //! Text edits: byte-range insertions and replacements on a file's text,
 //! ordered, checked for overlap, and placed where they make legal C.
+//!
+//! [`placement`] turns an `insert` action on a tree node into [`Op`]s;
+//! an [`EditSet`] collects a file's ops, rejects conflicting ones as they
+//! arrive, and applies them in one sorted splice pass.
+
+mod edit_set;
+mod layout;
+mod location;
+pub mod placement;
 
 use std::ops::Range;
+
+pub use edit_set::{EditError, EditSet, Insertion, Layer, Op, Side};
+pub use location::Location;
 
 /// One change to a file's current text: replace `range` by `text`. An empty
 /// range is an insertion at `range.start`. Offsets are bytes of the text the

@@ -85,6 +85,14 @@ pub trait Host {
     /// Runs action `action` (a transformation such as `SingleDeclarator`, or
     /// `Unroll`) on `jp`.
     fn perform(&mut self, jp: &JoinPoint, action: &str, args: &[Value]) -> Result<(), HostError>;
+    /// Sets attribute `name` of `jp` to `value` (LARA's `def`). Hosts that
+    /// cannot redefine attributes keep this default, which refuses.
+    fn define(&mut self, jp: &JoinPoint, name: &str, value: &Value) -> Result<(), HostError> {
+        let _ = (jp, value);
+        Err(HostError::Failed(format!(
+            "`def {name}` is not supported: attributes of this program cannot be redefined"
+        )))
+    }
     /// Applies pending edits; later selects see the new text.
     fn commit(&mut self) -> Result<(), HostError>;
 }

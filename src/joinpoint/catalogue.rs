@@ -26,9 +26,9 @@ impl AttrType {
             AttrType::Bool => "bool",
             AttrType::Int => "int",
             AttrType::Str => "string",
-            AttrType::IntOrNull => "int | null",
-            AttrType::StrOrNull => "string | null",
-            AttrType::JoinPointOrNull => "joinpoint | null",
+            AttrType::IntOrNull => "int or null",
+            AttrType::StrOrNull => "string or null",
+            AttrType::JoinPointOrNull => "joinpoint or null",
         }
     }
 }
@@ -179,13 +179,13 @@ pub static COMMON: &[AttributeSpec] = &[
         "line",
         &[],
         Int,
-        "1-based line where the join point starts (original text).",
+        "1-based line where the join point starts in the original text (0 for program).",
     ),
     attr(
         "column",
         &["col"],
         Int,
-        "1-based column (in bytes) where the join point starts.",
+        "1-based column, in bytes, where the join point starts (0 for program).",
     ),
     attr("code", &[], Str, "Source text of the join point as it is now."),
     attr(

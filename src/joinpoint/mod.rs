@@ -3,9 +3,19 @@
 //! truth for `weft joinpoints`, docs/joinpoints.md and the interpreter's
 //! name checking.
 
+mod attribute;
 pub mod catalogue;
+mod declared_type;
+mod loops;
+pub mod reference;
+mod select;
+mod tree;
+mod vars;
 
+pub use attribute::attribute;
 pub use catalogue::{AttrType, AttributeSpec, KindSpec, attribute_names, kind, kinds, suggest};
+pub use select::select;
+pub use tree::node;
 
 use std::ops::Range;
 
@@ -34,4 +44,16 @@ pub enum Value {
     Str(String),
     JoinPoint(JoinPoint),
     List(Vec<Value>),
+}
+
+impl JoinPoint {
+    /// The `program` join point: the root of every selection.
+    pub fn program() -> JoinPoint {
+        JoinPoint {
+            kind: "program",
+            file: None,
+            range: 0..0,
+            node_kind: 0,
+        }
+    }
 }

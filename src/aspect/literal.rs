@@ -1,0 +1,128 @@
+//! String and code literals: JavaScript escape decoding and the splitting of
+//! `[[expr]]` interpolations.
+
+/// Decodes the JavaScript escapes of a '…' or "…" literal body. Unknown
+/// escapes keep the escaped character, as JavaScript does.
+pub fn decode_escapes(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('v') => out.push('\u{b}'),
+            Some('\n') => {} // line continuation
+            Some('x') => push_hex(&mut out, &mut chars, 2, 'x'),
+            Some('u') => push_hex(&mut out, &mut chars, 4, 'u'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Pushes the character of a `\xHH` / `\uHHHH` escape, or the escape's text
+/// when the digits are not valid.
+fn push_hex(out: &mut String, chars: &mut std::str::Chars<'_>, digits: usize, letter: char) {
+    let hex: String = chars.clone().take(digits).collect();
+    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+        Some(c) if hex.len() == digits => {
+            out.push(c);
+            for _ in 0..digits {
+                chars.next();
+            }
+        }
+        _ => out.push(letter),
+    }
+}
+
+/// A part of a literal body before decoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawPiece {
+    /// Byte range of literal text in the body.
+    Text(std::ops::Range<usize>),
+    /// Byte range of the expression between `[[` and `]]`.
+    Interpolation(std::ops::Range<usize>),
+}
+
+/// Splits a literal body at `[[ … ]]`. An unclosed `[[` is plain text.
+/// Splitting happens before escape decoding, so ranges are source ranges.
+pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
+    let mut pieces = Vec::new();
+    let mut text_start = 0;
+    let mut cursor = 0;
+    while let Some(open) = body[cursor..].find("[[").map(|i| i + cursor) {
+        let Some(close) = body[open + 2..].find("]]").map(|i| i + open + 2) else {
+            break;
+        };
+        if open > text_start {
+            pieces.push(RawPiece::Text(text_start..open));
+        }
+        pieces.push(RawPiece::Interpolation(open + 2..close));
+        text_start = close + 2;
+        cursor = text_start;
+    }
+    if text_start < body.len() {
+        pieces.push(RawPiece::Text(text_start..body.len()));
+    }
+    pieces
+}
+
+/// `text` as a rhai string literal.
+pub fn rhai_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_js_escapes() {
+        assert_eq!(
+            decode_escapes(r"a\nb\\n\'\x41\u0042\q"),
+            "a\nb\\n'AB".to_string() + "q"
+        );
+    }
+
+    #[test]
+    fn splits_interpolations() {
+        let body = "Range __r_a[ [[size]] ];";
+        assert_eq!(
+            split_interpolations(body),
+            vec![
+                RawPiece::Text(0..12),
+                RawPiece::Interpolation(14..18),
+                RawPiece::Text(20..24)
+            ]
+        );
+        assert_eq!(split_interpolations("a[[b"), vec![RawPiece::Text(0..4)]);
+    }
+
+    #[test]
+    fn escapes_for_rhai() {
+        assert_eq!(rhai_string("a\"b\\\n"), r#""a\"b\\\n""#);
+    }
+}

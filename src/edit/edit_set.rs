@@ -1,0 +1,277 @@
+//! The pending edits of one file, checked as they arrive and applied in one
+//! sorted splice pass.
+//!
+//! Ordering rules at a single offset (all deterministic):
+//! 1. insertions that belong *after* an anchor ending here, innermost anchor
+//!    first; for one anchor the code comes before the closing brace of a
+//!    wrapped body;
+//! 2. insertions that belong *before* an anchor starting here, outermost
+//!    anchor first; for one anchor the opening brace comes before the code;
+//! 3. a replacement starting here.
+//!
+//! Within each group, insertions keep the order in which they were issued.
+
+use std::cmp::Reverse;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Edit, Location};
+
+/// Which side of its anchor an insertion belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Before,
+    After,
+}
+
+/// What an insertion is: requested code, or one brace of a brace-less body
+/// that had to be wrapped. Braces of one body are shared by every edit
+/// around it, so identical brace insertions are merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    Code,
+    Brace,
+}
+
+/// Text inserted at `offset`, on `side` of the `anchor` it was placed for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Insertion {
+    pub offset: usize,
+    pub text: String,
+    /// The statement (or file-scope item) the insertion is attached to;
+    /// decides the order of insertions sharing an offset.
+    pub anchor: Range<usize>,
+    pub side: Side,
+    pub layer: Layer,
+}
+
+/// One requested change, before it joins an [`EditSet`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    Insert(Insertion),
+    Replace { range: Range<usize>, text: String },
+}
+
+impl From<Edit> for Op {
+    /// A raw edit from a transformation: an empty range is an insertion
+    /// (ordered among other insertions at that offset by issue order), a
+    /// non-empty one a replacement.
+    fn from(edit: Edit) -> Op {
+        if edit.range.is_empty() {
+            Op::Insert(Insertion {
+                offset: edit.range.start,
+                anchor: edit.range,
+                text: edit.text,
+                side: Side::Before,
+                layer: Layer::Code,
+            })
+        } else {
+            Op::Replace {
+                range: edit.range,
+                text: edit.text,
+            }
+        }
+    }
+}
+
+/// Why an edit could not join an [`EditSet`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("overlapping replacements: {first} and {second}")]
+    Overlap { first: Location, second: Location },
+    #[error("insertion requested at {insert} falls inside the replacement requested at {replacement}")]
+    InsideReplacement { insert: Location, replacement: Location },
+    #[error("{at}: edit range {start}..{end} is outside the file or splits a character")]
+    BadRange { at: Location, start: usize, end: usize },
+}
+
+#[derive(Debug, Clone)]
+struct Pending {
+    op: Op,
+    /// Issue order.
+    seq: usize,
+    /// Offset of the join point that asked for the edit (for diagnostics).
+    origin: usize,
+}
+
+/// The pending edits of one file's current text.
+#[derive(Debug, Clone)]
+pub struct EditSet {
+    path: PathBuf,
+    text: Arc<str>,
+    pending: Vec<Pending>,
+}
+
+impl EditSet {
+    /// An empty set of edits against `text`, the current content of `path`.
+    pub fn new(path: impl Into<PathBuf>, text: Arc<str>) -> EditSet {
+        EditSet {
+            path: path.into(),
+            text,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The file the edits apply to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The text the edits' offsets refer to.
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
+    /// True when nothing is pending.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// Adds `ops` as one unit: either all of them join the set or, on error,
+    /// none does. `origin` is the offset of the join point that asked for
+    /// them; errors name it as `file:line:col`.
+    pub fn push(&mut self, ops: impl IntoIterator<Item = Op>, origin: usize) -> Result<(), EditError> {
+        let before = self.pending.len();
+        for op in ops {
+            if let Err(err) = self.push_one(op, origin) {
+                self.pending.truncate(before);
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
+    fn push_one(&mut self, op: Op, origin: usize) -> Result<(), EditError> {
+        let range = match &op {
+            Op::Insert(ins) => ins.offset..ins.offset,
+            Op::Replace { range, .. } => range.clone(),
+        };
+        self.check_range(&range, origin)?;
+        if let Op::Insert(ins) = &op
+            && ins.layer == Layer::Brace
+            && self.has_insertion(ins)
+        {
+            return Ok(());
+        }
+        for other in &self.pending {
+            self.check_compatible(&op, origin, other)?;
+        }
+        self.pending.push(Pending {
+            op,
+            seq: self.pending.len(),
+            origin,
+        });
+        Ok(())
+    }
+
+    fn has_insertion(&self, ins: &Insertion) -> bool {
+        self.pending
+            .iter()
+            .any(|p| matches!(&p.op, Op::Insert(other) if other == ins))
+    }
+
+    fn check_range(&self, range: &Range<usize>, origin: usize) -> Result<(), EditError> {
+        let ok = range.start <= range.end
+            && range.end <= self.text.len()
+            && self.text.is_char_boundary(range.start)
+            && self.text.is_char_boundary(range.end);
+        if ok {
+            Ok(())
+        } else {
+            Err(EditError::BadRange {
+                at: self.location(origin),
+                start: range.start,
+                end: range.end,
+            })
+        }
+    }
+
+    fn check_compatible(&self, op: &Op, origin: usize, other: &Pending) -> Result<(), EditError> {
+        let inside = |offset: usize, r: &Range<usize>| r.start < offset && offset < r.end;
+        match (op, &other.op) {
+            (Op::Replace { range: a, .. }, Op::Replace { range: b, .. })
+                if a.start < b.end && b.start < a.end =>
+            {
+                Err(EditError::Overlap {
+                    first: self.location(other.origin),
+                    second: self.location(origin),
+                })
+            }
+            (Op::Insert(ins), Op::Replace { range, .. }) if inside(ins.offset, range) => {
+                Err(EditError::InsideReplacement {
+                    insert: self.location(origin),
+                    replacement: self.location(other.origin),
+                })
+            }
+            (Op::Replace { range, .. }, Op::Insert(ins)) if inside(ins.offset, range) => {
+                Err(EditError::InsideReplacement {
+                    insert: self.location(other.origin),
+                    replacement: self.location(origin),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn location(&self, offset: usize) -> Location {
+        Location::of(&self.path, &self.text, offset)
+    }
+
+    /// The text with every pending edit applied, in one pass over the text.
+    pub fn apply(&self) -> String {
+        let mut order: Vec<&Pending> = self.pending.iter().collect();
+        order.sort_by_key(|p| sort_key(p));
+        let added: usize = self
+            .pending
+            .iter()
+            .map(|p| match &p.op {
+                Op::Insert(i) => i.text.len(),
+                Op::Replace { text, .. } => text.len(),
+            })
+            .sum();
+        let mut out = String::with_capacity(self.text.len() + added);
+        let mut cursor = 0;
+        for p in order {
+            // push_one guarantees no insertion falls inside a replacement
+            // and replacements do not overlap, so offsets never go backwards.
+            match &p.op {
+                Op::Insert(ins) => {
+                    out.push_str(&self.text[cursor..ins.offset]);
+                    out.push_str(&ins.text);
+                    cursor = ins.offset;
+                }
+                Op::Replace { range, text } => {
+                    out.push_str(&self.text[cursor..range.start]);
+                    out.push_str(text);
+                    cursor = range.end;
+                }
+            }
+        }
+        out.push_str(&self.text[cursor..]);
+        out
+    }
+}
+
+/// (offset, group, nesting, layer, issue order); see the module comment.
+fn sort_key(p: &Pending) -> (usize, u8, Reverse<usize>, u8, usize) {
+    match &p.op {
+        Op::Insert(ins) => match ins.side {
+            Side::After => (
+                ins.offset,
+                0,
+                Reverse(ins.anchor.start),
+                (ins.layer == Layer::Brace) as u8,
+                p.seq,
+            ),
+            Side::Before => (
+                ins.offset,
+                1,
+                Reverse(ins.anchor.end),
+                (ins.layer == Layer::Code) as u8,
+                p.seq,
+            ),
+        },
+        Op::Replace { range, .. } => (range.start, 2, Reverse(0), 0, p.seq),
+    }
+}

@@ -1,0 +1,3 @@
+#include "m.h"
+#define X /
+local int add OF((int a, int b));

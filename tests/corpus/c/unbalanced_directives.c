@@ -1,0 +1,8 @@
+#if 0
+{
+#else
+int f(x(
+#elif
+#endif
+"unterminated
+#define A(x \

@@ -1,0 +1,40 @@
+//! `weft parse-health` output.
+
+use std::process::Command;
+
+fn weft(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn json_report_has_the_documented_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.h"), "#define local static\n").unwrap();
+    std::fs::write(
+        dir.path().join("a.c"),
+        "#include \"m.h\"\nlocal int f(void) { return 1; }\nint g(void) {\n  BROKEN(x) + ;\n}\n",
+    )
+    .unwrap();
+    let out = weft(&["parse-health", "--json", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"], 1);
+    assert_eq!(v["functions"], 2);
+    assert_eq!(v["functions_ok"], 1);
+    assert!(v["per_file"][0]["regions"][0]["line"].as_u64().is_some());
+    assert_eq!(v["culprits"][0]["name"], "BROKEN");
+}
+
+#[test]
+fn text_report_and_help() {
+    let help = weft(&["parse-health", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--macro-file") && help.contains("culprits"));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.c"), "int f(void) { return 0; }\n").unwrap();
+    let out = weft(&["parse-health", dir.path().to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1/1 function definitions understood"));
+}

@@ -1,0 +1,33 @@
+//! gzip 1.12's own .c files: every function definition is understood.
+//! CI fetches gzip first (scripts/fetch-gzip.sh); a missing tree fails.
+
+use std::path::PathBuf;
+use weft::c::{FileHealth, Health, Sources};
+
+#[test]
+fn every_gzip_function_is_understood() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
+    assert!(
+        dir.join("gzip.c").is_file(),
+        "gzip 1.12 missing: run scripts/fetch-gzip.sh"
+    );
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    let sources = Sources::collect(&files, false).unwrap();
+    let front = sources.front_end(None).unwrap();
+    let parsed: Vec<_> = sources
+        .parsed
+        .iter()
+        .map(|(p, t)| front.parse(p, t.clone()))
+        .collect();
+    let health = Health::new(
+        parsed.iter().map(|pf| (FileHealth::of(pf), pf)).collect(),
+        front.macros().len(),
+    );
+    assert!(health.files >= 12);
+    assert!(health.functions > 100, "{}", health.functions);
+    assert_eq!(health.functions, health.functions_ok, "{:#?}", health.culprits);
+}

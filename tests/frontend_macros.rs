@@ -1,0 +1,138 @@
+//! Each macro class is recovered, and the repaired view maps back.
+
+use std::path::Path;
+use std::sync::Arc;
+use weft::c::{FrontEnd, MacroClass, MacroTable, ParsedFile};
+
+const HEADER: &str = include_str!("fixtures/frontend/macros.h");
+const USES: &str = include_str!("fixtures/frontend/uses.c");
+
+fn parse(text: &str, user: Option<&str>) -> ParsedFile {
+    let mut macros = MacroTable::learn([(Path::new("macros.h"), HEADER), (Path::new("uses.c"), text)]);
+    if let Some(u) = user {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("m.h");
+        std::fs::write(&f, u).unwrap();
+        macros.add_macro_file(&f).unwrap();
+    }
+    FrontEnd::new(macros).parse(Path::new("uses.c"), Arc::from(text))
+}
+
+fn functions(pf: &ParsedFile) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut stack = vec![pf.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_definition" {
+            let text = pf.original_text(n).unwrap_or("").to_string();
+            let name = text
+                .split('(')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .last()
+                .unwrap_or("")
+                .trim_start_matches('*')
+                .to_string();
+            out.push((name, pf.is_understood(n)));
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn classes_are_learned_from_definitions() {
+    let t = MacroTable::learn([(Path::new("macros.h"), HEADER)]);
+    assert_eq!(t.class("local"), Some(MacroClass::Attribute));
+    assert_eq!(t.class("near"), Some(MacroClass::Attribute));
+    assert_eq!(t.class("OF"), Some(MacroClass::Identity));
+    assert_eq!(t.class("NEEDBITS"), Some(MacroClass::Statement));
+    assert_eq!(t.class("list_for_each"), Some(MacroClass::Iterator));
+    assert_eq!(t.class("DECLARE"), Some(MacroClass::Other));
+}
+
+#[test]
+fn every_function_of_the_fixture_is_understood() {
+    let pf = parse(USES, None);
+    let raw = ParsedFile::parse_plain("uses.c", USES);
+    assert!(
+        raw.tree.root_node().has_error(),
+        "the fixture must defeat raw tree-sitter-c"
+    );
+    assert!(
+        !pf.tree.root_node().has_error(),
+        "view still has errors:\n{}",
+        pf.view
+    );
+    assert_eq!(
+        functions(&pf),
+        [
+            ("add".into(), true),
+            ("bits".into(), true),
+            ("old_style".into(), true),
+            ("walk".into(), true)
+        ]
+    );
+    assert!(pf.problems.is_empty(), "{:?}", pf.problems);
+}
+
+#[test]
+fn repairs_keep_the_view_aligned_with_the_original() {
+    let pf = parse(USES, None);
+    // Attribute and identity macros are blanked in place.
+    assert!(pf.view.contains("      int add    (int a, int b) ;"));
+    // The declarer became a real declaration, which is synthesized text.
+    assert!(pf.view.contains("unsigned char inbuf [ 64 ];"));
+    // The statement macro got its `;` without shifting what follows.
+    assert!(pf.view.contains("NEEDBITS(4);"));
+    // Only the first branch of the split `if` survives.
+    assert!(!pf.view.contains("k > 3"));
+    // Every understood named node maps back to the same original text.
+    let mut stack = vec![pf.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if pf.is_understood(n) && n.kind() == "identifier" {
+            let r = pf.original_range(n.byte_range()).unwrap();
+            assert_eq!(&USES[r], pf.node_text(n));
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+}
+
+#[test]
+fn unknown_macros_are_problems_with_a_culprit_until_the_macro_file_says() {
+    let text = "int f(void)\n{\n    for (;;) {\n        CHECKIT(x) y = 1;\n    }\n}\nMYDECL(a, b, +);\nint g(void) { return 0; }\n";
+    let pf = parse(text, None);
+    assert!(!pf.problems.is_empty());
+    assert!(
+        pf.problems
+            .iter()
+            .any(|p| p.culprit.as_deref() == Some("MYDECL") && p.line == 7),
+        "{:?}",
+        pf.problems
+    );
+    let fixed = parse(
+        text,
+        Some("#define MYDECL(a, b, c) int a\n#define CHECKIT(x) {x;}\n"),
+    );
+    assert!(
+        fixed
+            .problems
+            .iter()
+            .all(|p| p.culprit.as_deref() != Some("MYDECL")),
+        "{:?}",
+        fixed.problems
+    );
+}
+
+#[test]
+fn synthesized_text_is_never_editable() {
+    let pf = parse(USES, None);
+    let at = pf.view.find("NEEDBITS(4);").unwrap();
+    let semi = at + "NEEDBITS(4)".len();
+    assert_eq!(pf.original_range(semi..semi + 1), None);
+    let decl = pf.view.find("unsigned char inbuf").unwrap();
+    assert_eq!(pf.original_range(decl..decl + 8), None);
+}

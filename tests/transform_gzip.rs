@@ -1,0 +1,105 @@
+//! gzip 1.12 after all five passes over its own `.c` files must build with
+//! its unchanged `./configure && make` and pass its own `make check`.
+//! Slow (configure, build, test suite): run with
+//! `cargo test --test transform_gzip -- --ignored --nocapture`.
+//! Also prints the passes' edit and skip counts and their time against
+//! tree-sitter's raw parse time of the same files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use weft::c::parse_view;
+use weft::transform::{pass_names, transform_text};
+
+fn gzip_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12")
+}
+
+/// gzip's own sources (not gnulib's `lib/`).
+fn gzip_sources(root: &Path) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn sh(dir: &Path, script: &str) -> (bool, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), log)
+}
+
+#[test]
+#[ignore = "slow: configures, builds and tests gzip"]
+fn gzip_passes_its_own_checks_after_all_five_passes() {
+    let pristine = gzip_dir();
+    assert!(pristine.join("gzip.c").exists(), "gzip sources missing");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("gzip");
+    let (ok, log) = sh(
+        tmp.path(),
+        &format!("cp -a {}/. {}", pristine.display(), copy.display()),
+    );
+    assert!(ok, "{log}");
+
+    let files = gzip_sources(&copy);
+    let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
+    let started = Instant::now();
+    for (_, text) in &files {
+        parse_view(text);
+    }
+    let parse_time = started.elapsed();
+    let passes: Vec<&str> = pass_names().iter().map(|(n, _)| *n).collect();
+    let started = Instant::now();
+    let (texts, report) = transform_text(&files, &passes, &[copy.clone()]).unwrap();
+    let pass_time = started.elapsed();
+    println!(
+        "{} files, {lines} lines: raw parse {parse_time:?}, five passes {pass_time:?} ({:.1}x)",
+        files.len(),
+        pass_time.as_secs_f64() / parse_time.as_secs_f64()
+    );
+    for r in &report {
+        let edits: usize = r.outcomes.iter().map(|o| o.edits.len()).sum();
+        let skipped: usize = r.outcomes.iter().map(|o| o.skipped.len()).sum();
+        println!("{:<28} {edits:>5} edits {skipped:>5} skipped", r.pass);
+        let mut reasons: Vec<&str> = r
+            .outcomes
+            .iter()
+            .flat_map(|o| o.skipped.iter().map(|s| s.reason.as_str()))
+            .collect();
+        reasons.sort();
+        reasons.dedup();
+        for reason in reasons.iter().take(8) {
+            println!("    {reason}");
+        }
+    }
+    for ((path, _), text) in files.iter().zip(&texts) {
+        std::fs::write(path, text).unwrap();
+    }
+    let (ok, log) = sh(&copy, "./configure --quiet >/dev/null && make -j2 >/dev/null");
+    assert!(ok, "gzip does not build after the passes:\n{log}");
+    let (ok, log) = sh(&copy, "make -j2 check");
+    let summary: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("# ") || l.starts_with("PASS") || l.starts_with("FAIL"))
+        .collect();
+    println!("{}", summary.join("\n"));
+    assert!(ok, "gzip's make check fails after the passes:\n{log}");
+}
