@@ -72,7 +72,7 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
     let front_end = Sources::collect(&paths, false)
         .and_then(|s| s.front_end(None))
         .unwrap();
-    let (texts, report) = transform_text(&front_end, &files, &passes, &[copy.clone()]).unwrap();
+    let (texts, report) = transform_text(&front_end, &files, &passes, std::slice::from_ref(&copy)).unwrap();
     let pass_time = started.elapsed();
     println!(
         "{} files, {lines} lines: raw parse {parse_time:?}, five passes {pass_time:?} ({:.1}x)",

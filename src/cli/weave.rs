@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 
-use crate::engine::Host;
+use crate::engine::{EngineError, Host};
 use crate::output::{self, Selection};
 use crate::program::Program;
 
@@ -122,13 +122,16 @@ fn check_output_outside_inputs(out: &Path, inputs: &[PathBuf]) -> anyhow::Result
     Ok(())
 }
 
-/// Loads the aspect and runs it against the program.
-fn run_aspect(aspect: &Path, _args: &[(String, String)], _host: &mut dyn Host) -> Result<(), Failure> {
-    std::fs::read_to_string(aspect)
-        .with_context(|| format!("cannot read aspect `{}`", aspect.display()))
-        .map_err(Failure::Usage)?;
-    Err(Failure::Weave(anyhow!(
-        "cannot run aspect `{}`: the aspect interpreter is not available in this build",
-        aspect.display()
-    )))
+/// Loads the aspect and runs it against the program. Errors in the aspect
+/// itself are usage errors; failures while running are weaving failures.
+fn run_aspect(aspect: &Path, args: &[(String, String)], host: &mut dyn Host) -> Result<(), Failure> {
+    let module = crate::aspect::load(aspect).map_err(|d| Failure::Usage(anyhow!("{d}")))?;
+    let report = crate::engine::run(&module, None, args, host).map_err(|e| match e {
+        EngineError::Aspect(d) => Failure::Usage(anyhow!("{d}")),
+        other => Failure::Weave(anyhow!("{other}")),
+    })?;
+    for warning in &report.warnings {
+        eprintln!("warning: {}: {}", warning.c_location, warning.message);
+    }
+    Ok(())
 }

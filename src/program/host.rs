@@ -2,10 +2,10 @@
 //! catalogue, inserts go through the placement rules into the file's
 //! [`crate::edit::EditSet`], performs run transformation passes.
 
-use super::{Program, catalogue, perform};
+use super::{Program, perform};
 use crate::edit::{Location, placement};
 use crate::engine::{Host, HostError, InsertAt};
-use crate::joinpoint::{JoinPoint, Value};
+use crate::joinpoint::{self, JoinPoint, Value};
 
 impl Host for Program {
     fn root(&self) -> JoinPoint {
@@ -18,11 +18,11 @@ impl Host for Program {
     }
 
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
-        catalogue::select(&self.files, parent, kind)
+        joinpoint::select(&self.files, parent, kind)
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
-        catalogue::attribute(&self.files, jp, name)
+        joinpoint::attribute(&self.files, jp, name)
     }
 
     fn insert(&mut self, jp: &JoinPoint, at: InsertAt, code: &str) -> Result<(), HostError> {
@@ -36,7 +36,7 @@ impl Host for Program {
             });
         };
         let file = self.files.get(index).ok_or_else(|| stale(jp))?;
-        let node = catalogue::node(&self.files, jp).ok_or_else(|| stale(jp))?;
+        let node = joinpoint::node(&self.files, jp).ok_or_else(|| stale(jp))?;
         let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
             location: Location::of(&file.path, &file.text, r.offset).to_string(),
             message: r.message,

@@ -5,7 +5,6 @@
 //! and pending edits refer to that text. [`Program::commit`] applies the
 //! edits and re-parses, so selects after a commit see the edited program.
 
-mod catalogue;
 mod host;
 mod load;
 mod perform;

@@ -1,9 +1,11 @@
 //! Value ranges: the C runtime text the weaver puts into programs
 //! ([`table`]), the record files that runtime writes ([`record`]), and range
 //! sets read from them ([`load`]): merged ([`set`]), learned from a sample of
-//! training runs ([`learn`]), checked ([`check`]) and compared ([`diff`]).
+//! training runs ([`learn`]), checked ([`check`]) and compared ([`diff`]);
+//! [`aspect_api`] lets aspects build the tables and read frequency counts.
 //! Finding lives here; printing lives in the `weft ranges` command.
 
+pub mod aspect_api;
 pub mod check;
 pub mod diff;
 pub mod error;
