@@ -241,7 +241,7 @@ fn not_understood_or_odd_places_are_refused() {
     assert!(e.contains("function body"), "{e}");
     let e = weave(src, &[("{ case", "compound_statement", Before, "x();")]).unwrap_err();
     assert!(e.contains("switch body"), "{e}");
-    let bad = "void f(void) {\n  h(@);\n}\n";
+    let bad = "void f(void) {\n  h(1, ]);\n}\n";
     let e = weave(bad, &[("h(", "call_expression", Before, "x();")]).unwrap_err();
     assert!(e.contains("did not understand"), "{e}");
     // Inside a case is fine.
