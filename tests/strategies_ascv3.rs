@@ -5,7 +5,7 @@
 mod strategies_support;
 
 use serde_json::json;
-use strategies_support::{assert_range, monitor, names};
+use strategies_support::{aspect, assert_range, fixture, monitor, names, weft};
 
 /// What ASCV3 monitors in the fixture: no `main` parameters, no loop header
 /// writes (main#i), no write inside the `if` condition (c = 101), no
@@ -67,4 +67,27 @@ fn ascv3_s_also_monitors_struct_member_writes() {
     assert_range(&ranges, "write add#weft_member:i64", json!(0), json!(90));
     assert_range(&ranges, "write add#weft_member:f64", json!(0.0), json!(9.0));
     assert_eq!(ranges["write add#weft_member:i64"].count, 20);
+}
+
+#[test]
+fn ascv3_counts_the_join_points_it_selected_and_advised() {
+    let dir = tempfile::tempdir().unwrap();
+    let ascv3 = aspect("ascv3.lara");
+    let out = weft(
+        dir.path(),
+        &[
+            "weave",
+            "--aspect",
+            ascv3.to_str().unwrap(),
+            "--diff",
+            fixture().to_str().unwrap(),
+        ],
+    );
+    // 9 scalar parameters outside main (add's pointer `a` is no candidate);
+    // 10 plain writes: main's total x4, c, s; scale's y; mix's t, u x2 (the
+    // loop header and the write in the if condition are not candidates); 6
+    // returns: clamp's lo, hi, v and the weft_ret of scale, mix and main.
+    // All 25 are arithmetic, so all are advised; they make 21 entries.
+    assert!(out.contains("monitored: 21 variables in 1 files"), "{out}");
+    assert!(out.contains("join points: 25 selected, 25 advised"), "{out}");
 }

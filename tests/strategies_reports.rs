@@ -1,5 +1,6 @@
 //! The report-driven strategies over the fixture: the frequency report
-//! (instrumented run, then collected), the static fan-in report, and FREQ,
+//! (instrumented run, then `weft ranges freq-report`), the static fan-in
+//! report, and FREQ,
 //! FANIN, COMBAND and COMBOR selecting from them, each woven, compiled with
 //! warnings as errors, run and read back.
 
@@ -15,19 +16,14 @@ fn frequency_report(dir: &Path) -> String {
     let woven = weave(dir, "freq_report.lara", &[]);
     let records = build_and_run(dir, &woven);
     let report = dir.join("freq.json");
-    let collect = strategies_support::aspect("freq_report_collect.lara");
     weft(
         dir,
         &[
-            "weave",
-            "--aspect",
-            collect.to_str().unwrap(),
-            "--arg",
-            &format!("counts={}", records.display()),
-            "--arg",
-            &format!("report={}", report.display()),
-            "--diff",
-            fixture().to_str().unwrap(),
+            "ranges",
+            "freq-report",
+            records.to_str().unwrap(),
+            "-o",
+            report.to_str().unwrap(),
         ],
     );
     report.display().to_string()
@@ -60,6 +56,11 @@ fn read_json(path: &str) -> serde_json::Value {
 fn the_frequency_report_counts_the_assignments_the_tests_ran() {
     let dir = tempfile::tempdir().unwrap();
     let report = read_json(&frequency_report(dir.path()));
+    // One run of prog.c: total = 0, ten `total = total + c` in the loop and
+    // `total = mix(...)`; ten `c = clamp(...)` (the write in the `if`
+    // condition is not monitored); `u = t + 1` and `u = u + a` (from
+    // `u += a`). The return temporaries are not counted: `return e` is not an
+    // assignment of the program.
     assert_eq!(
         report,
         json!({"total": 27, "main#total": 12, "main#c": 10, "main#s": 1,
@@ -72,7 +73,8 @@ fn the_fanin_report_keeps_the_largest_fanin_outside_calls() {
     let dir = tempfile::tempdir().unwrap();
     let report = read_json(&fanin_report(dir.path()));
     // u = t + 1 (1) and u = u + a (2, from u += a); c = clamp(...) reads
-    // nothing outside the call; loop headers and conditions count too.
+    // nothing outside the call; loop headers and conditions count too
+    // (i = i + 1, c = argc + 100). NormalizeReturn's weft_ret is no candidate.
     assert_eq!(
         report,
         json!({"scale#y": 2, "mix#t": 3, "mix#u": 2, "main#total": 2,
@@ -97,7 +99,24 @@ fn freq_monitors_the_frequently_assigned_variables() {
             "write scale#y:f64"
         ]
     );
-    // 5%: total (12/27), c (10/27) and u (2/27).
+    // 5%: total (12/27), c (10/27) and u (2/27). Selected: the 10 plain
+    // writes of the program; advised: total's 4, c's and u's 2.
+    let freq = strategies_support::aspect("freq.lara");
+    let stdout = weft(
+        dir.path(),
+        &[
+            "weave",
+            "--aspect",
+            freq.to_str().unwrap(),
+            "--arg",
+            &format!("report={report}"),
+            "--arg",
+            "threshold=0.05",
+            "--diff",
+            fixture().to_str().unwrap(),
+        ],
+    );
+    assert!(stdout.contains("join points: 10 selected, 7 advised"), "{stdout}");
     let (_w, hot) = monitor("freq.lara", &[&format!("report={report}"), "threshold=0.05"]);
     assert_eq!(
         names(&hot),

@@ -8,6 +8,11 @@
 //! refused: inside a for header or loop condition, after a jump, ordinary
 //! statements among a block's leading declarations (C89), inside text the
 //! front end synthesized or did not understand.
+//!
+//! The file itself (the tree's root) takes code before it, at byte 0, and
+//! after it, at its end: the place for text that must enclose everything
+//! else, such as a runtime's prelude and epilogue, wherever the file's
+//! first and last items are (even inside `#if`).
 
 use std::ops::Range;
 
@@ -39,6 +44,9 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
         file,
         text: &file.text,
     };
+    if node.parent().is_none() {
+        return ctx.around_file(node, at, code);
+    }
     let range = ctx.understood(node)?;
     if node.has_error() {
         return ctx.refuse(node, "cannot edit code the parser did not understand");
@@ -108,6 +116,44 @@ impl Ctx<'_> {
         Err(Refusal {
             offset: self.file.map.approximate(node.start_byte()),
             message: message.into(),
+        })
+    }
+
+    /// Code at the very start or end of the file whose root is `root`. Only
+    /// the file's ends are touched, so code the front end did not understand
+    /// elsewhere in the file does not matter.
+    fn around_file(&self, root: Node<'_>, at: InsertAt, code: &str) -> Result<Plan, Refusal> {
+        let whole = 0..self.text.len();
+        let nl = layout::newline(self.text);
+        let lines = layout::as_lines(code, "", nl);
+        let insertion = match at {
+            InsertAt::Replace => return self.refuse(root, "cannot replace a whole file"),
+            InsertAt::Before => Insertion {
+                offset: 0,
+                text: lines,
+                anchor: whole.clone(),
+                side: Side::Before,
+                layer: Layer::Code,
+            },
+            InsertAt::After => {
+                // A last line without its newline must not run into the code.
+                let text = if self.text.is_empty() || self.text.ends_with('\n') {
+                    lines
+                } else {
+                    format!("{nl}{lines}")
+                };
+                Insertion {
+                    offset: whole.end,
+                    text,
+                    anchor: whole.clone(),
+                    side: Side::After,
+                    layer: Layer::Code,
+                }
+            }
+        };
+        Ok(Plan {
+            ops: vec![Op::Insert(insertion)],
+            origin: 0,
         })
     }
 

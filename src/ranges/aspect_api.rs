@@ -1,7 +1,7 @@
 //! The bridge that lets aspects monitor value ranges: a rhai type
-//! `RangeTables` holding one [`TableSpec`] per woven file, and
-//! `frequencyReport`, which turns the counts of a frequency run into the
-//! report the FREQ strategies read (see docs/strategies.md).
+//! `RangeTables` holding one [`TableSpec`] per woven file, and counting the
+//! join points the instrumenting aspects considered and advised (see
+//! docs/strategies.md).
 //!
 //! ```text
 //! let t = RangeTables();
@@ -14,7 +14,6 @@
 //! called aspect keeps collecting for the caller.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
@@ -40,6 +39,12 @@ pub struct Skipped {
 struct Tables {
     by_file: BTreeMap<String, TableSpec>,
     skipped: Vec<Skipped>,
+    /// Candidate join points the aspects considered (the report's
+    /// "selected").
+    considered: usize,
+    /// Update statements handed out, one per instrumented join point (the
+    /// report's "advised").
+    advised: usize,
 }
 
 /// The range tables of one weave, one per file (rhai type `RangeTables`).
@@ -81,12 +86,30 @@ impl RangeTables {
             }
             return None;
         };
+        tables.advised += 1;
         let table = tables
             .by_file
             .entry(file.to_string())
             .or_insert_with(|| TableSpec::new(file));
         let slot = table.entry(kind, function, variable, value_type);
         Some(table.update_stmt(slot, value))
+    }
+
+    /// Counts one candidate join point an aspect considered monitoring,
+    /// whether or not it then asks for an update statement.
+    pub fn consider(&self) {
+        self.lock().considered += 1;
+    }
+
+    /// How many candidate join points were considered.
+    pub fn considered(&self) -> usize {
+        self.lock().considered
+    }
+
+    /// How many update statements [`RangeTables::update`] handed out: the
+    /// join points instrumented.
+    pub fn advised(&self) -> usize {
+        self.lock().advised
     }
 
     /// The files with at least one entry, in path order.
@@ -129,29 +152,6 @@ impl RangeTables {
     }
 }
 
-/// The frequency report of the range records or range sets at `paths`
-/// (files or directories, as `weft ranges` takes them): `total`, the number
-/// of recorded assignments, and per `function#variable` the number of
-/// assignments to it. Only `write` entries count; entries of one
-/// `function#variable` in several files add up, as in MANET's report.
-pub fn frequency_report(paths: &[PathBuf]) -> Result<BTreeMap<String, u64>, String> {
-    let set = super::load::read_paths(paths).map_err(|e| e.to_string())?;
-    let mut report = BTreeMap::new();
-    let mut total: u64 = 0;
-    for (key, range) in set.ranges.iter().filter(|(k, _)| k.kind == Kind::Write) {
-        total = total.saturating_add(range.count);
-        let count = report
-            .entry(format!("{}#{}", key.function, key.variable))
-            .or_insert(0u64);
-        *count = count.saturating_add(range.count);
-    }
-    if report.contains_key("total") {
-        return Err("a variable `total` with an empty function name clashes with the report's total".into());
-    }
-    report.insert("total".to_string(), total);
-    Ok(report)
-}
-
 /// The text of a script value, as the interpreter prints it: `()` is "".
 fn text(value: &Dynamic) -> String {
     if value.is_unit() {
@@ -174,22 +174,8 @@ fn skipped_map(s: &Skipped) -> Dynamic {
     Dynamic::from(map)
 }
 
-/// `frequencyReport(path)` / `frequencyReport([paths])` as a script map.
-fn frequency_report_dynamic(paths: Dynamic) -> Fallible<Dynamic> {
-    let paths: Vec<PathBuf> = match paths.clone().try_cast::<Array>() {
-        Some(array) => array.iter().map(|p| PathBuf::from(text(p))).collect(),
-        None => vec![PathBuf::from(text(&paths))],
-    };
-    let report = frequency_report(&paths).map_err(|e| format!("frequencyReport: {e}"))?;
-    let map: Map = report
-        .into_iter()
-        .map(|(k, v)| (k.into(), Dynamic::from(i64::try_from(v).unwrap_or(i64::MAX))))
-        .collect();
-    Ok(Dynamic::from(map))
-}
-
 /// Registers `RangeTables()` with `update`, `files`, `prelude`, `epilogue`,
-/// `total` and `skipped`, and `frequencyReport(paths)`.
+/// `total`, `skipped`, `consider`, `considered` and `advised`.
 pub fn register(engine: &mut Engine) {
     engine
         .register_type_with_name::<RangeTables>("RangeTables")
@@ -232,7 +218,9 @@ pub fn register(engine: &mut Engine) {
         .register_fn("skipped", |t: &mut RangeTables| -> Array {
             t.skipped().iter().map(skipped_map).collect()
         })
-        .register_fn("frequencyReport", frequency_report_dynamic);
+        .register_fn("consider", |t: &mut RangeTables| t.consider())
+        .register_fn("considered", |t: &mut RangeTables| t.considered() as rhai::INT)
+        .register_fn("advised", |t: &mut RangeTables| t.advised() as rhai::INT);
 }
 
 #[cfg(test)]
@@ -256,7 +244,7 @@ mod tests {
                  u.update("param", "a.c", "f", "n", "unsigned long", "n"),
                  t.update("write", "a.c", "f", "x", "int", "x"),
                  t.update("return", "b.c", "g", "d", "double", "d"),
-                 t.total(), t.files()]
+                 t.total(), t.files(), t.advised()]
                 "#,
             )
             .unwrap();
@@ -276,6 +264,8 @@ mod tests {
         );
         assert_eq!(code[4].as_int().unwrap(), 3);
         assert_eq!(code[5].to_string(), r#"["a.c", "b.c"]"#);
+        // Four update statements for three entries.
+        assert_eq!(code[6].as_int().unwrap(), 4);
     }
 
     #[test]
@@ -287,7 +277,8 @@ mod tests {
                 [t.update("write", "a.c", "f", "p", "char *", "p"),
                  t.update("write", "a.c", "f", "u", (), "u"),
                  t.update("write", "a.c", "f", "p", "char *", "p"),
-                 t.skipped().len(), t.files().len(), t.prelude("a.c"), t.epilogue("nope.c")]
+                 t.skipped().len(), t.files().len(), t.prelude("a.c"), t.epilogue("nope.c"),
+                 t.advised()]
                 "#,
             )
             .unwrap();
@@ -297,6 +288,7 @@ mod tests {
         assert_eq!(out[4].as_int().unwrap(), 0);
         assert_eq!(out[5].to_string(), "");
         assert_eq!(out[6].to_string(), "");
+        assert_eq!(out[7].as_int().unwrap(), 0);
     }
 
     #[test]
@@ -315,37 +307,27 @@ mod tests {
     }
 
     #[test]
+    fn considered_join_points_are_counted_apart_from_advised_ones() {
+        let counts: Array = engine()
+            .eval(
+                r#"
+                let t = RangeTables();
+                let u = t;
+                t.consider(); u.consider(); t.consider();
+                u.update("write", "a.c", "f", "x", "int", "x");
+                [t.considered(), t.advised()]
+                "#,
+            )
+            .unwrap();
+        assert_eq!(counts[0].as_int().unwrap(), 3);
+        assert_eq!(counts[1].as_int().unwrap(), 1);
+    }
+
+    #[test]
     fn a_bad_kind_is_a_script_error() {
         let err = engine()
             .eval::<String>(r#"RangeTables().update("wrote", "a.c", "f", "x", "int", "x")"#)
             .unwrap_err();
         assert!(err.to_string().contains("unknown entry kind `wrote`"), "{err}");
-    }
-
-    #[test]
-    fn a_missing_report_input_is_a_script_error() {
-        let err = engine()
-            .eval::<Dynamic>(r#"frequencyReport("/nonexistent/weft-out")"#)
-            .unwrap_err();
-        assert!(err.to_string().contains("frequencyReport"), "{err}");
-    }
-
-    #[test]
-    fn the_frequency_report_counts_writes_per_function_and_variable() {
-        let dir = tempfile::tempdir().unwrap();
-        let set = r#"{"format": "weft-ranges", "version": 1, "runs": [], "entries": [
-            {"kind": "write", "file": "a.c", "function": "f", "variable": "x", "type": "i64", "count": 3, "min": 0, "max": 2, "nan": false},
-            {"kind": "write", "file": "b.c", "function": "f", "variable": "x", "type": "i64", "count": 2, "min": 0, "max": 2, "nan": false},
-            {"kind": "write", "file": "a.c", "function": "g", "variable": "y", "type": "f64", "count": 5, "min": 0.5, "max": 1.5, "nan": false},
-            {"kind": "param", "file": "a.c", "function": "g", "variable": "n", "type": "i64", "count": 9, "min": 1, "max": 1, "nan": false}
-        ]}"#;
-        let path = dir.path().join("set.json");
-        std::fs::write(&path, set).unwrap();
-        let report = frequency_report(&[path]).unwrap();
-        let expected: BTreeMap<String, u64> = [("total", 10), ("f#x", 5), ("g#y", 5)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        assert_eq!(report, expected);
     }
 }
