@@ -59,7 +59,7 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
     };
     let anchor = ctx.anchor(node)?;
     let ops = match anchor.scope {
-        Scope::File => vec![ctx.own_line(ctx.understood(anchor.node)?, side, code, Layer::Code)],
+        Scope::File => vec![ctx.own_line(ctx.file_item(anchor.node)?, side, code, Layer::Code)],
         Scope::Block => ctx.in_block(anchor.node, side, code)?,
     };
     Ok(Plan {
@@ -124,6 +124,21 @@ impl Ctx<'_> {
             .any(|p| p.range.start < range.end && range.start < p.range.end);
         if in_error || in_problem || node.is_missing() {
             return self.refuse(node, "cannot edit code the parser did not understand");
+        }
+        Ok(range)
+    }
+
+    /// The original range of file-scope item `item`, widened to the start of
+    /// its line when only blanks precede it in the view: attribute and
+    /// storage-class macros (`local`, `__init`) are blanked in the view, so
+    /// the item's node starts after them, but code inserted before the item
+    /// must not land between them and it.
+    fn file_item(&self, item: Node<'_>) -> Result<Range<usize>, Refusal> {
+        let range = self.understood(item)?;
+        let view = &self.file.view;
+        let view_line = layout::line_start(view, item.start_byte());
+        if view[view_line..item.start_byte()].trim().is_empty() {
+            return Ok(layout::line_start(self.text, range.start)..range.end);
         }
         Ok(range)
     }
