@@ -302,24 +302,7 @@ fn is_declaration(node: Node<'_>) -> bool {
 }
 
 fn is_statement(node: Node<'_>) -> bool {
-    is_declaration(node)
-        || matches!(
-            node.kind(),
-            "attributed_statement"
-                | "break_statement"
-                | "case_statement"
-                | "compound_statement"
-                | "continue_statement"
-                | "do_statement"
-                | "expression_statement"
-                | "for_statement"
-                | "goto_statement"
-                | "if_statement"
-                | "labeled_statement"
-                | "return_statement"
-                | "switch_statement"
-                | "while_statement"
-        )
+    is_declaration(node) || crate::c::syntax::is_statement_kind(node.kind())
 }
 
 /// Preprocessor nodes that group whole items (`#if`…`#endif` and branches),
