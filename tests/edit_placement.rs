@@ -324,3 +324,20 @@ fn files_with_code_the_parser_did_not_understand_still_take_file_code() {
     let e = around_file("int g;\n", &[(Replace, "int h;")]).unwrap_err();
     assert!(e.contains("whole file"), "{e}");
 }
+
+#[test]
+fn code_before_a_function_goes_before_its_blanked_storage_class_macro() {
+    let src = "#define local static\n\nlocal int f(void)\n{\n  return 1;\n}\n";
+    let macros = weft::c::MacroTable::learn([(std::path::Path::new("t.c"), src)]);
+    let file = weft::c::FrontEnd::new(macros).parse(std::path::Path::new("t.c"), Arc::from(src));
+    assert!(
+        file.view.contains("      int f(void)"),
+        "`local` is blanked in the view"
+    );
+    let node = find(&file, "int f", "function_definition");
+    let plan = placement::plan(&file, node, InsertAt::Before, "int g;").map_err(|r| r.message);
+    let mut set = EditSet::new("t.c", Arc::clone(&file.text));
+    set.push(plan.unwrap().ops, 0).unwrap();
+    let out = set.apply();
+    assert!(out.contains("\nint g;\nlocal int f(void)\n"), "{out}");
+}

@@ -44,6 +44,9 @@ enum Failure {
     Usage(anyhow::Error),
     /// Weaving failed (status 1).
     Weave(anyhow::Error),
+    /// An error already rendered as a diagnostic (`error: …` with its
+    /// location), printed as it is, with its exit status.
+    Diagnosed { status: i32, rendered: String },
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -56,6 +59,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Err(Failure::Weave(err)) => {
             eprintln!("error: {err:#}");
             Ok(1)
+        }
+        Err(Failure::Diagnosed { status, rendered }) => {
+            eprintln!("{}", rendered.trim_end());
+            Ok(status)
         }
     }
 }
@@ -125,10 +132,11 @@ fn check_output_outside_inputs(out: &Path, inputs: &[PathBuf]) -> anyhow::Result
 /// Loads the aspect and runs it against the program. Errors in the aspect
 /// itself are usage errors; failures while running are weaving failures.
 fn run_aspect(aspect: &Path, args: &[(String, String)], host: &mut dyn Host) -> Result<(), Failure> {
-    let module = crate::aspect::load(aspect).map_err(|d| Failure::Usage(anyhow!("{d}")))?;
+    let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
+    let module = crate::aspect::load(aspect).map_err(|d| diagnosed(2, d.to_string()))?;
     let report = crate::engine::run(&module, None, args, host).map_err(|e| match e {
-        EngineError::Aspect(d) => Failure::Usage(anyhow!("{d}")),
-        other => Failure::Weave(anyhow!("{other}")),
+        EngineError::Aspect(d) => diagnosed(2, d.to_string()),
+        other => diagnosed(1, other.to_string()),
     })?;
     for warning in &report.warnings {
         eprintln!("warning: {}: {}", warning.c_location, warning.message);

@@ -67,7 +67,7 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
     };
     let anchor = ctx.anchor(node)?;
     let ops = match anchor.scope {
-        Scope::File => vec![ctx.own_line(ctx.understood(anchor.node)?, side, code, Layer::Code)],
+        Scope::File => vec![ctx.own_line(ctx.file_item(anchor.node)?, side, code, Layer::Code)],
         Scope::Block => ctx.in_block(anchor.node, side, code)?,
     };
     Ok(Plan {
@@ -170,6 +170,21 @@ impl Ctx<'_> {
             .any(|p| p.range.start < range.end && range.start < p.range.end);
         if in_error || in_problem || node.is_missing() {
             return self.refuse(node, "cannot edit code the parser did not understand");
+        }
+        Ok(range)
+    }
+
+    /// The original range of file-scope item `item`, widened to the start of
+    /// its line when only blanks precede it in the view: attribute and
+    /// storage-class macros (`local`, `__init`) are blanked in the view, so
+    /// the item's node starts after them, but code inserted before the item
+    /// must not land between them and it.
+    fn file_item(&self, item: Node<'_>) -> Result<Range<usize>, Refusal> {
+        let range = self.understood(item)?;
+        let view = &self.file.view;
+        let view_line = layout::line_start(view, item.start_byte());
+        if view[view_line..item.start_byte()].trim().is_empty() {
+            return Ok(layout::line_start(self.text, range.start)..range.end);
         }
         Ok(range)
     }
@@ -333,24 +348,7 @@ fn is_declaration(node: Node<'_>) -> bool {
 }
 
 fn is_statement(node: Node<'_>) -> bool {
-    is_declaration(node)
-        || matches!(
-            node.kind(),
-            "attributed_statement"
-                | "break_statement"
-                | "case_statement"
-                | "compound_statement"
-                | "continue_statement"
-                | "do_statement"
-                | "expression_statement"
-                | "for_statement"
-                | "goto_statement"
-                | "if_statement"
-                | "labeled_statement"
-                | "return_statement"
-                | "switch_statement"
-                | "while_statement"
-        )
+    is_declaration(node) || crate::c::syntax::is_statement_kind(node.kind())
 }
 
 /// Preprocessor nodes that group whole items (`#if`…`#endif` and branches),
