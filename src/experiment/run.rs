@@ -48,7 +48,8 @@ pub struct RunRecord {
 }
 
 /// Runs `sh -c cmd` in `cwd` and records the result; `stdout` and `stderr`
-/// (each truncated to the cap) are also saved beside `cwd`.
+/// (each truncated to the cap) are also saved beside `cwd` unless empty
+/// (most runs of a suite write little; every file created costs).
 ///
 /// Every occurrence of the value of `WEFT_BUILD` (from `env`) in stdout and
 /// stderr is replaced by the literal `$WEFT_BUILD` first: each version is
@@ -130,8 +131,11 @@ pub fn execute(
         }
     });
     let parent = cwd.parent().unwrap_or(cwd);
-    std::fs::write(parent.join("stdout"), &out)?;
-    std::fs::write(parent.join("stderr"), &err)?;
+    for (name, text) in [("stdout", &out), ("stderr", &err)] {
+        if !text.is_empty() {
+            std::fs::write(parent.join(name), text)?;
+        }
+    }
 
     let mut abnormal = None;
     let mut hashes = BTreeMap::new();
