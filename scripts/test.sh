@@ -9,5 +9,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-gzip.sh
 cargo test "$@"
-cargo test --test transform_gzip -- --ignored
+cargo test --test transform_gzip --test strategies_gzip -- --ignored
 cargo test --test strategies_gzip -- --ignored
