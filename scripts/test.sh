@@ -10,4 +10,3 @@ cd "$(dirname "$0")/.."
 scripts/fetch-gzip.sh
 cargo test "$@"
 cargo test --test transform_gzip --test strategies_gzip -- --ignored
-cargo test --test strategies_gzip -- --ignored
