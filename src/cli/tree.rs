@@ -42,6 +42,9 @@ pub enum Failure {
     Usage(anyhow::Error),
     /// The work itself failed (status 1).
     Failed(anyhow::Error),
+    /// An error already rendered as a diagnostic (`error: …` with its
+    /// location), printed as it is, with its exit status.
+    Diagnosed { status: i32, rendered: String },
 }
 
 /// The exit status of a run: 0, or the failure reported on stderr.
@@ -55,6 +58,10 @@ pub fn exit_status(result: Result<(), Failure>) -> i32 {
         Err(Failure::Failed(err)) => {
             eprintln!("error: {err:#}");
             1
+        }
+        Err(Failure::Diagnosed { status, rendered }) => {
+            eprintln!("{}", rendered.trim_end());
+            status
         }
     }
 }

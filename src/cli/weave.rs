@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail};
+use anyhow::bail;
 
 use super::tree::{self, Failure, TreeArgs};
 use crate::engine::{EngineError, Host};
@@ -44,10 +44,11 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 /// Loads the aspect and runs it against the program. Errors in the aspect
 /// itself are usage errors; failures while running are weaving failures.
 fn run_aspect(aspect: &Path, args: &[(String, String)], host: &mut dyn Host) -> Result<(), Failure> {
-    let module = crate::aspect::load(aspect).map_err(|d| Failure::Usage(anyhow!("{d}")))?;
+    let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
+    let module = crate::aspect::load(aspect).map_err(|d| diagnosed(2, d.to_string()))?;
     let report = crate::engine::run(&module, None, args, host).map_err(|e| match e {
-        EngineError::Aspect(d) => Failure::Usage(anyhow!("{d}")),
-        other => Failure::Failed(anyhow!("{other}")),
+        EngineError::Aspect(d) => diagnosed(2, d.to_string()),
+        other => diagnosed(1, other.to_string()),
     })?;
     for warning in &report.warnings {
         eprintln!("warning: {}: {}", warning.c_location, warning.message);
