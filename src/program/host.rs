@@ -22,7 +22,8 @@ impl Host for Program {
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
-        joinpoint::attribute(&self.files, jp, name)
+        let sema = joinpoint::uses_semantics(jp.kind, name).then(|| self.semantics());
+        joinpoint::attribute(&self.files, sema, jp, name)
     }
 
     fn insert(&mut self, jp: &JoinPoint, at: InsertAt, code: &str) -> Result<(), HostError> {
