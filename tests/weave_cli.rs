@@ -83,3 +83,35 @@ fn diff_prints_the_inserted_lines_and_writes_nothing() {
         .count();
     assert_eq!(added, 1, "one inserted line: {stdout}");
 }
+
+#[test]
+fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
+    // Range entries and tables are named after the `file` attribute; they
+    // must line up however the program's path is given.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let woven = |input: &str, out: &str| {
+        let out = dir.path().join(out);
+        let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(root)
+            .args(["weave", "--aspect", "aspects/ascv3.lara", "--output"])
+            .arg(&out)
+            .arg(input)
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        std::fs::read_to_string(out.join("range-monitoring/stats.c")).unwrap()
+    };
+    let relative = woven("examples/range-monitoring", "a");
+    let absolute = woven(&example(), "b");
+    assert!(
+        relative.contains("\"stats.c\""),
+        "entries are named by the file's own path"
+    );
+    assert_eq!(relative, absolute);
+}

@@ -192,7 +192,7 @@ pub static COMMON: &[AttributeSpec] = &[
         "file",
         &["path", "filepath", "filePath"],
         Str,
-        "Path of the file containing the join point (empty for program).",
+        "Path of the file containing the join point, relative to the input directory it was found in (`gzip.c` for `weft weave … path/to/gzip-1.12`), so names do not depend on where the program is checked out; empty for program.",
     ),
     attr(
         "parent",

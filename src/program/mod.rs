@@ -37,6 +37,11 @@ pub struct Program {
     include_dirs: Vec<PathBuf>,
     /// Semantics of `files`, built on first use.
     sema: OnceCell<Semantics>,
+    /// Each file's stable name, the `file` attribute: its path relative to
+    /// the input directory it was found in, so that names (and the range
+    /// entries aspects derive from them) do not depend on where the program
+    /// is checked out or how its path was typed.
+    units: Vec<String>,
 }
 
 impl Program {
@@ -55,6 +60,7 @@ impl Program {
         }
         Program {
             front,
+            units: files.iter().map(|f| f.path.display().to_string()).collect(),
             skipped: Vec::new(),
             originals: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             pending: files.iter().map(|_| None).collect(),
