@@ -398,3 +398,22 @@ fn not_understood_functions_have_nothing_inside() {
     assert_eq!(vars, [1, 0]);
     assert!(sel(&files, &fns[1], "param").is_empty());
 }
+
+#[test]
+fn undeclared_vars_keep_their_common_attributes() {
+    // `bits` is declared in a header the file does not show (gzip's globals
+    // in gzip.h): no type and no flags, but parent, file and line as usual.
+    let files = source("void f(void)\n{\n  bits = 0;\n}\n");
+    let vars = chain(&files, "function.var");
+    assert_eq!(attrs(&files, &vars, "name"), ["bits"]);
+    assert_eq!(attrs(&files, &vars, "type"), ["null"]);
+    assert_eq!(attrs(&files, &vars, "is_primitive"), ["false"]);
+    assert_eq!(attrs(&files, &vars, "is_pointer"), ["false"]);
+    assert_eq!(attrs(&files, &vars, "line"), ["3"]);
+    assert_eq!(attrs(&files, &vars, "file"), ["inline.c"]);
+    let parent = joinpoint::attribute(&files, &vars[0], "parent").unwrap();
+    let Value::JoinPoint(parent) = parent else {
+        panic!("parent is a join point: {parent:?}")
+    };
+    assert_eq!(parent.kind, "assignment");
+}

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use weft::c::FrontEnd;
 use weft::transform::transform_text;
 
 fn cases() -> Vec<(String, PathBuf)> {
@@ -27,8 +28,13 @@ fn cases() -> Vec<(String, PathBuf)> {
 }
 
 fn once(pass: &str, path: &Path, text: &str) -> String {
-    let (texts, _) =
-        transform_text(&[(path.to_path_buf(), text.to_string())], &[pass], &[]).expect("known pass");
+    let (texts, _) = transform_text(
+        &FrontEnd::default(),
+        &[(path.to_path_buf(), text.to_string())],
+        &[pass],
+        &[],
+    )
+    .expect("known pass");
     texts.into_iter().next().unwrap()
 }
 

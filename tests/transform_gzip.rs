@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use weft::c::parse_view;
+use weft::c::{Sources, parse_view};
 use weft::transform::{pass_names, transform_text};
 
 fn gzip_dir() -> PathBuf {
@@ -68,7 +68,11 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
     let parse_time = started.elapsed();
     let passes: Vec<&str> = pass_names().iter().map(|(n, _)| *n).collect();
     let started = Instant::now();
-    let (texts, report) = transform_text(&files, &passes, &[copy.clone()]).unwrap();
+    let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    let front_end = Sources::collect(&paths, false)
+        .and_then(|s| s.front_end(None))
+        .unwrap();
+    let (texts, report) = transform_text(&front_end, &files, &passes, std::slice::from_ref(&copy)).unwrap();
     let pass_time = started.elapsed();
     println!(
         "{} files, {lines} lines: raw parse {parse_time:?}, five passes {pass_time:?} ({:.1}x)",

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use weft::c::FrontEnd;
 use weft::transform::{pass_names, transform_text};
 
 fn programs() -> Vec<PathBuf> {
@@ -78,7 +79,7 @@ fn passes_preserve_program_output() {
         };
         for plan in &plans {
             let files = [(program.clone(), text.clone())];
-            let (texts, _) = transform_text(&files, plan, &[]).unwrap();
+            let (texts, _) = transform_text(&FrontEnd::default(), &files, plan, &[]).unwrap();
             match compile_and_run(tmp.path(), "after", &texts[0], flags) {
                 Ok(out) if out == expected => {}
                 Ok(out) => failures.push(format!(

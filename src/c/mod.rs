@@ -19,6 +19,7 @@ mod recover;
 mod repair;
 mod rewrite;
 mod sources;
+pub mod syntax;
 
 pub use classify::MacroClass;
 pub use frontend::FrontEnd;

@@ -352,10 +352,15 @@ fn var_attribute(file: &ParsedFile, index: usize, v: Node<'_>, name: &str) -> Op
                 Some(Value::JoinPoint(handle(decl.kind(), index, decl.node)))
             }
             Some(decl) => typed_attribute(file, decl, name),
-            None => Some(match name {
-                "type" | "declaration" => Value::Null,
-                _ => Value::Bool(false),
-            }),
+            // No declaration in sight (a global declared in a header,
+            // `errno`): no type and no flags, but the attributes every join
+            // point has (`parent`, `file`, `line`, …) still come from the tree.
+            None => match name {
+                "type" | "declaration" => Some(Value::Null),
+                "is_param" | "is_global" | "is_local" | "is_primitive" | "is_pointer" | "is_array"
+                | "is_struct" => Some(Value::Bool(false)),
+                _ => None,
+            },
         },
     }
 }

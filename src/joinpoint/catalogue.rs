@@ -365,7 +365,7 @@ static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "first_stmt",
         aliases: &["firstStmt"],
-        doc: "The first statement of a body that is not a declaration (where code can go right after the declarations). Selected from function (through its body), loop (through its body) or body; none when the body holds only declarations.",
+        doc: "The first statement of a body that is not a declaration (where code can go right after the declarations). Selected from a function or loop (through its body), a body, or a file or the program (through each function); none when the body holds only declarations.",
         selects: in_code![],
         attributes: STMT_ATTRS,
         actions: INSERT,

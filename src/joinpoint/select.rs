@@ -221,11 +221,8 @@ fn in_block(n: Node<'_>) -> bool {
 /// understood, nor inside preprocessor directives (their names and
 /// conditions are not code), attributes, or type definitions.
 fn enters(file: &ParsedFile, n: Node<'_>, field: Option<&str>) -> bool {
-    if n.is_error() || n.is_missing() {
-        return false;
-    }
     let k = n.kind();
-    if (k == "function_definition" || k == "declaration") && !understood(file, n) {
+    if skipped(file, n) || k == "function_definition" && !understood(file, n) {
         return false;
     }
     if field == Some("condition") && matches!(k, "preproc_if" | "preproc_elif") {
@@ -253,6 +250,24 @@ fn enters(file: &ParsedFile, n: Node<'_>, field: Option<&str>) -> bool {
     )
 }
 
+/// Whether `n` and everything in it are left out: what was not understood
+/// (errors, missing and empty nodes, declarations with any of these) and
+/// statements outside functions, which tree-sitter-c accepts only when it
+/// misreads a macro use at file scope.
+fn skipped(file: &ParsedFile, n: Node<'_>) -> bool {
+    n.is_error()
+        || n.is_missing()
+        || n.byte_range().is_empty()
+        || n.kind() == "declaration" && !understood(file, n)
+        || is_statement_kind(n.kind()) && !in_function(n)
+}
+
+fn in_function(n: Node<'_>) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .find(|p| !p.kind().starts_with("preproc_"))
+        .is_some_and(|p| p.kind() != "translation_unit")
+}
+
 /// Visits the strict descendants of `scope` in source order (one
 /// traversal), calling `found` for each one `wanted` accepts.
 fn descendants<'t>(
@@ -268,7 +283,7 @@ fn descendants<'t>(
     loop {
         let n = cursor.node();
         let field = cursor.field_name();
-        let whole = !(n.is_error() || n.is_missing() || n.kind() == "declaration" && !understood(file, n));
+        let whole = !skipped(file, n);
         if whole && wanted(n, field) {
             found(n);
         }

@@ -38,12 +38,10 @@ pub fn handle(kind: &'static str, file: usize, node: Node<'_>) -> JoinPoint {
 }
 
 /// Whether the front end understood `node` well enough for join points to be
-/// produced inside it.
-///
-/// Until the macro-aware front end reports its own verdict, a node is
-/// understood when tree-sitter found no ERROR or MISSING node in it.
-pub fn understood(_file: &ParsedFile, node: Node<'_>) -> bool {
-    !node.has_error() && !node.is_missing()
+/// produced inside it (no ERROR/MISSING node, no problem region, no
+/// synthesized text).
+pub fn understood(file: &ParsedFile, node: Node<'_>) -> bool {
+    file.is_understood(node)
 }
 
 /// Whether a node may be a function's name: a definition's declarator chain
@@ -139,26 +137,7 @@ pub fn unparenthesized_parent(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     Some((parent, child))
 }
 
-/// tree-sitter-c's statement kinds (the `statement` supertype).
-pub fn is_statement_kind(kind: &str) -> bool {
-    matches!(
-        kind,
-        "attributed_statement"
-            | "break_statement"
-            | "case_statement"
-            | "compound_statement"
-            | "continue_statement"
-            | "do_statement"
-            | "expression_statement"
-            | "for_statement"
-            | "goto_statement"
-            | "if_statement"
-            | "labeled_statement"
-            | "return_statement"
-            | "switch_statement"
-            | "while_statement"
-    )
-}
+pub use crate::c::syntax::is_statement_kind;
 
 /// tree-sitter-c's expression kinds (the `expression` supertype), except
 /// the bare identifier.

@@ -319,7 +319,6 @@ impl<'a> Builder<'a> {
         let spelling = spell(&specs.nodes, Some(declarator), hole, &text_of);
         let mut d = self.make(name, kind, &ty, spelling, file_scope);
         d.storage = specs.storage;
-        d.visible_from = declarator.end_byte();
         Some(d)
     }
 

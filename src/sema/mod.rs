@@ -25,12 +25,16 @@ pub use stdtypes::standard_typedef;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tree_sitter::Node;
 
 use crate::c::ParsedFile;
 use builder::{Builder, FileSymbols};
 use scope::ScopeTree;
+
+/// How headers are parsed: path and text to a parsed file.
+pub type HeaderParser<'a> = &'a dyn Fn(&Path, Arc<str>) -> ParsedFile;
 
 /// Symbols of one file (a program file or a header).
 struct Unit {
@@ -53,6 +57,14 @@ impl Semantics {
     /// Builds the symbol tables of `files` (indexes are kept: file `i` here
     /// is `files[i]`), following project includes in `include_dirs`.
     pub fn build(files: &[ParsedFile], include_dirs: &[PathBuf]) -> Semantics {
+        Semantics::build_with(files, include_dirs, &|path, text| {
+            ParsedFile::parse_plain(path, text)
+        })
+    }
+
+    /// [`Semantics::build`] parsing the headers with `parse` (give it the
+    /// macro-aware [`crate::c::FrontEnd`] so headers full of macros resolve).
+    pub fn build_with(files: &[ParsedFile], include_dirs: &[PathBuf], parse: HeaderParser<'_>) -> Semantics {
         let mut sema = Semantics {
             files: Vec::new(),
             headers: Vec::new(),
@@ -62,7 +74,7 @@ impl Semantics {
         for (i, file) in files.iter().enumerate() {
             let root = file.tree.root_node();
             let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
-            let reached = sema.load_headers(&direct, include_dirs, &mut index);
+            let reached = sema.load_headers(&direct, include_dirs, parse, &mut index);
             let original = |r: std::ops::Range<usize>| {
                 let o = file.original_range(r)?;
                 file.text.get(o).map(str::to_string)
@@ -84,6 +96,7 @@ impl Semantics {
         &mut self,
         direct: &[PathBuf],
         include_dirs: &[PathBuf],
+        parse: HeaderParser<'_>,
         index: &mut HashMap<PathBuf, Option<usize>>,
     ) -> Vec<usize> {
         let mut reached = Vec::new();
@@ -92,7 +105,7 @@ impl Semantics {
                 Some(Some(i)) => Some(*i),
                 // Being loaded higher up (an include cycle) or unreadable.
                 Some(None) => None,
-                None => self.load_header(path, include_dirs, index),
+                None => self.load_header(path, include_dirs, parse, index),
             };
             if let Some(i) = known {
                 for h in self.headers[i].headers.iter().copied().chain([i]) {
@@ -109,15 +122,19 @@ impl Semantics {
         &mut self,
         path: &Path,
         include_dirs: &[PathBuf],
+        parse: HeaderParser<'_>,
         index: &mut HashMap<PathBuf, Option<usize>>,
     ) -> Option<usize> {
         index.insert(path.to_path_buf(), None);
         let text = std::fs::read_to_string(path).ok()?;
-        let parsed = ParsedFile::parse_plain(path, text);
+        let parsed = parse(path, Arc::from(text));
         let root = parsed.tree.root_node();
         let direct = headers::direct_includes(path, &parsed.view, root, include_dirs);
-        let reached = self.load_headers(&direct, include_dirs, index);
-        let original = |r: std::ops::Range<usize>| parsed.text.get(r).map(str::to_string);
+        let reached = self.load_headers(&direct, include_dirs, parse, index);
+        let original = |r: std::ops::Range<usize>| {
+            let o = parsed.original_range(r)?;
+            parsed.text.get(o).map(str::to_string)
+        };
         let site = DeclSite::Header(path.to_path_buf());
         let symbols = self.walk(&parsed.view, &original, site, &reached, root);
         self.headers.push(Unit {
@@ -171,7 +188,8 @@ impl Semantics {
             let access = ident.parent().filter(|p| p.kind() == "field_expression")?;
             return self.member(file, access);
         }
-        self.lookup(file, ident.start_byte(), name)
+        // At its end, so a declared identifier resolves to its own declaration.
+        self.lookup(file, ident.end_byte(), name)
     }
 
     /// The resolved type of the entity an identifier node refers to.

@@ -59,9 +59,14 @@ impl<'a> PassContext<'a> {
             }
             up = p.parent();
         }
-        self.file
+        let range = self
+            .file
             .original_range(node.byte_range())
-            .ok_or("produced by a macro expansion")
+            .ok_or("produced by a macro expansion")?;
+        if !self.file.is_understood(node) {
+            return Err("overlaps text the front end did not understand");
+        }
+        Ok(range)
     }
 
     /// The original text of a node, if it is verbatim original text.

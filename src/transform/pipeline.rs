@@ -1,10 +1,11 @@
 //! Running several passes in a row over a whole program: apply a pass's
 //! edits to every file, re-parse, rebuild the semantics, run the next pass.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{PassOutcome, TransformError, canonical_name, run};
-use crate::c::ParsedFile;
+use crate::c::{FrontEnd, ParsedFile};
 use crate::edit::Edit;
 use crate::sema::Semantics;
 
@@ -33,8 +34,10 @@ pub struct PassReport {
 }
 
 /// Runs `passes` in order over the program made of `files` (path and
-/// text). Returns the final texts (same order) and one report per pass.
+/// text), parsing with `front_end` (its macro table decides what is
+/// understood). Returns the final texts (same order) and one report per pass.
 pub fn transform_text(
+    front_end: &FrontEnd,
     files: &[(PathBuf, String)],
     passes: &[&str],
     include_dirs: &[PathBuf],
@@ -49,9 +52,10 @@ pub fn transform_text(
         let parsed: Vec<ParsedFile> = files
             .iter()
             .zip(&texts)
-            .map(|((path, _), text)| ParsedFile::parse_plain(path.clone(), text.as_str()))
+            .map(|((path, _), text)| front_end.parse(path, Arc::from(text.as_str())))
             .collect();
-        let sema = Semantics::build(&parsed, include_dirs);
+        let parse_header = |path: &Path, text: Arc<str>| front_end.parse(path, text);
+        let sema = Semantics::build_with(&parsed, include_dirs, &parse_header);
         let mut outcomes = Vec::with_capacity(parsed.len());
         for (i, file) in parsed.iter().enumerate() {
             let outcome = run(name, file, &sema, i)?;

@@ -1,5 +1,5 @@
 int add(a, b, c)
-    int a; int b;
+    int a, b;
     char *c;
 {
     int x; int y;

@@ -1,0 +1,29 @@
+//! Unified diffs of woven files, for `weft weave --diff`.
+
+use std::path::Path;
+
+/// A unified diff from `old` to `new` for `path` (empty when equal).
+pub fn unified_diff(path: &Path, old: &str, new: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    let name = path.display();
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_names_the_file_and_shows_the_change() {
+        let d = unified_diff(Path::new("f.c"), "a();\nb();\n", "a();\nx();\nb();\n");
+        assert!(d.starts_with("--- a/f.c\n+++ b/f.c\n"), "{d}");
+        assert!(d.contains("+x();\n"), "{d}");
+        assert_eq!(unified_diff(Path::new("f.c"), "same", "same"), "");
+    }
+}

@@ -1,0 +1,63 @@
+//! [`Host`] for [`Program`]: selects and attributes come from the join point
+//! catalogue, inserts go through the placement rules into the file's
+//! [`crate::edit::EditSet`], performs run transformation passes.
+
+use super::{Program, perform};
+use crate::edit::{Location, placement};
+use crate::engine::{Host, HostError, InsertAt};
+use crate::joinpoint::{self, JoinPoint, Value};
+
+impl Host for Program {
+    fn root(&self) -> JoinPoint {
+        JoinPoint {
+            kind: "program",
+            file: None,
+            range: 0..0,
+            node_kind: 0,
+        }
+    }
+
+    fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
+        joinpoint::select(&self.files, parent, kind)
+    }
+
+    fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
+        joinpoint::attribute(&self.files, jp, name)
+    }
+
+    fn insert(&mut self, jp: &JoinPoint, at: InsertAt, code: &str) -> Result<(), HostError> {
+        let Some(index) = jp.file else {
+            return Err(HostError::Refused {
+                location: "program".into(),
+                message: format!(
+                    "cannot insert relative to the `{}` join point: select a file-scope item or statement",
+                    jp.kind
+                ),
+            });
+        };
+        let file = self.files.get(index).ok_or_else(|| stale(jp))?;
+        let node = joinpoint::node(&self.files, jp).ok_or_else(|| stale(jp))?;
+        let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
+            location: Location::of(&file.path, &file.text, r.offset).to_string(),
+            message: r.message,
+        })?;
+        self.edits_of(index)
+            .push(plan.ops, plan.origin)
+            .map_err(|e| HostError::Failed(e.to_string()))
+    }
+
+    fn perform(&mut self, jp: &JoinPoint, action: &str, args: &[Value]) -> Result<(), HostError> {
+        perform::perform(self, jp, action, args)
+    }
+
+    fn commit(&mut self) -> Result<(), HostError> {
+        Program::commit(self)
+    }
+}
+
+fn stale(jp: &JoinPoint) -> HostError {
+    HostError::Failed(format!(
+        "join point `{}` at bytes {}..{} no longer exists (the file changed since it was selected)",
+        jp.kind, jp.range.start, jp.range.end
+    ))
+}

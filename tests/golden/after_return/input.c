@@ -1,0 +1,4 @@
+int id(int v)
+{
+  return v;
+}

@@ -1,0 +1,7 @@
+static int
+clamp (int v, int lo, int hi)
+{
+  if (v < lo)
+    return lo;
+  return v > hi ? hi : v;
+}
