@@ -77,6 +77,10 @@ impl Ctx<'_> {
                         "WEFT_TREE".to_string(),
                         self.tree_dir(arm, 0).display().to_string(),
                     ),
+                    (
+                        "WEFT_WEAVE_DIR".to_string(),
+                        self.build_dir(arm, 0).display().to_string(),
+                    ),
                     ("WEFT_REPORT".to_string(), file.display().to_string()),
                 ]);
                 shell(cmd, self.study.base_dir(), &env, &dir.join("make.log"))?;

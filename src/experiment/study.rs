@@ -98,8 +98,9 @@ pub struct Report {
     pub aspect: PathBuf,
     pub args: BTreeMap<String, toml::Value>,
     /// Shell command writing `$WEFT_REPORT` from the runs under `$WEFT_RUNS`
-    /// (and the woven tree `$WEFT_TREE`); `None`: the union of the training
-    /// runs' ranges as a range set (what `weft ranges merge` writes).
+    /// (or from what the weave wrote: the woven tree `$WEFT_TREE`, files in
+    /// `$WEFT_WEAVE_DIR`); `None`: the union of the training runs' ranges as
+    /// a range set (what `weft ranges merge` writes).
     pub make: Option<String>,
 }
 
