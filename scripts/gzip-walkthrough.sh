@@ -122,7 +122,8 @@ stages=("${strategies[@]}")
 [ $needs_freq = 0 ] || stages=(freq_report "${stages[@]}")
 for s in "${stages[@]}"; do
     d=$work/$s
-    records=$(find "$d/records" -name '*.ranges' 2>/dev/null | wc -l)
+    records=0
+    [ ! -d "$d/records" ] || records=$(find "$d/records" -name '*.ranges' | wc -l)
     printf '%-12s %-28s %8s  %-14s %s\n' "$s" "$(sed 's/^join points: //' "$d/weave.counts")" \
         "$(cat "$d/weave.seconds")" "$(cat "$d/status" 2>/dev/null || echo -)" "$records"
 done
