@@ -241,7 +241,7 @@ fn not_understood_or_odd_places_are_refused() {
     assert!(e.contains("function body"), "{e}");
     let e = weave(src, &[("{ case", "compound_statement", Before, "x();")]).unwrap_err();
     assert!(e.contains("switch body"), "{e}");
-    let bad = "void f(void) {\n  h(@);\n}\n";
+    let bad = "void f(void) {\n  h(1, ]);\n}\n";
     let e = weave(bad, &[("h(", "call_expression", Before, "x();")]).unwrap_err();
     assert!(e.contains("did not understand"), "{e}");
     // Inside a case is fine.
@@ -255,4 +255,89 @@ fn declarations_are_recognised() {
     assert!(!is_declarations("x++;"));
     assert!(!is_declarations("int x; f(x);"));
     assert!(!is_declarations(""));
+}
+
+/// Inserts around the whole file (the tree's root) and returns the result.
+fn around_file(src: &str, actions: &[(InsertAt, &str)]) -> Result<String, String> {
+    let file = ParsedFile::parse_plain("t.c", src);
+    let mut set = EditSet::new("t.c", Arc::clone(&file.text));
+    let root = file.tree.root_node();
+    for (at, code) in actions {
+        let plan = placement::plan(&file, root, *at, code).map_err(|r| r.message)?;
+        set.push(plan.ops, plan.origin).map_err(|e| e.to_string())?;
+    }
+    Ok(set.apply())
+}
+
+#[test]
+fn the_file_takes_code_at_its_very_start_and_end() {
+    // The first and last items are inside #if: code around them would be
+    // conditional, code around the file is not.
+    let src = "/* head */\n#include <stdio.h>\n#if A\nint f(void) { return 1; }\n#endif\n";
+    let out = around_file(src, &[(Before, "  int pre;\n  int pre2;"), (After, "int post;")]).unwrap();
+    assert_eq!(
+        out,
+        "int pre;\nint pre2;\n/* head */\n#include <stdio.h>\n#if A\nint f(void) { return 1; }\n#endif\nint post;\n"
+    );
+}
+
+#[test]
+fn a_file_without_final_newline_gets_one_before_code_after_it() {
+    let out = around_file("int g; // last", &[(After, "int h;")]).unwrap();
+    assert_eq!(out, "int g; // last\nint h;\n");
+    let out = around_file("", &[(After, "int z;")]).unwrap();
+    assert_eq!(out, "int z;\n");
+}
+
+#[test]
+fn file_code_encloses_code_around_the_first_and_last_items() {
+    let src = "int g;\r\n";
+    let out = weave(src, &[("int g", "declaration", Before, "int before_g;")]).unwrap();
+    assert_eq!(out, "int before_g;\r\nint g;\r\n");
+    let file = ParsedFile::parse_plain("t.c", src);
+    let mut set = EditSet::new("t.c", Arc::clone(&file.text));
+    let root = file.tree.root_node();
+    let g = find(&file, "int g", "declaration");
+    for (node, at, code) in [
+        (g, Before, "int before_g;"),
+        (root, Before, "int first;"),
+        (g, After, "int after_g;"),
+        (root, After, "int last;"),
+    ] {
+        let plan = placement::plan(&file, node, at, code).unwrap();
+        set.push(plan.ops, plan.origin).unwrap();
+    }
+    assert_eq!(
+        set.apply(),
+        "int first;\r\nint before_g;\r\nint g;\r\nint after_g;\r\nint last;\r\n"
+    );
+}
+
+#[test]
+fn files_with_code_the_parser_did_not_understand_still_take_file_code() {
+    let out = around_file(
+        "void f(void) {\n  h(1, ]);\n}\n",
+        &[(Before, "int a;"), (After, "int z;")],
+    )
+    .unwrap();
+    assert_eq!(out, "int a;\nvoid f(void) {\n  h(1, ]);\n}\nint z;\n");
+    let e = around_file("int g;\n", &[(Replace, "int h;")]).unwrap_err();
+    assert!(e.contains("whole file"), "{e}");
+}
+
+#[test]
+fn code_before_a_function_goes_before_its_blanked_storage_class_macro() {
+    let src = "#define local static\n\nlocal int f(void)\n{\n  return 1;\n}\n";
+    let macros = weft::c::MacroTable::learn([(std::path::Path::new("t.c"), src)]);
+    let file = weft::c::FrontEnd::new(macros).parse(std::path::Path::new("t.c"), Arc::from(src));
+    assert!(
+        file.view.contains("      int f(void)"),
+        "`local` is blanked in the view"
+    );
+    let node = find(&file, "int f", "function_definition");
+    let plan = placement::plan(&file, node, InsertAt::Before, "int g;").map_err(|r| r.message);
+    let mut set = EditSet::new("t.c", Arc::clone(&file.text));
+    set.push(plan.unwrap().ops, 0).unwrap();
+    let out = set.apply();
+    assert!(out.contains("\nint g;\nlocal int f(void)\n"), "{out}");
 }

@@ -371,3 +371,19 @@ fn check_reports_script_syntax_in_the_aspect() {
     let err = run_with(src, &mut loops(), &[]).unwrap_err().to_string();
     assert!(err.contains("t.lara:4:"), "{err}");
 }
+
+#[test]
+fn names_rhai_reserves_work_as_script_names() {
+    let report = run(
+        r#"aspectdef A
+    input default = 3 end
+    output match end
+    var shared = #{ var: 1, function: 2 };
+    function static(is) { return is + 1; }
+    for (var async in [5]) { match = static(default) + shared.var + shared.function + async; }
+    println(match);
+end"#,
+        &mut MockHost::new(),
+    );
+    assert_eq!(report.printed, vec!["7"]);
+}

@@ -1,10 +1,32 @@
-//! Metrics, tie rules, sampling and tables on hand-computed matrices.
+//! Metrics, tie rules, prediction and tables on hand-computed matrices.
 
-use weft::experiment::evaluate::{evaluate, sample, sample_size};
+use weft::experiment::evaluate::evaluate;
 use weft::experiment::matrix::{FaultMatrix, Observation, predict};
 use weft::experiment::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
-use weft::experiment::records::RangeSet;
 use weft::experiment::tables;
+use weft::ranges::learn::Run;
+use weft::ranges::{Bounds, Key, Kind, Range, RangeSet, ValueType};
+
+/// A set holding `main`'s write of `var` over `[lo, hi]`.
+fn set(var: &str, lo: i64, hi: i64) -> RangeSet {
+    let mut s = RangeSet::default();
+    let key = Key {
+        function: "main".into(),
+        variable: var.into(),
+        kind: Kind::Write,
+        file: "a.c".into(),
+        value_type: ValueType::I64,
+    };
+    s.add(
+        key,
+        Range {
+            count: 1,
+            bounds: Some(Bounds::I64(lo, hi)),
+            nan: false,
+        },
+    );
+    s
+}
 
 fn close(a: Option<f64>, b: f64) -> bool {
     a.is_some_and(|a| (a - b).abs() < 1e-9)
@@ -66,47 +88,31 @@ fn best_percentage_prefers_smallest_on_ties() {
 
 #[test]
 fn prediction_checks_containment_and_unseen_variables() {
-    let learned = RangeSet::from([("a".into(), (0.0, 10.0))]);
-    let inside = Observation::Ranges(RangeSet::from([("a".into(), (1.0, 10.0))]));
-    let outside = Observation::Ranges(RangeSet::from([("a".into(), (-1.0, 3.0))]));
-    let unseen = Observation::Ranges(RangeSet::from([("b".into(), (0.0, 0.0))]));
+    let learned = set("a", 0, 10);
+    let inside = Observation::Ranges(set("a", 1, 10));
+    let outside = Observation::Ranges(set("a", -1, 3));
+    let unseen = Observation::Ranges(set("b", 0, 0));
     assert!(predict(&learned, &inside));
     assert!(!predict(&learned, &outside));
     assert!(!predict(&learned, &unseen));
     assert!(!predict(&learned, &Observation::Abnormal));
-    assert!(predict(&learned, &Observation::Ranges(RangeSet::new())));
+    assert!(predict(&learned, &Observation::Ranges(RangeSet::default())));
 }
 
-#[test]
-fn sampling_is_deterministic_and_distinct() {
-    assert_eq!(sample_size(5, 214), 11);
-    assert_eq!(sample_size(5, 10), 1);
-    assert_eq!(sample_size(100, 10), 10);
-    assert_eq!(sample_size(50, 0), 0);
-    let a = sample(100, 20, 7);
-    assert_eq!(a, sample(100, 20, 7));
-    assert_ne!(a, sample(100, 20, 8));
-    let mut d = a.clone();
-    d.sort_unstable();
-    d.dedup();
-    assert_eq!(d.len(), 20);
-    assert!(a.iter().all(|&i| i < 100));
-}
-
-fn tiny() -> (FaultMatrix, Vec<RangeSet>, Vec<Vec<Observation>>) {
+fn tiny() -> (FaultMatrix, Vec<Run>, Vec<Vec<Observation>>) {
     let oracle = FaultMatrix {
         versions: vec!["v1".into(), "v2".into()],
         tests: vec!["t1".into(), "t2".into()],
         cells: vec![vec![true, false], vec![true, true]],
     };
-    let r = |lo: f64, hi: f64| RangeSet::from([("x".to_string(), (lo, hi))]);
-    let training = vec![r(0.0, 1.0), r(0.0, 5.0)];
-    let obs = |lo, hi| Observation::Ranges(r(lo, hi));
+    let run = |name: &str, hi| Run {
+        name: name.into(),
+        set: set("x", 0, hi),
+    };
+    let training = vec![run("t1", 1), run("t2", 5)];
+    let obs = |lo, hi| Observation::Ranges(set("x", lo, hi));
     // v1/t2 leaves every learnable range; v1/t1 needs the second training run.
-    let observed = vec![
-        vec![obs(0.0, 4.0), obs(0.0, 9.0)],
-        vec![obs(0.0, 1.0), Observation::Abnormal],
-    ];
+    let observed = vec![vec![obs(0, 4), obs(0, 9)], vec![obs(0, 1), Observation::Abnormal]];
     (oracle, training, observed)
 }
 
@@ -115,7 +121,7 @@ fn evaluation_matches_hand_computation() {
     let (oracle, training, observed) = tiny();
     let e = evaluate("S", &oracle, &training, &observed, &[50, 100], 1, 3);
     let full = &e.points[1];
-    assert_eq!(full.training_runs, 2);
+    assert_eq!((e.points[0].training_runs, full.training_runs), (1, 2));
     // v1: t1 pass/pass (tp), t2 fail/fail (tn); v2: t1 tp, t2 predicted fail but passes (fn).
     assert_eq!(
         full.per_version[0],

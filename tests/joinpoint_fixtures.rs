@@ -3,6 +3,7 @@
 use weft::c::ParsedFile;
 use weft::engine::HostError;
 use weft::joinpoint::{self, JoinPoint, Value};
+use weft::sema::Semantics;
 
 fn fixture(name: &str) -> Vec<ParsedFile> {
     let path = format!("{}/tests/fixtures/joinpoint/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -31,6 +32,13 @@ fn sel(files: &[ParsedFile], jp: &JoinPoint, kind: &str) -> Vec<JoinPoint> {
     joinpoint::select(files, jp, kind).expect("valid select")
 }
 
+/// Attribute `name` of `jp`, with the semantics of `files` (tiny fixtures:
+/// building it per call costs nothing).
+fn attribute(files: &[ParsedFile], jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
+    let sema = Semantics::build(files, &[]);
+    joinpoint::attribute(files, Some(&sema), jp, name)
+}
+
 fn show(v: Value) -> String {
     match v {
         Value::Null => "null".to_string(),
@@ -46,19 +54,19 @@ fn show(v: Value) -> String {
 /// Attribute `name` of each join point, shown as text.
 fn attrs(files: &[ParsedFile], jps: &[JoinPoint], name: &str) -> Vec<String> {
     jps.iter()
-        .map(|jp| show(joinpoint::attribute(files, jp, name).expect("valid attribute")))
+        .map(|jp| show(attribute(files, jp, name).expect("valid attribute")))
         .collect()
 }
 
 /// Attribute `name` of one join point, shown as text.
 fn one(files: &[ParsedFile], jp: &JoinPoint, name: &str) -> String {
-    show(joinpoint::attribute(files, jp, name).expect("valid attribute"))
+    show(attribute(files, jp, name).expect("valid attribute"))
 }
 
 fn function(files: &[ParsedFile], name: &str) -> JoinPoint {
     chain(files, "file.function")
         .into_iter()
-        .find(|f| show(joinpoint::attribute(files, f, "name").unwrap()) == name)
+        .find(|f| show(attribute(files, f, "name").unwrap()) == name)
         .expect("function exists")
 }
 
@@ -277,7 +285,7 @@ fn parameters_and_approximate_types() {
     let vars = sel(&files, &main, "var");
     let by_name = |n: &str| {
         vars.iter()
-            .find(|v| show(joinpoint::attribute(&files, v, "name").unwrap()) == n)
+            .find(|v| show(attribute(&files, v, "name").unwrap()) == n)
             .unwrap()
             .clone()
     };
@@ -296,7 +304,7 @@ fn parameters_and_approximate_types() {
     let scale = function(&files, "scale");
     let counter = sel(&files, &scale, "var")
         .into_iter()
-        .find(|v| show(joinpoint::attribute(&files, v, "name").unwrap()) == "counter")
+        .find(|v| show(attribute(&files, v, "name").unwrap()) == "counter")
         .unwrap();
     assert_eq!(one(&files, &counter, "is_global"), "true");
     assert_eq!(one(&files, &counter, "is_primitive"), "true");
@@ -352,7 +360,7 @@ fn unknown_names_are_reported_with_suggestions() {
         Err(HostError::UnknownKind { suggestion, .. }) => assert_eq!(suggestion.as_deref(), Some("loop")),
         other => panic!("{other:?}"),
     }
-    match joinpoint::attribute(&files, &main, "nmae") {
+    match attribute(&files, &main, "nmae") {
         Err(HostError::UnknownAttribute { suggestion, .. }) => {
             assert_eq!(suggestion.as_deref(), Some("name"))
         }
@@ -382,7 +390,7 @@ fn every_attribute_of_every_selected_kind_has_a_value() {
         );
         for jp in &jps {
             for attr in spec.all_attributes() {
-                joinpoint::attribute(&files, jp, attr.name)
+                attribute(&files, jp, attr.name)
                     .unwrap_or_else(|e| panic!("{}.{}: {e}", spec.name, attr.name));
             }
         }
@@ -397,4 +405,23 @@ fn not_understood_functions_have_nothing_inside() {
     let vars: Vec<usize> = fns.iter().map(|f| sel(&files, f, "var").len()).collect();
     assert_eq!(vars, [1, 0]);
     assert!(sel(&files, &fns[1], "param").is_empty());
+}
+
+#[test]
+fn undeclared_vars_keep_their_common_attributes() {
+    // `bits` is declared in a header the file does not show (gzip's globals
+    // in gzip.h): no type and no flags, but parent, file and line as usual.
+    let files = source("void f(void)\n{\n  bits = 0;\n}\n");
+    let vars = chain(&files, "function.var");
+    assert_eq!(attrs(&files, &vars, "name"), ["bits"]);
+    assert_eq!(attrs(&files, &vars, "type"), ["null"]);
+    assert_eq!(attrs(&files, &vars, "is_primitive"), ["false"]);
+    assert_eq!(attrs(&files, &vars, "is_pointer"), ["false"]);
+    assert_eq!(attrs(&files, &vars, "line"), ["3"]);
+    assert_eq!(attrs(&files, &vars, "file"), ["inline.c"]);
+    let parent = attribute(&files, &vars[0], "parent").unwrap();
+    let Value::JoinPoint(parent) = parent else {
+        panic!("parent is a join point: {parent:?}")
+    };
+    assert_eq!(parent.kind, "assignment");
 }

@@ -326,3 +326,33 @@ fn loose_records_are_grouped_into_runs_by_process() {
         Some(1)
     );
 }
+
+#[test]
+fn freq_report_counts_the_writes_of_all_runs() {
+    let t = tempfile::tempdir().unwrap();
+    // Two processes of one test run, and a parameter (not an assignment).
+    write(
+        &t.path().join("counts/1.ranges"),
+        &record(1, &[i64_slot("x", 0, 3, 4)]),
+    );
+    let param = Slot {
+        kind: "param",
+        ..i64_slot("n", 1, 1, 9)
+    };
+    write(
+        &t.path().join("counts/2.ranges"),
+        &record(2, &[i64_slot("x", 1, 2, 2), i64_slot("y", 5, 5, 1), param]),
+    );
+    let o = weft(t.path(), &["freq-report", "counts", "-o", "freq.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 variables, 7 assignments"),
+        "{}",
+        stderr(&o)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.path().join("freq.json")).unwrap()).unwrap();
+    assert_eq!(report, serde_json::json!({"total": 7, "f#x": 6, "f#y": 1}));
+    let o = weft(t.path(), &["freq-report", "missing", "-o", "freq.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

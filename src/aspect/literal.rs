@@ -113,9 +113,9 @@ mod tests {
         assert_eq!(
             split_interpolations(body),
             vec![
-                RawPiece::Text(0..12),
-                RawPiece::Interpolation(14..18),
-                RawPiece::Text(20..24)
+                RawPiece::Text(0..13),
+                RawPiece::Interpolation(15..19),
+                RawPiece::Text(21..24)
             ]
         );
         assert_eq!(split_interpolations("a[[b"), vec![RawPiece::Text(0..4)]);

@@ -129,14 +129,19 @@ impl MacroTable {
             let is_attr = |w: &str| attributes.contains(w);
             let mut changed = false;
             for (name, m) in self.macros.iter_mut() {
-                // A macro is an attribute if any definition is (others are
-                // often platform variants such as `#define near _near`).
+                // A macro is an attribute if every definition is (platform
+                // variants such as `#define near _near` / `#define near`). A
+                // single other definition makes it something else: gnulib's
+                // `#define write rpl_write` next to `#define write _write`
+                // renames a function, and blanking its uses would drop the
+                // callee from `write (fd, buf, n)`.
                 let classes: Vec<MacroClass> = m
                     .defs
                     .iter()
                     .map(|d| classify(name, d.params.as_deref(), &d.body, &is_attr))
                     .collect();
-                let class = if classes.contains(&MacroClass::Attribute)
+                let class = if classes.iter().all(|c| *c == MacroClass::Attribute)
+                    && !classes.is_empty()
                     && m.defs.iter().all(|d| d.params.is_none())
                 {
                     MacroClass::Attribute
@@ -221,6 +226,17 @@ mod tests {
             })
         );
         assert_eq!(t.class("nope"), None);
+    }
+
+    #[test]
+    fn a_function_renamed_on_one_platform_is_no_attribute() {
+        // gnulib's unistd.h: `_write` looks like a reserved attribute word,
+        // but `rpl_write` shows `write` names a function.
+        let h = "#if A\n# define write rpl_write\n#elif B\n# define write _write\n#endif\n\
+                 #if C\n# define far _far\n#endif\n";
+        let t = MacroTable::learn([(Path::new("unistd.h"), h)]);
+        assert_eq!(t.class("write"), Some(MacroClass::Other));
+        assert_eq!(t.class("far"), Some(MacroClass::Attribute));
     }
 
     #[test]

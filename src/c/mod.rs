@@ -19,6 +19,7 @@ mod recover;
 mod repair;
 mod rewrite;
 mod sources;
+pub mod syntax;
 mod tree_edit;
 
 pub use classify::MacroClass;

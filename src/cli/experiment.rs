@@ -46,8 +46,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     if let Some(s) = stats {
         eprintln!(
-            "builds: {} done, {} reused; runs: {} done, {} reused",
-            s.built, s.builds_reused, s.ran, s.runs_reused
+            "builds: {} done, {} reused; runs: {} done, {} reused; reports: {} done, {} reused",
+            s.built, s.builds_reused, s.ran, s.runs_reused, s.reports_made, s.reports_reused
         );
     }
     let tables = report::write(&study, &results, stats)?;

@@ -9,6 +9,7 @@ mod parse_health;
 mod ranges;
 mod select;
 mod transform;
+mod tree;
 mod weave;
 
 use clap::{Parser, Subcommand};

@@ -1,4 +1,5 @@
-//! `weft ranges`: read, merge, learn, check and diff range records. The
+//! `weft ranges`: read, merge, learn, check and diff range records, and make
+//! the FREQ strategies' frequency report from them. The
 //! finding is in `crate::ranges`; this file parses arguments and prints.
 //!
 //! Exit status: 0 success; 1 `check` found a violation or `diff` found a
@@ -7,6 +8,7 @@
 
 use crate::ranges::check::{Problem, Unseen, Violation, check};
 use crate::ranges::diff::{Change, diff};
+use crate::ranges::frequency::frequency_report;
 use crate::ranges::learn::{discover_runs, learn};
 use crate::ranges::load::{read_path, read_paths};
 use crate::ranges::{Range, RangeSet};
@@ -63,6 +65,16 @@ pub enum Command {
     },
     /// Show what changed from range set A to range set B; exit 1 when any.
     Diff { a: PathBuf, b: PathBuf },
+    /// Write the frequency report FREQ, COMBAND and COMBOR read, from the
+    /// records of runs of a program woven with aspects/freq_report.lara.
+    FreqReport {
+        /// The counting runs: record files, directories or range sets.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Where to write the JSON report.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 /// `--unseen` values.
@@ -162,6 +174,19 @@ fn execute(command: Command) -> anyhow::Result<i32> {
                 }
             }
             Ok(i32::from(!changes.is_empty()))
+        }
+        Command::FreqReport { runs, output } => {
+            let report = frequency_report(&read_paths(&runs)?);
+            let json = serde_json::to_string_pretty(&report)?;
+            std::fs::write(&output, json + "\n")
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!(
+                "frequency report: {} variables, {} assignments -> {}",
+                report.len() - 1,
+                report.get("total").copied().unwrap_or(0),
+                output.display()
+            );
+            Ok(0)
         }
     }
 }

@@ -1,9 +1,65 @@
 //! `weft transform`.
 
-/// Run transformation passes over C files.
-#[derive(clap::Args, Debug)]
-pub struct Args {}
+use anyhow::anyhow;
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`weft transform` is not implemented yet")
+use super::tree::{self, Failure, TreeArgs};
+use crate::engine::Host;
+use crate::joinpoint::JoinPoint;
+use crate::transform::{canonical_name, pass_names};
+
+/// Run behaviour-preserving transformation passes over C files and write
+/// the transformed tree.
+///
+/// Passes run in the order given, each on the result of the previous one.
+/// Places a pass leaves alone because rewriting them might change
+/// behaviour are listed on stderr as `PASS: file:line: reason`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = passes_help())]
+pub struct Args {
+    /// Passes to run, in order (comma-separated or repeated); names and
+    /// aliases are case-insensitive.
+    #[arg(long = "pass", value_name = "NAME", value_delimiter = ',', required = true)]
+    passes: Vec<String>,
+    #[command(flatten)]
+    tree: TreeArgs,
+}
+
+/// The pass list shown under `--help`.
+fn passes_help() -> String {
+    let mut help = String::from("Passes (MANET's PrepareProgram order):\n");
+    for (name, aliases) in pass_names() {
+        help.push_str("  ");
+        help.push_str(name);
+        if !aliases.is_empty() {
+            help.push_str(&format!(" (alias: {})", aliases.join(", ")));
+        }
+        help.push('\n');
+    }
+    help.push_str("\nSee docs/transforms.md for what each pass rewrites and leaves alone.");
+    help
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    Ok(tree::exit_status(transform(&args)))
+}
+
+fn transform(args: &Args) -> Result<(), Failure> {
+    let passes: Vec<&'static str> = args
+        .passes
+        .iter()
+        .map(|p| canonical_name(p.trim()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| Failure::Usage(e.into()))?;
+    let (mut program, entries) = tree::load(&args.tree)?;
+    for pass in passes {
+        let already = program.skipped().len();
+        program
+            .perform(&JoinPoint::program(), pass, &[])
+            .and_then(|()| program.commit())
+            .map_err(|e| Failure::Failed(anyhow!("{e}")))?;
+        for skipped in &program.skipped()[already..] {
+            eprintln!("{skipped}");
+        }
+    }
+    tree::finish(&args.tree, program, &entries)
 }

@@ -36,25 +36,6 @@ impl SourceFile {
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         (line, before[line_start..].chars().count() + 1)
     }
-
-    /// Byte offset of 1-based `line`, `col` (characters); clamped to the text.
-    pub fn offset_of(&self, line: usize, col: usize) -> usize {
-        let line_start = if line <= 1 {
-            0
-        } else {
-            self.text
-                .match_indices('\n')
-                .nth(line - 2)
-                .map_or(self.text.len(), |(i, _)| i + 1)
-        };
-        let rest = &self.text[line_start..];
-        let line_len = rest.find('\n').unwrap_or(rest.len());
-        let within = rest[..line_len]
-            .char_indices()
-            .nth(col.saturating_sub(1))
-            .map_or(line_len, |(i, _)| i);
-        line_start + within
-    }
 }
 
 fn floor_char_boundary(text: &str, offset: usize) -> usize {

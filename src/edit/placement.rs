@@ -8,6 +8,11 @@
 //! refused: inside a for header or loop condition, after a jump, ordinary
 //! statements among a block's leading declarations (C89), inside text the
 //! front end synthesized or did not understand.
+//!
+//! The file itself (the tree's root) takes code before it, at byte 0, and
+//! after it, at its end: the place for text that must enclose everything
+//! else, such as a runtime's prelude and epilogue, wherever the file's
+//! first and last items are (even inside `#if`).
 
 use std::ops::Range;
 
@@ -39,6 +44,9 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
         file,
         text: &file.text,
     };
+    if node.parent().is_none() {
+        return ctx.around_file(node, at, code);
+    }
     let range = ctx.understood(node)?;
     if node.has_error() {
         return ctx.refuse(node, "cannot edit code the parser did not understand");
@@ -59,7 +67,7 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
     };
     let anchor = ctx.anchor(node)?;
     let ops = match anchor.scope {
-        Scope::File => vec![ctx.own_line(ctx.understood(anchor.node)?, side, code, Layer::Code)],
+        Scope::File => vec![ctx.own_line(ctx.file_item(anchor.node)?, side, code, Layer::Code)],
         Scope::Block => ctx.in_block(anchor.node, side, code)?,
     };
     Ok(Plan {
@@ -111,6 +119,44 @@ impl Ctx<'_> {
         })
     }
 
+    /// Code at the very start or end of the file whose root is `root`. Only
+    /// the file's ends are touched, so code the front end did not understand
+    /// elsewhere in the file does not matter.
+    fn around_file(&self, root: Node<'_>, at: InsertAt, code: &str) -> Result<Plan, Refusal> {
+        let whole = 0..self.text.len();
+        let nl = layout::newline(self.text);
+        let lines = layout::as_lines(code, "", nl);
+        let insertion = match at {
+            InsertAt::Replace => return self.refuse(root, "cannot replace a whole file"),
+            InsertAt::Before => Insertion {
+                offset: 0,
+                text: lines,
+                anchor: whole.clone(),
+                side: Side::Before,
+                layer: Layer::Code,
+            },
+            InsertAt::After => {
+                // A last line without its newline must not run into the code.
+                let text = if self.text.is_empty() || self.text.ends_with('\n') {
+                    lines
+                } else {
+                    format!("{nl}{lines}")
+                };
+                Insertion {
+                    offset: whole.end,
+                    text,
+                    anchor: whole.clone(),
+                    side: Side::After,
+                    layer: Layer::Code,
+                }
+            }
+        };
+        Ok(Plan {
+            ops: vec![Op::Insert(insertion)],
+            origin: 0,
+        })
+    }
+
     /// The original range of `node`, if weft may edit around it.
     fn understood(&self, node: Node<'_>) -> Result<Range<usize>, Refusal> {
         let Some(range) = self.file.original_range(node.byte_range()) else {
@@ -124,6 +170,21 @@ impl Ctx<'_> {
             .any(|p| p.range.start < range.end && range.start < p.range.end);
         if in_error || in_problem || node.is_missing() {
             return self.refuse(node, "cannot edit code the parser did not understand");
+        }
+        Ok(range)
+    }
+
+    /// The original range of file-scope item `item`, widened to the start of
+    /// its line when only blanks precede it in the view: attribute and
+    /// storage-class macros (`local`, `__init`) are blanked in the view, so
+    /// the item's node starts after them, but code inserted before the item
+    /// must not land between them and it.
+    fn file_item(&self, item: Node<'_>) -> Result<Range<usize>, Refusal> {
+        let range = self.understood(item)?;
+        let view = &self.file.view;
+        let view_line = layout::line_start(view, item.start_byte());
+        if view[view_line..item.start_byte()].trim().is_empty() {
+            return Ok(layout::line_start(self.text, range.start)..range.end);
         }
         Ok(range)
     }
@@ -287,24 +348,7 @@ fn is_declaration(node: Node<'_>) -> bool {
 }
 
 fn is_statement(node: Node<'_>) -> bool {
-    is_declaration(node)
-        || matches!(
-            node.kind(),
-            "attributed_statement"
-                | "break_statement"
-                | "case_statement"
-                | "compound_statement"
-                | "continue_statement"
-                | "do_statement"
-                | "expression_statement"
-                | "for_statement"
-                | "goto_statement"
-                | "if_statement"
-                | "labeled_statement"
-                | "return_statement"
-                | "switch_statement"
-                | "while_statement"
-        )
+    is_declaration(node) || crate::c::syntax::is_statement_kind(node.kind())
 }
 
 /// Preprocessor nodes that group whole items (`#if`…`#endif` and branches),

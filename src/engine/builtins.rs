@@ -130,6 +130,7 @@ pub fn engine(context: &Context) -> Engine {
     register_actions(&mut engine, context);
     register_script_library(&mut engine, context);
     laraobject::register(&mut engine);
+    crate::ranges::aspect_api::register(&mut engine);
     engine
 }
 

@@ -149,8 +149,9 @@ mod tests {
         e.verbatim(&span(4..7));
         e.verbatim(&span(11..12));
         let (text, map) = e.finish();
-        assert_eq!(text, "let weft = 1;\nx = foo\ny");
-        assert_eq!(map.lookup(2, 6).map(|(_, o)| o), Some(5)); // the first `o` of foo
+        // A token after glue is separated by a space.
+        assert_eq!(text, "let weft = 1;\n x = foo\ny");
+        assert_eq!(map.lookup(2, 7).map(|(_, o)| o), Some(5)); // the first `o` of foo
         assert_eq!(map.lookup(3, 1).map(|(_, o)| o), Some(11));
         assert!(map.lookup(1, 3).is_none());
     }

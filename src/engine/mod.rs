@@ -11,6 +11,7 @@ mod error;
 mod host;
 mod interpreter;
 mod laraobject;
+mod names;
 mod select;
 mod translate;
 mod translate_expr;
@@ -68,6 +69,10 @@ pub fn check(module: &Module) -> Diagnostics {
 /// must be literals.
 pub fn select_chain(chain: &str, host: &mut dyn Host) -> Result<Vec<Tuple>, EngineError> {
     let chain = crate::aspect::parse_chain(chain).map_err(EngineError::Aspect)?;
+    let errors = names::check_chain(&chain);
+    if !errors.is_empty() {
+        return Err(EngineError::Aspect(Diagnostics(errors)));
+    }
     let mut values = Vec::new();
     for compare in chain.steps.iter().flat_map(|s| &s.filter) {
         let value = literal_value(&compare.value).ok_or_else(|| {

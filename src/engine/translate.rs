@@ -12,9 +12,10 @@ use std::collections::HashSet;
 
 use crate::aspect::ast::*;
 use crate::diag::{Diagnostic, Diagnostics, closest};
-use crate::joinpoint::catalogue;
 
 use super::emit::{Emitter, SourceMap};
+use super::names;
+use super::translate_expr::rhai_name;
 
 /// The generated script and what its registered calls refer to.
 #[derive(Debug)]
@@ -148,16 +149,17 @@ impl<'m> Translator<'m> {
             .glue(&format!("let {} = weft_root();\n", jp_variable("program")));
         for input in &aspect.inputs {
             let name = &input.name.name;
+            let variable = rhai_name(name);
             self.out.at(&input.name.span);
             self.out.glue(&format!(
-                "let {name} = if \"{name}\" in weft_in {{ weft_in[\"{name}\"] }} else {{ "
+                "let {variable} = if \"{name}\" in weft_in {{ weft_in[\"{name}\"] }} else {{ "
             ));
             self.default_value(input);
             self.out.glue(" };\n");
         }
         for output in &aspect.outputs {
             self.out.at(&output.name.span);
-            self.out.glue(&format!("let {} = ", output.name.name));
+            self.out.glue(&format!("let {} = ", rhai_name(&output.name.name)));
             self.default_value(output);
             self.out.glue(";\n");
         }
@@ -171,7 +173,7 @@ impl<'m> Translator<'m> {
         let outputs: Vec<String> = aspect
             .outputs
             .iter()
-            .map(|o| format!("\"{0}\": {0}", o.name.name))
+            .map(|o| format!("\"{}\": {}", o.name.name, rhai_name(&o.name.name)))
             .collect();
         self.out.glue(&format!("\n#{{ {} }}\n}}\n", outputs.join(", ")));
     }
@@ -228,7 +230,7 @@ impl<'m> Translator<'m> {
             return;
         };
         for select in &selects {
-            self.check_chain(&select.chain);
+            self.errors.extend(names::check_chain(&select.chain));
         }
         // Variables bound per tuple: every step of every chain, chain order,
         // a later step of the same name shadowing an earlier one.
@@ -275,38 +277,9 @@ impl<'m> Translator<'m> {
         self.out.glue(&format!("\n}}\nweft_commit({site});\n}}\n"));
     }
 
-    /// Checks kinds and filter attributes of a chain against the catalogue.
-    fn check_chain(&mut self, chain: &Chain) {
-        for (i, step) in chain.steps.iter().enumerate() {
-            let root = i == 0 && step.kind.name == "program";
-            if !root && catalogue::kind(&step.kind.name).is_none() {
-                let hint = catalogue::suggest(catalogue::kind_names(), &step.kind.name);
-                self.unknown(&step.kind, "join point", hint);
-            }
-            for compare in &step.filter {
-                self.check_attribute(&compare.attribute);
-            }
-        }
-    }
-
     /// Reports `name` if no join point kind has such an attribute.
     pub(super) fn check_attribute(&mut self, name: &Name) {
-        if !catalogue::attribute_names().any(|a| a == name.name) {
-            let hint = catalogue::suggest(catalogue::attribute_names(), &name.name);
-            self.unknown(name, "attribute", hint);
-        }
-    }
-
-    fn unknown(&mut self, name: &Name, what: &str, hint: Option<&str>) {
-        let mut d = Diagnostic::error(
-            &name.span.file,
-            name.span.range.clone(),
-            format!("unknown {what} `{}`", name.name),
-        );
-        if let Some(h) = hint {
-            d = d.with_hint(format!("did you mean `{h}`?"));
-        }
-        self.errors.push(d);
+        self.errors.extend(names::check_attribute(name));
     }
 
     /// Records an action site and returns its number.
@@ -403,16 +376,17 @@ impl<'m> Translator<'m> {
             }
             Stmt::ForKeys { var, iter, body } => {
                 self.out.at(&var.span);
-                self.out.glue(&format!("for {} in weft_keys(", var.name));
+                self.out
+                    .glue(&format!("for {} in weft_keys(", rhai_name(&var.name)));
                 self.expr(iter);
                 self.out.glue(")");
                 self.braced(body);
                 self.out.glue("\n");
             }
             Stmt::ForValues { vars, iter, body } => {
-                let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+                let names: Vec<String> = vars.iter().map(|v| rhai_name(&v.name)).collect();
                 let vars = match names.as_slice() {
-                    [one] => one.to_string(),
+                    [one] => one.clone(),
                     many => format!("({})", many.join(", ")),
                 };
                 self.out.glue(&format!("for {vars} in "));
@@ -443,12 +417,12 @@ impl<'m> Translator<'m> {
             }
             Stmt::Function { name, params, body } => {
                 self.out.at(&name.span);
-                self.out.glue(&format!("let {} = ", name.name));
+                self.out.glue(&format!("let {} = ", rhai_name(&name.name)));
                 self.closure(params, body);
                 self.out.glue(";\n");
             }
             Stmt::IncDec { var, increment } => {
-                self.out.verbatim(&var.span);
+                self.out.token(&var.span, &rhai_name(&var.name));
                 self.out.glue(if *increment { " += 1;\n" } else { " -= 1;\n" });
             }
             Stmt::Expr { expr, terminated } => {
@@ -527,7 +501,8 @@ impl<'m> Translator<'m> {
         let module = self.module;
         let Some(callee) = module.aspect(&aspect.name) else {
             let hint = closest(&aspect.name, module.aspects.iter().map(|a| a.name.name.as_str()));
-            self.unknown(aspect, "aspect", hint.as_deref());
+            self.errors
+                .push(names::unknown(aspect, "aspect", hint.as_deref()));
             return;
         };
         if args.len() > callee.inputs.len() {
@@ -545,7 +520,7 @@ impl<'m> Translator<'m> {
         }
         self.out.at(span);
         if let Some(label) = label {
-            self.out.glue(&format!("let {} = ", label.name));
+            self.out.glue(&format!("let {} = ", rhai_name(&label.name)));
         }
         self.out
             .glue(&format!("{}(#{{", aspect_function(&callee.name.name)));
@@ -559,7 +534,7 @@ impl<'m> Translator<'m> {
 
     /// `function (params) { body }` as a rhai closure.
     pub(super) fn closure(&mut self, params: &[Name], body: &[Stmt]) {
-        let params: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        let params: Vec<String> = params.iter().map(|p| rhai_name(&p.name)).collect();
         self.out.glue(&format!("|{}| {{\n", params.join(", ")));
         self.stmts(body, true);
         self.out.glue("\n}");

@@ -70,6 +70,11 @@ pub fn rhai_name(name: &str) -> String {
     }
 }
 
+/// Whether rhai refuses `name` as a property or map key name.
+fn is_reserved(name: &str) -> bool {
+    RHAI_RESERVED.contains(&name) || RHAI_KEYWORDS.contains(&name)
+}
+
 impl Translator<'_> {
     /// Writes `expr` as rhai.
     pub(super) fn expr(&mut self, expr: &Expr) {
@@ -123,7 +128,11 @@ impl Translator<'_> {
                     range: start..start + open_len,
                 };
                 self.out.token(&open_span, open);
-                self.tokens(tokens);
+                if *kind == GroupKind::Object {
+                    self.object_entries(tokens);
+                } else {
+                    self.tokens(tokens);
+                }
                 let close_span = Span {
                     file: span.file.clone(),
                     range: end.saturating_sub(1)..end,
@@ -133,6 +142,21 @@ impl Translator<'_> {
             Token::Function { params, body, span } => {
                 self.out.at(span);
                 self.closure(params, body);
+            }
+        }
+    }
+
+    /// The inside of an object literal: keys rhai reserves (`{ var: 1 }`)
+    /// are written as strings, which rhai accepts as keys.
+    fn object_entries(&mut self, tokens: &[Token]) {
+        for (i, token) in tokens.iter().enumerate() {
+            let next = tokens.get(i + 1);
+            let is_key = matches!(next, Some(Token::Plain(colon)) if colon.text() == ":");
+            match token {
+                Token::Plain(span) if is_key && is_reserved(span.text()) => {
+                    self.out.token(span, &format!("\"{}\"", span.text()))
+                }
+                _ => self.token(token, next),
             }
         }
     }
@@ -151,12 +175,14 @@ impl Translator<'_> {
             "var" => self.out.token(span, "let"),
             "===" => self.out.token(span, "=="),
             "!==" => self.out.token(span, "!="),
-            _ if called && self.closures.contains(text) => self.out.token(span, &format!("{text}.call")),
+            _ if called && self.closures.contains(text) => {
+                self.out.token(span, &format!("{}.call", rhai_name(text)))
+            }
             _ if text.starts_with('.') => {
                 // `. name` → `.name`; a name rhai reserves becomes an index
                 // (`entry.var` → `entry["var"]`), which maps answer alike.
                 let name = text[1..].trim_start();
-                if RHAI_RESERVED.contains(&name) || RHAI_KEYWORDS.contains(&name) {
+                if is_reserved(name) {
                     self.out.token(span, &format!("[\"{name}\"]"));
                 } else {
                     self.out.token(span, &format!(".{name}"));

@@ -97,13 +97,15 @@ pub fn mark_fresh(dir: &Path, key: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", dir.join("key").display()))
 }
 
-/// How many builds and runs were done or reused.
+/// How many builds, runs and report files were done or reused.
 #[derive(Debug, Default)]
 pub struct Counters {
     pub built: AtomicUsize,
     pub builds_reused: AtomicUsize,
     pub ran: AtomicUsize,
     pub runs_reused: AtomicUsize,
+    pub reports_made: AtomicUsize,
+    pub reports_reused: AtomicUsize,
 }
 
 /// A snapshot of [`Counters`].
@@ -113,6 +115,8 @@ pub struct CacheStats {
     pub builds_reused: usize,
     pub ran: usize,
     pub runs_reused: usize,
+    pub reports_made: usize,
+    pub reports_reused: usize,
 }
 
 impl Counters {
@@ -126,6 +130,8 @@ impl Counters {
             builds_reused: self.builds_reused.load(Ordering::Relaxed),
             ran: self.ran.load(Ordering::Relaxed),
             runs_reused: self.runs_reused.load(Ordering::Relaxed),
+            reports_made: self.reports_made.load(Ordering::Relaxed),
+            reports_reused: self.reports_reused.load(Ordering::Relaxed),
         }
     }
 }

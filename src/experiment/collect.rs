@@ -8,6 +8,7 @@ use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
+use crate::ranges::learn::Run;
 
 /// Everything a report is made of.
 #[derive(Debug, Clone, Serialize)]
@@ -51,22 +52,20 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
     let mut training_runs = Vec::new();
     for (i, st) in s.strategies.iter().enumerate() {
         let runs = load_arm(Arm::Monitor(i))?;
-        let training: Vec<_> = ctx
+        let training: Vec<Run> = ctx
             .training_tests()
             .into_iter()
-            .filter(|&t| runs[0][t].0.abnormal.is_none())
-            .map(|t| runs[0][t].1.clone())
+            .filter_map(|t| match &runs[0][t].1 {
+                Observation::Ranges(set) => Some(Run {
+                    name: tests[t].clone(),
+                    set: set.clone(),
+                }),
+                Observation::Abnormal => None,
+            })
             .collect();
         let observed: Vec<Vec<Observation>> = runs[1..]
             .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|(r, ranges)| match r.abnormal {
-                        Some(_) => Observation::Abnormal,
-                        None => Observation::Ranges(ranges.clone()),
-                    })
-                    .collect()
-            })
+            .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
             .collect();
         let mut changed = Vec::new();
         for (v, row) in runs.iter().enumerate() {

@@ -1,38 +1,51 @@
-//! Executing one step: building a (version, arm) in a scratch copy, or
-//! running one test against a build. Each step is skipped when its key
-//! (the hash of everything it depends on) matches the finished one.
+//! Executing one step: building a (version, arm) in a scratch copy,
+//! running one test against a build, or making a report file (see
+//! [`super::report_stage`]). Each step is skipped when its key (the hash of
+//! everything it depends on) matches the finished one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::{Context, bail};
 
 use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
+use super::fsops::{copy_into, logged, recreate, shell};
 use super::jobs::{Arm, Job};
-use super::records::{RangeSet, read_run_ranges};
-use super::run::{RunRecord, execute};
-use super::study::{Strategy, StrategyKind, Study};
+use super::matrix::Observation;
+use super::run::{RECORD_VERSION, RunRecord, execute};
+use super::study::{StrategyKind, Study};
+use crate::ranges::{RangeSet, RangesError, load};
 
 /// Shared state of one study execution.
 pub struct Ctx<'a> {
     pub study: &'a Study,
     pub counters: Counters,
-    /// The weaver (this very executable).
+    /// This very executable (`$WEFT` of report commands).
     pub weft: PathBuf,
+    /// The weft that weaves: the study's `weaver`, or this executable.
+    weaver: PathBuf,
     source_hash: OnceLock<String>,
     weft_hash: OnceLock<String>,
+    weaver_hash: OnceLock<String>,
+    /// Content hashes of the tests' input files, computed once: many tests
+    /// share the same inputs, and runs are the study's bulk.
+    input_hashes: Mutex<HashMap<PathBuf, String>>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(study: &'a Study) -> anyhow::Result<Ctx<'a>> {
+        let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         Ok(Ctx {
             study,
             counters: Counters::default(),
-            weft: std::env::current_exe().context("cannot locate the weft executable")?,
+            weaver: study.weaver.clone().unwrap_or_else(|| weft.clone()),
+            weft,
             source_hash: OnceLock::new(),
             weft_hash: OnceLock::new(),
+            weaver_hash: OnceLock::new(),
+            input_hashes: Mutex::new(HashMap::new()),
         })
     }
 
@@ -42,6 +55,17 @@ impl<'a> Ctx<'a> {
             .join("builds")
             .join(arm.dir_name(self.study))
             .join(&self.study.versions[version].name)
+    }
+
+    /// The tree that is built and that tests see as `$WEFT_BUILD`: the
+    /// copied sources, or for a woven arm the weaver's output.
+    pub fn tree_dir(&self, arm: Arm, version: usize) -> PathBuf {
+        let dir = self.build_dir(arm, version);
+        if self.weaves(arm) {
+            dir.join("woven").join("tree")
+        } else {
+            dir.join("tree")
+        }
     }
 
     pub fn run_dir(&self, arm: Arm, version: usize, test: usize) -> PathBuf {
@@ -58,6 +82,7 @@ impl<'a> Ctx<'a> {
         match job {
             Job::Build { arm, version } => self.build(arm, version),
             Job::Run { arm, version, test } => self.run(arm, version, test),
+            Job::Report(r) => self.make_report(r),
         }
         .with_context(|| format!("step {}", job.id(self.study)))
     }
@@ -70,11 +95,20 @@ impl<'a> Ctx<'a> {
         Ok(cell.get_or_init(|| h).clone())
     }
 
-    fn strategy(&self, arm: Arm) -> Option<(&Strategy, bool)> {
+    /// The hash of this executable (built-in report making depends on it).
+    pub fn weft_hash(&self) -> anyhow::Result<String> {
+        self.hashed_once(&self.weft_hash, &self.weft)
+    }
+
+    fn weaver_hash(&self) -> anyhow::Result<String> {
+        self.hashed_once(&self.weaver_hash, &self.weaver)
+    }
+
+    fn weaves(&self, arm: Arm) -> bool {
         match arm {
-            Arm::Plain => None,
-            Arm::Report(s) => Some((&self.study.strategies[s], true)),
-            Arm::Monitor(s) => Some((&self.study.strategies[s], false)),
+            Arm::Plain => false,
+            Arm::Report(_) => true,
+            Arm::Monitor(s) => matches!(self.study.strategies[s].kind, StrategyKind::Weave { .. }),
         }
     }
 
@@ -87,32 +121,32 @@ impl<'a> Ctx<'a> {
         for patch in s.patch.iter().chain(&v.patch) {
             h.path(patch)?;
         }
-        if let Some((st, report)) = self.strategy(arm) {
-            h.str(&format!("{:?}", (&st.cflags, &st.ldflags, &st.libs, report)));
-            for f in &st.extra_files {
-                h.path(f)?;
+        match arm {
+            Arm::Plain => {}
+            Arm::Report(r) => {
+                let report = &s.reports[r];
+                h.str("report").str(&self.weaver_hash()?);
+                h.path(&report.aspect)?.str(&format!("{:?}", report.args));
             }
-            match &st.kind {
-                StrategyKind::Patch { patch } => {
-                    h.path(patch)?;
+            Arm::Monitor(i) => {
+                let st = &s.strategies[i];
+                h.str(&format!("{:?}", (&st.cflags, &st.ldflags, &st.libs)));
+                for f in &st.extra_files {
+                    h.path(f)?;
                 }
-                StrategyKind::Weave {
-                    aspect,
-                    args,
-                    report: stage,
-                } => {
-                    h.str(&self.hashed_once(&self.weft_hash, &self.weft)?);
-                    match (report, stage) {
-                        (true, Some(stage)) => {
-                            h.path(&stage.aspect)?.str(&format!("{:?}", stage.args));
-                        }
-                        _ => {
-                            h.path(aspect)?.str(&format!("{args:?}"));
-                        }
+                match &st.kind {
+                    StrategyKind::Patch { patch } => {
+                        h.path(patch)?;
                     }
-                    if let (false, Some(_), Arm::Monitor(i)) = (report, stage, arm) {
-                        for t in self.training_tests() {
-                            h.path(&self.run_dir(Arm::Report(i), 0, t).join("out"))?;
+                    StrategyKind::Weave {
+                        aspect,
+                        args,
+                        reports,
+                    } => {
+                        h.str(&self.weaver_hash()?);
+                        h.path(aspect)?.str(&format!("{args:?}"));
+                        for (arg, r) in reports {
+                            h.str(arg).path(&self.report_file(*r))?;
                         }
                     }
                 }
@@ -142,81 +176,74 @@ impl<'a> Ctx<'a> {
         let log = dir.join("build.log");
         copy_into(&s.source, &tree)?;
         for patch in s.patch.iter().chain(&v.patch) {
-            shell(
-                &format!("patch -p1 --quiet < '{}'", patch.display()),
-                &tree,
-                &BTreeMap::new(),
-                &log,
-            )?;
+            apply_patch(patch, &tree, &log)?;
         }
         let mut env = s.env.clone();
         let mut cflags = format!("{} {}", s.cflags, v.cflags);
-        if let Some((st, report)) = self.strategy(arm) {
-            cflags = format!("{cflags} {}", st.cflags);
-            env.insert("LDFLAGS".into(), st.ldflags.clone());
-            env.insert("LIBS".into(), st.libs.clone());
-            match &st.kind {
-                StrategyKind::Patch { patch } => {
-                    shell(
-                        &format!("patch -p1 --quiet < '{}'", patch.display()),
-                        &tree,
-                        &BTreeMap::new(),
-                        &log,
-                    )?;
-                }
-                StrategyKind::Weave {
-                    aspect,
-                    args,
-                    report: stage,
-                } => {
-                    let (aspect, mut args) = match (report, stage) {
-                        (true, Some(stage)) => (&stage.aspect, stage.args.clone()),
-                        _ => (aspect, args.clone()),
-                    };
-                    if let (false, Some(stage), Arm::Monitor(i)) = (report, stage, arm) {
-                        let reports = self.run_dir(Arm::Report(i), 0, 0);
-                        let reports = reports.parent().unwrap_or(&reports);
-                        args.insert(
-                            stage.report_arg.clone(),
-                            toml::Value::String(reports.display().to_string()),
-                        );
-                    }
-                    self.weave(aspect, &args, &tree, &dir.join("woven"), &log)?;
-                }
+        match arm {
+            Arm::Plain => {}
+            Arm::Report(r) => {
+                let report = &s.reports[r];
+                self.weave(&report.aspect, &report.args, &[], &dir, &log)?;
             }
-            for f in &st.extra_files {
-                copy_into(f, &tree.join(f.file_name().unwrap_or_default()))?;
+            Arm::Monitor(i) => {
+                let st = &s.strategies[i];
+                cflags = format!("{cflags} {}", st.cflags);
+                env.insert("LDFLAGS".into(), st.ldflags.clone());
+                env.insert("LIBS".into(), st.libs.clone());
+                match &st.kind {
+                    StrategyKind::Patch { patch } => apply_patch(patch, &tree, &log)?,
+                    StrategyKind::Weave {
+                        aspect,
+                        args,
+                        reports,
+                    } => {
+                        let reports: Vec<(String, PathBuf)> = reports
+                            .iter()
+                            .map(|(arg, r)| (arg.clone(), self.report_file(*r)))
+                            .collect();
+                        self.weave(aspect, args, &reports, &dir, &log)?;
+                    }
+                }
+                let built = self.tree_dir(arm, version);
+                for f in &st.extra_files {
+                    copy_into(f, &built.join(f.file_name().unwrap_or_default()))?;
+                }
             }
         }
         env.insert("CFLAGS".into(), cflags.trim().to_string());
+        let built = self.tree_dir(arm, version);
         for cmd in &s.build {
-            shell(cmd, &tree, &env, &log)?;
+            shell(cmd, &built, &env, &log)?;
         }
         mark_fresh(&dir, &key)?;
         Counters::count(&self.counters.built);
         Ok(())
     }
 
-    /// Weaves `aspect` into `tree` through `weft weave`, writing the woven
-    /// files to `woven` and laying them over `tree`.
+    /// Weaves `aspect` into `DIR/tree`, writing the woven tree to
+    /// `DIR/woven/tree`: `weft weave --aspect ASPECT [--arg NAME=VALUE]...
+    /// --output woven tree`, run in `dir`. Each report is passed as
+    /// `--arg NAME=PATH`.
     fn weave(
         &self,
         aspect: &Path,
         args: &BTreeMap<String, toml::Value>,
-        tree: &Path,
-        woven: &Path,
+        reports: &[(String, PathBuf)],
+        dir: &Path,
         log: &Path,
     ) -> anyhow::Result<()> {
-        let args = serde_json::to_string(args)?;
-        let cmd = format!(
-            "'{}' weave '{}' --args '{}' --out '{}' .",
-            self.weft.display(),
-            aspect.display(),
-            args.replace('\'', "'\\''"),
-            woven.display()
-        );
-        shell(&cmd, tree, &BTreeMap::new(), log)?;
-        copy_into(woven, tree)
+        let mut cmd = Command::new(&self.weaver);
+        cmd.current_dir(dir).arg("weave").arg("--aspect").arg(aspect);
+        for (name, value) in args {
+            cmd.arg("--arg").arg(format!("{name}={}", arg_text(value)));
+        }
+        for (name, path) in reports {
+            cmd.arg("--arg").arg(format!("{name}={}", path.display()));
+        }
+        cmd.args(["--output", "woven", "tree"]);
+        let what = format!("{cmd:?}");
+        logged(&mut cmd, &what, log)
     }
 
     fn run_key(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<String> {
@@ -226,12 +253,28 @@ impl<'a> Ctx<'a> {
             .with_context(|| format!("{} is not built yet", build_dir.display()))?;
         let t = &s.tests[test];
         let mut h = KeyHasher::new("run");
-        h.str(&build_key)
+        h.str(RECORD_VERSION)
+            .str(&build_key)
             .str(&format!("{:?}", (t, &s.env, s.timeout, s.output_cap)));
         for input in t.inputs.iter().chain(&t.stdin) {
-            h.path(&s.inputs.join(input))?;
+            h.str(input).str(&self.input_hash(&s.inputs.join(input))?);
         }
         Ok(h.finish())
+    }
+
+    fn input_hash(&self, path: &Path) -> anyhow::Result<String> {
+        let cached = |m: &Mutex<HashMap<PathBuf, String>>| {
+            m.lock().unwrap_or_else(|e| e.into_inner()).get(path).cloned()
+        };
+        if let Some(h) = cached(&self.input_hashes) {
+            return Ok(h);
+        }
+        let h = KeyHasher::new("input").path(path)?.finish();
+        self.input_hashes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_path_buf(), h.clone());
+        Ok(h)
     }
 
     fn run(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<()> {
@@ -245,9 +288,10 @@ impl<'a> Ctx<'a> {
         let t = &s.tests[test];
         recreate(&dir)?;
         let cwd = dir.join("cwd");
+        // `out` is left to the runtime, which creates it when a monitored
+        // unit loads: inode creation is most of a trivial run's cost.
         let out = dir.join("out");
         std::fs::create_dir_all(&cwd)?;
-        std::fs::create_dir_all(&out)?;
         for input in &t.inputs {
             copy_into(&s.inputs.join(input), &cwd.join(input))?;
         }
@@ -255,7 +299,7 @@ impl<'a> Ctx<'a> {
         env.insert("WEFT_OUT".into(), out.display().to_string());
         env.insert(
             "WEFT_BUILD".into(),
-            self.build_dir(arm, version).join("tree").display().to_string(),
+            self.tree_dir(arm, version).display().to_string(),
         );
         let stdin = t.stdin.as_ref().map(|p| s.inputs.join(p));
         let record = execute(
@@ -273,9 +317,14 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// The finished result of a run, with the ranges it recorded; fails
-    /// when the run is missing or stale.
-    pub fn load_run(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<(RunRecord, RangeSet)> {
+    /// The finished result of a run and what the range monitor saw in it;
+    /// fails when the run is missing or stale, or left a broken record.
+    pub fn load_run(
+        &self,
+        arm: Arm,
+        version: usize,
+        test: usize,
+    ) -> anyhow::Result<(RunRecord, Observation)> {
         let dir = self.run_dir(arm, version, test);
         let key = self.run_key(arm, version, test)?;
         if !is_fresh(&dir, &key) {
@@ -284,67 +333,38 @@ impl<'a> Ctx<'a> {
         let text = std::fs::read_to_string(dir.join("result.json"))?;
         let record: RunRecord = serde_json::from_str(&text)
             .with_context(|| format!("bad result {}", dir.join("result.json").display()))?;
-        let ranges = read_run_ranges(&dir.join("out"))?;
-        Ok((record, ranges))
+        let observation = match record.abnormal {
+            Some(_) => Observation::Abnormal,
+            None => Observation::Ranges(run_ranges(&dir.join("out"))?),
+        };
+        Ok((record, observation))
     }
 }
 
-fn recreate(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).with_context(|| format!("cannot clear {}", dir.display()))?;
+/// Every range a run's records hold; a run that left no record (an
+/// unmonitored build, or a monitored one that reached no woven unit)
+/// has none.
+fn run_ranges(out: &Path) -> anyhow::Result<RangeSet> {
+    if !out.exists() {
+        return Ok(RangeSet::default());
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+    match load::read_path(out) {
+        Ok(set) => Ok(set),
+        Err(RangesError::Empty { .. }) => Ok(RangeSet::default()),
+        Err(e) => Err(e.into()),
+    }
 }
 
-/// Copies a file or a directory's content to `dst`, keeping timestamps
-/// (autotools trees must not look out of date).
-fn copy_into(src: &Path, dst: &Path) -> anyhow::Result<()> {
-    if let Some(parent) = dst.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let (from, to) = if src.is_dir() {
-        std::fs::create_dir_all(dst)?;
-        (src.join("."), dst.to_path_buf())
-    } else {
-        (src.to_path_buf(), dst.to_path_buf())
-    };
-    let status = Command::new("cp")
-        .arg("-a")
-        .arg(&from)
-        .arg(&to)
-        .stdout(Stdio::null())
-        .status()
-        .context("cannot run cp")?;
-    if !status.success() {
-        bail!("cannot copy {} to {}", src.display(), dst.display());
-    }
-    Ok(())
+fn apply_patch(patch: &Path, tree: &Path, log: &Path) -> anyhow::Result<()> {
+    let cmd = format!("patch -p1 --quiet < '{}'", patch.display());
+    shell(&cmd, tree, &BTreeMap::new(), log)
 }
 
-/// Runs a build-side shell command, appending its output to `log`.
-fn shell(cmd: &str, cwd: &Path, env: &BTreeMap<String, String>, log: &Path) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(log)?;
-    writeln!(file, "$ {cmd}")?;
-    let status = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(cwd)
-        .envs(env)
-        .stdin(Stdio::null())
-        .stdout(file.try_clone()?)
-        .stderr(file)
-        .status()
-        .with_context(|| format!("cannot run `{cmd}`"))?;
-    if !status.success() {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        let tail: Vec<&str> = text.lines().rev().take(15).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        bail!(
-            "`{cmd}` failed ({status}); log {}:\n{}",
-            log.display(),
-            tail.join("\n")
-        );
+/// An aspect argument's value on the command line: strings as they are,
+/// other values as JSON (`1.5`, `true`, `[1,2]`).
+fn arg_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     }
-    Ok(())
 }

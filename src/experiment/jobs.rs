@@ -3,10 +3,10 @@
 
 use anyhow::bail;
 
-use super::study::{StrategyKind, Study};
+use super::study::Study;
 
-/// How a version is built: plain (for the oracle), or instrumented by a
-/// strategy, or by the report stage of a report-driven strategy.
+/// How a version is built: plain (for the oracle), instrumented by a
+/// strategy, or woven with a report's aspect (`study.reports[i]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Arm {
     Plain,
@@ -24,7 +24,7 @@ impl Arm {
     pub fn dir_name(self, study: &Study) -> String {
         match self {
             Arm::Plain => PLAIN.to_string(),
-            Arm::Report(s) => format!("{}{REPORT_SUFFIX}", study.strategies[s].name),
+            Arm::Report(r) => format!("{}{REPORT_SUFFIX}", study.reports[r].name),
             Arm::Monitor(s) => study.strategies[s].name.clone(),
         }
     }
@@ -33,24 +33,35 @@ impl Arm {
         if name == PLAIN {
             return Some(Arm::Plain);
         }
-        let (base, report) = match name.strip_suffix(REPORT_SUFFIX) {
-            Some(b) => (b, true),
-            None => (name, false),
-        };
-        let s = study.strategies.iter().position(|s| s.name == base)?;
-        Some(if report { Arm::Report(s) } else { Arm::Monitor(s) })
+        if let Some(base) = name.strip_suffix(REPORT_SUFFIX) {
+            return study.reports.iter().position(|r| r.name == base).map(Arm::Report);
+        }
+        study
+            .strategies
+            .iter()
+            .position(|s| s.name == name)
+            .map(Arm::Monitor)
     }
 }
 
 /// One step of a study.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Job {
-    Build { arm: Arm, version: usize },
-    Run { arm: Arm, version: usize, test: usize },
+    Build {
+        arm: Arm,
+        version: usize,
+    },
+    Run {
+        arm: Arm,
+        version: usize,
+        test: usize,
+    },
+    /// Turning the training runs of `study.reports[i]` into its file.
+    Report(usize),
 }
 
 impl Job {
-    /// `build/ARM/VERSION` or `run/ARM/VERSION/TEST`.
+    /// `build/ARM/VERSION`, `run/ARM/VERSION/TEST` or `report/NAME`.
     pub fn id(self, study: &Study) -> String {
         match self {
             Job::Build { arm, version } => {
@@ -62,6 +73,7 @@ impl Job {
                 study.versions[version].name,
                 study.tests[test].name
             ),
+            Job::Report(r) => format!("report/{}", study.reports[r].name),
         }
     }
 
@@ -79,6 +91,7 @@ impl Job {
                 .zip(version(v))
                 .zip(test(t))
                 .map(|((arm, version), test)| Job::Run { arm, version, test }),
+            ["report", r] => study.reports.iter().position(|x| x.name == *r).map(Job::Report),
             _ => None,
         };
         match job {
@@ -91,14 +104,7 @@ impl Job {
 /// The study's steps in dependency order: each phase needs only the
 /// results of earlier phases, and its steps are independent.
 pub fn phases(study: &Study) -> Vec<Vec<Job>> {
-    let reports: Vec<usize> = (0..study.strategies.len())
-        .filter(|&s| {
-            matches!(
-                &study.strategies[s].kind,
-                StrategyKind::Weave { report: Some(_), .. }
-            )
-        })
-        .collect();
+    let reports: Vec<usize> = (0..study.reports.len()).collect();
     let training: Vec<usize> = (0..study.tests.len())
         .filter(|&t| study.training.contains(&study.tests[t].name))
         .collect();
@@ -125,6 +131,7 @@ pub fn phases(study: &Study) -> Vec<Vec<Job>> {
                 })
             })
             .collect(),
+        reports.iter().map(|&r| Job::Report(r)).collect(),
         arms.iter()
             .flat_map(|&arm| versions.clone().map(move |version| Job::Build { arm, version }))
             .collect(),

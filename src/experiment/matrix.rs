@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::records::RangeSet;
+use crate::ranges::RangeSet;
+use crate::ranges::check::{Unseen, check};
 
 /// A fault matrix over the faulty versions (rows here, columns in the
 /// report) and the tests.
@@ -45,16 +46,13 @@ pub enum Observation {
     Abnormal,
 }
 
-/// Predicts pass when every variable the run observed stays inside the
-/// learned range. A variable never seen in training has an empty learned
-/// range, so any value of it is a violation.
+/// Predicts pass when the run violates no learned range
+/// ([`crate::ranges::check`]): every reached variable stays inside its
+/// learned bounds, and none was unreached in training (its learned range is
+/// empty, so any value of it is a violation, as in MANET).
 pub fn predict(learned: &RangeSet, observed: &Observation) -> bool {
     match observed {
         Observation::Abnormal => false,
-        Observation::Ranges(ranges) => ranges.iter().all(|(name, &(lo, hi))| {
-            learned
-                .get(name)
-                .is_some_and(|&(llo, lhi)| llo <= lo && hi <= lhi)
-        }),
+        Observation::Ranges(ranges) => check(learned, ranges, Unseen::Violation).is_empty(),
     }
 }

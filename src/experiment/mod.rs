@@ -2,7 +2,8 @@
 //!
 //! A [`study::Study`] names program versions, monitoring strategies and a
 //! test suite. The harness builds every (version, arm) pair in a scratch
-//! copy ([`exec`]), runs every test under limits ([`run`]), derives the
+//! copy ([`exec`]), runs every test under limits ([`run`]), makes the
+//! reports some strategies' aspects read ([`report_stage`]), derives the
 //! oracle fault matrix from output equality with the original
 //! ([`oracle`]), learns ranges from P% of the original's training runs and
 //! predicts range fault matrices ([`evaluate`]), scores them ([`metrics`])
@@ -13,13 +14,14 @@ pub mod collect;
 pub mod driver;
 pub mod evaluate;
 pub mod exec;
+pub mod fsops;
 pub mod jobs;
 pub mod matrix;
 pub mod metrics;
 pub mod oracle;
 pub mod plot;
-pub mod records;
 pub mod report;
+pub mod report_stage;
 pub mod run;
 pub mod study;
 pub mod tables;

@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::hash_bytes;
 
+/// Changes whenever what a run records changes (as when `$WEFT_BUILD`
+/// began to be replaced in its output), so that cached runs are redone.
+pub const RECORD_VERSION: &str = "2";
+
 /// Why a run is a failure whatever its outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -44,7 +48,14 @@ pub struct RunRecord {
 }
 
 /// Runs `sh -c cmd` in `cwd` and records the result; `stdout` and `stderr`
-/// (each truncated to the cap) are also saved beside `cwd`.
+/// (each truncated to the cap) are also saved beside `cwd` unless empty
+/// (most runs of a suite write little; every file created costs).
+///
+/// Every occurrence of the value of `WEFT_BUILD` (from `env`) in stdout and
+/// stderr is replaced by the literal `$WEFT_BUILD` first: each version is
+/// built in its own directory, and a program printing its own path (as
+/// getopt does in `prog: unrecognized option`) must not fail the oracle
+/// for that.
 pub fn execute(
     cmd: &str,
     cwd: &Path,
@@ -112,10 +123,19 @@ pub fn execute(
     // Background children left by the test would keep the pipes open.
     kill_group(pgid);
     let status = status.context("cannot wait for the test")?;
-    let [out, err] = readers.map(|r| r.join().unwrap_or_default());
+    let [out, err] = readers.map(|r| {
+        let text = r.join().unwrap_or_default();
+        match env.get("WEFT_BUILD") {
+            Some(build) if !build.is_empty() => replace_all(&text, build.as_bytes(), b"$WEFT_BUILD"),
+            _ => text,
+        }
+    });
     let parent = cwd.parent().unwrap_or(cwd);
-    std::fs::write(parent.join("stdout"), &out)?;
-    std::fs::write(parent.join("stderr"), &err)?;
+    for (name, text) in [("stdout", &out), ("stderr", &err)] {
+        if !text.is_empty() {
+            std::fs::write(parent.join(name), text)?;
+        }
+    }
 
     let mut abnormal = None;
     let mut hashes = BTreeMap::new();
@@ -149,6 +169,19 @@ pub fn execute(
         outputs: hashes,
         millis: start.elapsed().as_millis() as u64,
     })
+}
+
+/// `hay` with every non-overlapping `needle` (non-empty) replaced by `with`.
+fn replace_all(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(hay.len());
+    let mut rest = hay;
+    while let Some(i) = rest.windows(needle.len()).position(|w| w == needle) {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(with);
+        rest = &rest[i + needle.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// Reads a pipe to its end, keeping at most `cap` bytes; past the cap the

@@ -34,6 +34,8 @@ pub struct Study {
     pub prepare: Option<String>,
     /// Directory the tests' `inputs` are taken from.
     pub inputs: PathBuf,
+    /// The weft executable that weaves (default: the running one).
+    pub weaver: Option<PathBuf>,
     /// Scratch and cache directory (shared between machines for --plan).
     pub work_dir: PathBuf,
     /// Where the tables, plots and reports go.
@@ -49,6 +51,8 @@ pub struct Study {
     pub compare_stderr: bool,
     /// The reference version is `versions[0]`.
     pub versions: Vec<Version>,
+    /// Reports the strategies' aspects read, each made once per study.
+    pub reports: Vec<Report>,
     pub strategies: Vec<Strategy>,
     pub tests: Vec<TestCase>,
     /// Names of the tests whose runs of the original train the ranges.
@@ -72,20 +76,32 @@ pub enum StrategyKind {
     /// Run `weft weave` with an aspect and its arguments.
     Weave {
         aspect: PathBuf,
+        /// Passed as `--arg NAME=VALUE` (strings as they are, other values
+        /// in their TOML/JSON spelling).
         args: BTreeMap<String, toml::Value>,
-        /// Report-driven: weave this aspect first, run the original's
-        /// training tests with it, and pass the report directory to the main
-        /// aspect as argument `report_arg`.
-        report: Option<ReportStage>,
+        /// `(argument, report index)`: the aspect gets the path of each
+        /// report's file as `--arg ARGUMENT=PATH`.
+        reports: Vec<(String, usize)>,
     },
 }
 
-/// The auxiliary weaving whose run records drive a strategy's selection.
+/// A report stage: an aspect woven into the original, whose training runs'
+/// records are turned into one report file that strategies' aspects read
+/// (e.g. the frequency report of FREQ, the fan-in report of FANIN).
+///
+/// Reports are declared once per study and referenced by name, so that
+/// FREQ, COMBAND and COMBOR share one frequency report instead of building
+/// and running it three times.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ReportStage {
+pub struct Report {
+    pub name: String,
     pub aspect: PathBuf,
     pub args: BTreeMap<String, toml::Value>,
-    pub report_arg: String,
+    /// Shell command writing `$WEFT_REPORT` from the runs under `$WEFT_RUNS`
+    /// (or from what the weave wrote: the woven tree `$WEFT_TREE`, files in
+    /// `$WEFT_WEAVE_DIR`); `None`: the union of the training runs' ranges as
+    /// a range set (what `weft ranges merge` writes).
+    pub make: Option<String>,
 }
 
 /// A monitoring strategy.
@@ -123,6 +139,8 @@ struct RawFile {
     #[serde(default)]
     version: Vec<RawVersion>,
     #[serde(default)]
+    report: Vec<RawReport>,
+    #[serde(default)]
     strategy: Vec<RawStrategy>,
     #[serde(default)]
     test: Vec<RawTest>,
@@ -142,6 +160,7 @@ struct RawStudy {
     prepare: Option<String>,
     #[serde(default = "default_inputs")]
     inputs: PathBuf,
+    weaver: Option<PathBuf>,
     #[serde(default = "default_work_dir")]
     work_dir: PathBuf,
     #[serde(default = "default_out_dir")]
@@ -200,10 +219,9 @@ struct RawStrategy {
     aspect: Option<PathBuf>,
     #[serde(default)]
     args: BTreeMap<String, toml::Value>,
-    report_aspect: Option<PathBuf>,
+    /// Argument name → report name.
     #[serde(default)]
-    report_args: BTreeMap<String, toml::Value>,
-    report_arg: Option<String>,
+    reports: BTreeMap<String, String>,
     #[serde(default)]
     cflags: String,
     #[serde(default)]
@@ -212,6 +230,16 @@ struct RawStrategy {
     libs: String,
     #[serde(default)]
     extra_files: Vec<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReport {
+    name: String,
+    aspect: PathBuf,
+    #[serde(default)]
+    args: BTreeMap<String, toml::Value>,
+    make: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -304,26 +332,57 @@ impl Study {
             err(&format!("version[{i}].name"), m)
         })?;
 
+        let reports: Vec<Report> = raw
+            .report
+            .into_iter()
+            .map(|r| Report {
+                name: r.name,
+                aspect: at(&r.aspect),
+                args: r.args,
+                make: r.make,
+            })
+            .collect();
+        unique_names(reports.iter().map(|r| &r.name), |i, m| {
+            err(&format!("report[{i}].name"), m)
+        })?;
+
         let mut strategies = Vec::new();
         for (i, r) in raw.strategy.into_iter().enumerate() {
             let key = |k: &str| format!("strategy[{i}].{k}");
             let kind = match r.kind.as_str() {
+                "patch" if !r.reports.is_empty() => {
+                    bail!(err(&key("reports"), "needs kind \"weave\"".into()))
+                }
                 "patch" => StrategyKind::Patch {
                     patch: at(&r
                         .patch
                         .ok_or_else(|| err(&key("patch"), "required by kind \"patch\"".into()))?),
                 },
-                "weave" => StrategyKind::Weave {
-                    aspect: at(&r
-                        .aspect
-                        .ok_or_else(|| err(&key("aspect"), "required by kind \"weave\"".into()))?),
-                    args: r.args,
-                    report: r.report_aspect.map(|a| ReportStage {
-                        aspect: at(&a),
-                        args: r.report_args,
-                        report_arg: r.report_arg.unwrap_or_else(|| "reportName".into()),
-                    }),
-                },
+                "weave" => {
+                    let mut used = Vec::new();
+                    for (arg, name) in r.reports {
+                        let Some(index) = reports.iter().position(|rep| rep.name == name) else {
+                            bail!(err(
+                                &key(&format!("reports.{arg}")),
+                                format!("no [[report]] named {name:?}")
+                            ));
+                        };
+                        if r.args.contains_key(&arg) {
+                            bail!(err(
+                                &key(&format!("reports.{arg}")),
+                                "also given in `args`".into()
+                            ));
+                        }
+                        used.push((arg, index));
+                    }
+                    StrategyKind::Weave {
+                        aspect: at(&r
+                            .aspect
+                            .ok_or_else(|| err(&key("aspect"), "required by kind \"weave\"".into()))?),
+                        args: r.args,
+                        reports: used,
+                    }
+                }
                 other => bail!(err(
                     &key("kind"),
                     format!("unknown kind {other:?} (expected \"patch\" or \"weave\")")
@@ -405,6 +464,7 @@ impl Study {
             env: s.env,
             prepare: s.prepare,
             inputs: at(&s.inputs),
+            weaver: s.weaver.map(|p| at(&p)),
             work_dir: at(&s.work_dir),
             out_dir: at(&s.out_dir),
             seed: s.seed,
@@ -414,6 +474,7 @@ impl Study {
             output_cap: s.output_cap_bytes,
             compare_stderr: s.compare_stderr,
             versions,
+            reports,
             strategies,
             tests,
             training,

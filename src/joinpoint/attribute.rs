@@ -3,16 +3,29 @@
 use tree_sitter::Node;
 
 use super::catalogue::{self, AttributeSpec, KindSpec};
-use super::declared_type::{Declaration, Scope, declared_type, lookup, param_name, parameters, vardecl_name};
+use super::params::{param_identifier, parameters};
 use super::select::{count, stale, statements};
-use super::tree::{self, handle, is_expression_kind, is_loop_kind, line_column, node};
+use super::tree::{self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node};
+use super::typed::{
+    Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
+};
 use super::vars::{in_loop_header, reference};
 use super::{JoinPoint, Value, loops};
 use crate::c::ParsedFile;
 use crate::engine::HostError;
+use crate::sema::Semantics;
 
 /// The value of attribute `name` (canonical name or alias) of `jp`.
-pub fn attribute(files: &[ParsedFile], jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
+///
+/// `sema` must describe `files` as they are now. Type attributes of
+/// `param`, `vardecl` and `var` come from it; without it (see
+/// [`super::uses_semantics`] for when it is needed) they answer "unknown".
+pub fn attribute(
+    files: &[ParsedFile],
+    sema: Option<&Semantics>,
+    jp: &JoinPoint,
+    name: &str,
+) -> Result<Value, HostError> {
     let spec = catalogue::kind(jp.kind)
         .ok_or_else(|| HostError::Failed(format!("unknown join point kind `{}`", jp.kind)))?;
     let attr = spec
@@ -23,7 +36,10 @@ pub fn attribute(files: &[ParsedFile], jp: &JoinPoint, name: &str) -> Result<Val
     };
     let file = files.get(index).ok_or_else(|| stale(jp))?;
     let n = node(files, jp).ok_or_else(|| stale(jp))?;
-    let own = kind_attribute(file, index, jp.kind, n, attr.name);
+    let own = match jp.kind {
+        "param" | "vardecl" | "var" => declared_attribute(files, sema, index, jp.kind, n, attr.name),
+        _ => kind_attribute(file, jp.kind, n, attr.name),
+    };
     own.or_else(|| common_attribute(file, index, jp, n, attr.name))
         .ok_or_else(|| {
             HostError::Failed(format!(
@@ -133,7 +149,7 @@ fn in_definition(file: &ParsedFile, param: Node<'_>) -> bool {
 }
 
 /// Kind-specific attributes; `None` when `name` is not one of `kind`'s own.
-fn kind_attribute(file: &ParsedFile, index: usize, kind: &str, n: Node<'_>, name: &str) -> Option<Value> {
+fn kind_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Option<Value> {
     let text = |n: Node<'_>| Value::Str(code(file, n).to_string());
     let field_text = |field: &str| n.child_by_field_name(field).map_or(Value::Null, text);
     match kind {
@@ -147,16 +163,6 @@ fn kind_attribute(file: &ParsedFile, index: usize, kind: &str, n: Node<'_>, name
             _ => None,
         },
         "function" => function_attribute(file, n, name),
-        "param" => typed_attribute(
-            file,
-            Declaration {
-                node: n,
-                scope: Scope::Param,
-            },
-            name,
-        ),
-        "vardecl" => vardecl_attribute(file, n, name),
-        "var" => var_attribute(file, index, n, name),
         "body" => match name {
             "has_braces" => Some(Value::Bool(n.kind() == "compound_statement")),
             "num_stmts" => Some(Value::Int(statements(n).len() as i64)),
@@ -318,68 +324,61 @@ fn function_attribute(file: &ParsedFile, f: Node<'_>, name: &str) -> Option<Valu
     })
 }
 
+/// Attributes of `param`, `vardecl` and `var`: names from the syntax, types
+/// and declarations from `sema`.
+fn declared_attribute(
+    files: &[ParsedFile],
+    sema: Option<&Semantics>,
+    index: usize,
+    kind: &str,
+    n: Node<'_>,
+    name: &str,
+) -> Option<Value> {
+    let file = files.get(index)?;
+    let text = |n: Option<Node<'_>>| Value::Str(n.map_or("", |n| file.node_text(n)).to_string());
+    match (kind, name) {
+        ("param", "name") => return Some(text(param_identifier(n))),
+        ("vardecl", "name") => return Some(text(declarator_name(n))),
+        ("var", "name") => return Some(text(Some(n))),
+        ("vardecl", _) => {
+            if let Some(value) = vardecl_attribute(file, n, name) {
+                return Some(value);
+            }
+        }
+        ("var", "reference") => return Some(Value::Str(reference(n).as_str().to_string())),
+        ("var", "in_loop_header") => return Some(Value::Bool(in_loop_header(n))),
+        _ => {}
+    }
+    let (decl, scope) = match kind {
+        "param" => (
+            sema.and_then(|s| param_declaration(s, file, index, n)),
+            Scope::Param,
+        ),
+        "vardecl" => {
+            let in_function =
+                std::iter::successors(n.parent(), |p| p.parent()).any(|p| p.kind() == "function_definition");
+            let scope = if in_function { Scope::Local } else { Scope::Global };
+            (sema.and_then(|s| vardecl_declaration(s, index, n)), scope)
+        }
+        _ => {
+            let decl = sema.and_then(|s| s.declaration_of(index, n));
+            (decl, scope_of(decl))
+        }
+    };
+    if name == "declaration" {
+        return Some(decl.map_or(Value::Null, |d| declaration_join_point(files, d)));
+    }
+    typed_attribute(decl, scope, name)
+}
+
+/// `vardecl` attributes read from the declarator itself.
 fn vardecl_attribute(file: &ParsedFile, d: Node<'_>, name: &str) -> Option<Value> {
-    let declaration = d.parent()?;
     let value = (d.kind() == "init_declarator")
         .then(|| d.child_by_field_name("value"))
         .flatten();
     Some(match name {
         "has_init" => Value::Bool(value.is_some()),
         "init" => value.map_or(Value::Null, |v| Value::Str(code(file, v).to_string())),
-        "storage_class" => {
-            let mut cursor = declaration.walk();
-            let class = declaration
-                .children(&mut cursor)
-                .find(|c| c.kind() == "storage_class_specifier");
-            class.map_or(Value::Null, |c| Value::Str(file.node_text(c).to_string()))
-        }
-        _ => {
-            let in_function =
-                std::iter::successors(d.parent(), |p| p.parent()).any(|p| p.kind() == "function_definition");
-            let scope = if in_function { Scope::Local } else { Scope::Global };
-            return typed_attribute(file, Declaration { node: d, scope }, name);
-        }
-    })
-}
-
-fn var_attribute(file: &ParsedFile, index: usize, v: Node<'_>, name: &str) -> Option<Value> {
-    match name {
-        "name" => Some(Value::Str(file.node_text(v).to_string())),
-        "reference" => Some(Value::Str(reference(v).as_str().to_string())),
-        "in_loop_header" => Some(Value::Bool(in_loop_header(v))),
-        _ => match lookup(file, v) {
-            Some(decl) if name == "declaration" => {
-                Some(Value::JoinPoint(handle(decl.kind(), index, decl.node)))
-            }
-            Some(decl) => typed_attribute(file, decl, name),
-            None => Some(match name {
-                "type" | "declaration" => Value::Null,
-                _ => Value::Bool(false),
-            }),
-        },
-    }
-}
-
-/// Attributes shared by everything with a declaration (param, vardecl, var).
-fn typed_attribute(file: &ParsedFile, decl: Declaration<'_>, name: &str) -> Option<Value> {
-    let ty = || declared_type(file, &decl);
-    Some(match name {
-        "name" => Value::Str(
-            if decl.scope == Scope::Param {
-                param_name(file, decl.node)
-            } else {
-                vardecl_name(file, decl.node)
-            }
-            .to_string(),
-        ),
-        "type" => Value::Str(ty().text),
-        "is_param" => Value::Bool(decl.scope == Scope::Param),
-        "is_global" => Value::Bool(decl.scope == Scope::Global),
-        "is_local" => Value::Bool(decl.scope == Scope::Local),
-        "is_primitive" => Value::Bool(ty().is_primitive),
-        "is_pointer" => Value::Bool(ty().is_pointer),
-        "is_array" => Value::Bool(ty().is_array),
-        "is_struct" => Value::Bool(ty().is_struct),
         _ => return None,
     })
 }

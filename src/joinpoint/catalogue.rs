@@ -192,7 +192,7 @@ pub static COMMON: &[AttributeSpec] = &[
         "file",
         &["path", "filepath", "filePath"],
         Str,
-        "Path of the file containing the join point (empty for program).",
+        "Path of the file containing the join point, relative to the input directory it was found in (`gzip.c` for `weft weave … path/to/gzip-1.12`), so names do not depend on where the program is checked out; empty for program.",
     ),
     attr(
         "parent",
@@ -202,20 +202,26 @@ pub static COMMON: &[AttributeSpec] = &[
     ),
 ];
 
-/// Attributes of anything that names a declared object (param, vardecl, var).
-/// Types are approximate: see the `var` kind.
+/// Attributes of anything that names a declared object (param, vardecl,
+/// var). Declarations and types are resolved by the semantic model
+/// (scopes, typedefs, the project's headers); what it cannot resolve has an
+/// unknown type: `type_known` false, every shape attribute false.
 macro_rules! typed_attributes {
     ($($extra:expr),* $(,)?) => {
         &[
             attr("name", &[], Str, "The identifier."),
-            attr("type", &["declaredType"], StrOrNull, "Declared type as written, e.g. `unsigned char *` (null when the declaration is not found)."),
+            attr("type", &["declaredType"], StrOrNull, "Declared type as written, without name or storage class, e.g. `const char *[4]` or `ush` (null when the declaration is not found)."),
+            attr("type_known", &["typeKnown"], Bool, "The type was resolved (through typedefs and project headers). False for names declared by macros, in text that did not parse, or with types from unread headers: strategies should not instrument those."),
             attr("is_param", &["isParam"], Bool, "Declared as a function parameter."),
-            attr("is_global", &["isGlobal"], Bool, "Declared at file scope."),
+            attr("is_global", &["isGlobal"], Bool, "Declared at file scope (in the file or a project header)."),
             attr("is_local", &["isLocal"], Bool, "Declared in a block of a function (not a parameter)."),
-            attr("is_primitive", &["isPrimitive"], Bool, "Arithmetic, enum or _Bool type, directly or through a typedef in the same file; not a pointer or array."),
-            attr("is_pointer", &["isPointer"], Bool, "The declarator makes it a pointer (`*`)."),
-            attr("is_array", &["isArray"], Bool, "The declarator makes it an array (`[]`)."),
-            attr("is_struct", &["isStruct"], Bool, "A struct or union (directly or through a same-file typedef), not a pointer or array."),
+            attr("is_primitive", &["isPrimitive"], Bool, "Integer, floating, enum or _Bool type after typedef resolution; not a pointer, array or struct."),
+            attr("is_pointer", &["isPointer"], Bool, "A pointer, directly or through a typedef."),
+            attr("is_array", &["isArray"], Bool, "An array, directly or through a typedef."),
+            attr("is_struct", &["isStruct"], Bool, "A struct or union value (not a pointer to one), directly or through a typedef."),
+            attr("is_const", &["isConst"], Bool, "The object itself is const (`const int x`, `char *const p`; not `const char *p`)."),
+            attr("is_volatile", &["isVolatile"], Bool, "The object itself is volatile."),
+            attr("storage_class", &["storageClass"], StrOrNull, "`static`, `extern`, `register`, `auto` or `_Thread_local` when written; null otherwise."),
             $($extra),*
         ]
     };
@@ -468,19 +474,13 @@ static KINDS: &[KindSpec] = &[
         attributes: typed_attributes![
             attr("has_init", &["hasInit"], Bool, "Has an initializer."),
             attr("init", &[], StrOrNull, "The initializer's text."),
-            attr(
-                "storage_class",
-                &["storageClass"],
-                StrOrNull,
-                "`static`, `extern`, `register`, ... when written."
-            ),
         ],
         actions: INSERT,
     },
     KindSpec {
         name: "var",
         aliases: &["varref", "varRef"],
-        doc: "One use of a variable: an identifier in expression position. Not: function names in calls, struct member names (in `s.m` and `p->m` only `s` and `p` are vars), type names, labels, macro names and preprocessor conditions, enumerator definitions, nor declarator names (parameters are `param`, declared variables are `vardecl`, even with an initializer). Identifiers of enum constants and of functions used as values (`&f`) are vars (there is no name resolution). Type attributes come from the declaration found by scope lookup (block declarations before the use, parameters, file-scope declarations of the same file) and are false/null when none is found.",
+        doc: "One use of a variable: an identifier in expression position. Not: function names in calls, struct member names (in `s.m` and `p->m` only `s` and `p` are vars), type names, labels, macro names and preprocessor conditions, enumerator definitions, nor declarator names (parameters are `param`, declared variables are `vardecl`, even with an initializer). Identifiers of enum constants and of functions used as values (`&f`) are vars too; they are neither params, locals nor globals and have no `declaration`. Type attributes come from the declaration the name resolves to (blocks, parameters, file scope, project headers); when none is found they are false/null.",
         selects: &[],
         attributes: typed_attributes![
             attr(
@@ -499,7 +499,7 @@ static KINDS: &[KindSpec] = &[
                 "declaration",
                 &["decl", "vardecl"],
                 JoinPointOrNull,
-                "The param or vardecl found by scope lookup."
+                "The param or vardecl the name resolves to; null for globals declared only in a header, enum constants, functions and unresolved names."
             ),
         ],
         actions: INSERT,

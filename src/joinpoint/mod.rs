@@ -5,17 +5,19 @@
 
 mod attribute;
 pub mod catalogue;
-mod declared_type;
 mod loops;
+mod params;
 pub mod reference;
 mod select;
 mod tree;
+mod typed;
 mod vars;
 
 pub use attribute::attribute;
 pub use catalogue::{AttrType, AttributeSpec, KindSpec, attribute_names, kind, kinds, suggest};
 pub use select::select;
 pub use tree::node;
+pub use typed::uses_semantics;
 
 use std::ops::Range;
 

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::JoinPoint;
 use super::catalogue::{self, KindSpec};
-use super::declared_type::parameters;
+use super::params::parameters;
 use super::tree::{
     Shape, declarator_name, declarator_shape, function_name, handle, is_expression_kind, is_loop_kind,
     is_statement_kind, node, understood,

@@ -137,26 +137,7 @@ pub fn unparenthesized_parent(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     Some((parent, child))
 }
 
-/// tree-sitter-c's statement kinds (the `statement` supertype).
-pub fn is_statement_kind(kind: &str) -> bool {
-    matches!(
-        kind,
-        "attributed_statement"
-            | "break_statement"
-            | "case_statement"
-            | "compound_statement"
-            | "continue_statement"
-            | "do_statement"
-            | "expression_statement"
-            | "for_statement"
-            | "goto_statement"
-            | "if_statement"
-            | "labeled_statement"
-            | "return_statement"
-            | "switch_statement"
-            | "while_statement"
-    )
-}
+pub use crate::c::syntax::is_statement_kind;
 
 /// tree-sitter-c's expression kinds (the `expression` supertype), except
 /// the bare identifier.

@@ -22,7 +22,14 @@ impl Host for Program {
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
-        joinpoint::attribute(&self.files, jp, name)
+        let canonical = joinpoint::kind(jp.kind)
+            .and_then(|k| k.attribute(name))
+            .map(|a| a.name);
+        if let (Some("file"), Some(unit)) = (canonical, jp.file.and_then(|i| self.unit(i))) {
+            return Ok(Value::Str(unit.to_string()));
+        }
+        let sema = joinpoint::uses_semantics(jp.kind, name).then(|| self.semantics());
+        joinpoint::attribute(&self.files, sema, jp, name)
     }
 
     fn insert(&mut self, jp: &JoinPoint, at: InsertAt, code: &str) -> Result<(), HostError> {

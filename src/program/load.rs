@@ -26,21 +26,55 @@ impl Program {
             }
             let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
             match String::from_utf8(bytes) {
-                Ok(text) => sources.push((path, weave, text)),
+                Ok(text) => sources.push((path, weave, text, unit_name(&entry.dest))),
                 Err(_) => eprintln!(
                     "warning: `{}` is not UTF-8; copied without weaving",
                     path.display()
                 ),
             }
         }
-        let mut macros = MacroTable::learn(sources.iter().map(|(p, _, t)| (p.as_path(), t.as_str())));
+        let mut macros = MacroTable::learn(sources.iter().map(|(p, _, t, _)| (p.as_path(), t.as_str())));
         if let Some(file) = macro_file {
             macros.add_macro_file(file)?;
         }
-        let woven = sources
-            .into_iter()
-            .filter(|(_, weave, _)| *weave)
-            .map(|(path, _, text)| (path.clone(), text));
-        Ok(Program::new(FrontEnd::new(macros), woven))
+        let woven: Vec<_> = sources.into_iter().filter(|(_, weave, _, _)| *weave).collect();
+        let units = woven.iter().map(|(_, _, _, unit)| unit.clone()).collect();
+        let mut program = Program::new(
+            FrontEnd::new(macros),
+            woven.into_iter().map(|(path, _, text, _)| (path.clone(), text)),
+        );
+        program.units = units;
+        Ok(program)
+    }
+
+    /// The stable name of the file at `index` (its `file` attribute).
+    pub fn unit(&self, index: usize) -> Option<&str> {
+        self.units.get(index).map(String::as_str)
+    }
+}
+
+/// A file's name relative to the input it was found in: `dest` is relative
+/// to the output directory and starts with the input's own name when the
+/// input is a directory (`gzip-1.12/gzip.c` → `gzip.c`); a file given
+/// directly is named by its file name.
+fn unit_name(dest: &Path) -> String {
+    let mut parts = dest.components();
+    let rest = parts.clone().skip(1);
+    if rest.clone().next().is_some() {
+        parts.next();
+    }
+    parts.as_path().to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unit_name;
+    use std::path::Path;
+
+    #[test]
+    fn unit_names_are_relative_to_the_input() {
+        assert_eq!(unit_name(Path::new("gzip-1.12/gzip.c")), "gzip.c");
+        assert_eq!(unit_name(Path::new("tree/lib/xalloc.c")), "lib/xalloc.c");
+        assert_eq!(unit_name(Path::new("main.c")), "main.c");
     }
 }

@@ -5,7 +5,6 @@ use super::Program;
 use crate::edit::Op;
 use crate::engine::HostError;
 use crate::joinpoint::{JoinPoint, Value};
-use crate::sema::Semantics;
 
 /// Runs transformation `action` on the file `jp` is in, or on every file
 /// when `jp` is the program. The pass's edits join the pending edits (so
@@ -26,12 +25,11 @@ pub fn perform(program: &mut Program, jp: &JoinPoint, action: &str, args: &[Valu
         Some(index) => vec![index],
         None => (0..program.files.len()).collect(),
     };
-    let sema = Semantics::build(&program.files, &[]);
     for index in targets {
         let file = program.files.get(index).ok_or_else(|| {
             HostError::Failed(format!("join point `{}` names no file of the program", jp.kind))
         })?;
-        let outcome = crate::transform::run(action, file, &sema, index)
+        let outcome = crate::transform::run(action, file, program.semantics(), index)
             .map_err(|e| HostError::Failed(format!("transformation {action}: {e}")))?;
         let origin = if jp.file.is_some() {
             file.map.approximate(jp.range.start)

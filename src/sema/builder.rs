@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::ctype::{CType, TypeKind, arithmetic_kind};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
 use super::scope::{Scope, ScopeTree, Tag};
-use super::spelling::{TypeSpelling, spell};
+use super::spelling::{TypeSpelling, spell, written};
 use super::stdtypes::standard_typedef;
 
 /// A struct or union definition (one with a body).
@@ -258,7 +258,11 @@ impl<'a> Builder<'a> {
                     continue;
                 }
                 if let Some(name) = e.child_by_field_name("name") {
-                    let d = self.make(name, DeclKind::EnumConstant, &ty, None, scope == 0);
+                    let written = match &tag {
+                        Some(t) => format!("enum {t}"),
+                        None => "enum {…}".to_string(),
+                    };
+                    let d = self.make(name, DeclKind::EnumConstant, &ty, None, written, scope == 0);
                     self.tree.scopes[scope].decls.push(d);
                 }
             }
@@ -279,6 +283,7 @@ impl<'a> Builder<'a> {
         kind: DeclKind,
         ty: &CType,
         spelling: Option<TypeSpelling>,
+        written: String,
         is_file_scope: bool,
     ) -> Declaration {
         Declaration {
@@ -291,6 +296,7 @@ impl<'a> Builder<'a> {
             range: name.byte_range(),
             line: name.start_position().row + 1,
             spelling,
+            written,
             visible_from: name.end_byte(),
         }
     }
@@ -316,7 +322,11 @@ impl<'a> Builder<'a> {
         let original = self.original;
         let text_of = |n: Node<'_>| original(n.byte_range());
         let spelling = spell(&specs.nodes, Some(declarator), hole, &text_of);
-        let mut d = self.make(name, kind, &ty, spelling, file_scope);
+        let view = self.view;
+        let text_or_view =
+            |n: Node<'_>| text_of(n).unwrap_or_else(|| view.get(n.byte_range()).unwrap_or("").to_string());
+        let written = written(&specs.nodes, declarator, name, &text_or_view);
+        let mut d = self.make(name, kind, &ty, spelling, written, file_scope);
         d.storage = specs.storage;
         Some(d)
     }
@@ -402,7 +412,7 @@ impl<'a> Builder<'a> {
                 // after the parameter list, or is `int` by default.
                 "identifier" => {
                     let int = CType::new(TypeKind::Integer("int".into()));
-                    let d = self.make(p, DeclKind::Parameter, &int, None, false);
+                    let d = self.make(p, DeclKind::Parameter, &int, None, "int".to_string(), false);
                     self.tree.scopes[scope].decls.push(d);
                 }
                 _ => {}

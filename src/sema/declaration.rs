@@ -73,6 +73,10 @@ pub struct Declaration {
     /// return type), or `None` when it cannot be spelled safely (anonymous
     /// struct bodies, qualifiers on the object itself, macro text).
     pub spelling: Option<TypeSpelling>,
+    /// The declared type as written, without the name, storage class or
+    /// initializer (`const char *[4]`, `ush`); a struct, union or enum body
+    /// is abbreviated to `{…}`.
+    pub written: String,
     /// Offset from which the name is visible in its scope (end of the
     /// declarator); 0 for names coming from headers.
     pub(crate) visible_from: usize,

@@ -96,6 +96,50 @@ pub fn spell<'t>(
     Some(TypeSpelling { prefix, suffix })
 }
 
+/// The type of the object declared by `hole` inside `declarator` as
+/// written: the qualifiers and type specifier among `specifiers`, then the
+/// declarator with the name cut out (`const char *[4]` for
+/// `static const char *names[4]`). Storage classes and attributes are not
+/// part of a type; a struct, union or enum body is abbreviated to `{…}` so
+/// that the text stays one short line. Whitespace is normalised.
+pub fn written<'t>(
+    specifiers: &[Node<'t>],
+    declarator: Node<'t>,
+    hole: Node<'t>,
+    text_of: &dyn Fn(Node<'t>) -> String,
+) -> String {
+    let mut words = Vec::new();
+    for spec in specifiers {
+        match spec.kind() {
+            "storage_class_specifier" | "attribute_specifier" | "attribute_declaration" => {}
+            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                let keyword = spec.kind().trim_end_matches("_specifier");
+                words.push(keyword.to_string());
+                if let Some(tag) = spec.child_by_field_name("name") {
+                    words.push(text_of(tag));
+                }
+                if spec.child_by_field_name("body").is_some() {
+                    words.push("{…}".to_string());
+                }
+            }
+            _ => words.push(text_of(*spec)),
+        }
+    }
+    if words.is_empty() {
+        // K&R implicit int.
+        words.push("int".to_string());
+    }
+    let whole = text_of(declarator);
+    let around = hole
+        .start_byte()
+        .checked_sub(declarator.start_byte())
+        .zip(hole.end_byte().checked_sub(declarator.start_byte()))
+        .and_then(|(start, end)| Some(format!("{}{}", whole.get(..start)?, whole.get(end..)?)))
+        .unwrap_or_default();
+    words.push(around);
+    words.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut cursor = node.walk();
     node.children(&mut cursor).any(|c| c.kind() == kind)

@@ -6,8 +6,9 @@
 //! ([`Skipped`]). Passes never regenerate code: a rewritten statement is
 //! rebuilt from the original text of its parts, and everything else stays
 //! byte for byte. To chain passes, apply a pass's edits, re-parse, rebuild
-//! the [`Semantics`] and run the next one ([`apply_edits`] and
-//! [`transform_text`] do this for the command line and the tests).
+//! the [`Semantics`] and run the next one ([`transform_text`] does this for
+//! the tests; `weft transform` goes through [`crate::program::Program`]'s
+//! `perform`).
 //!
 //! Rewritten statements stay on their original lines (temporaries live in
 //! a block `{ T tmp; tmp = e; … }` replacing the statement), so C89
@@ -25,7 +26,7 @@ mod struct_assign;
 mod temporary;
 mod unary_expansion;
 
-pub use pipeline::{PassReport, apply_edits, transform_text};
+pub use pipeline::{PassReport, transform_text};
 
 use std::fmt;
 use std::path::PathBuf;
@@ -65,6 +66,10 @@ pub struct PassOutcome {
 pub enum TransformError {
     #[error("unknown pass `{0}` (known: {1})")]
     UnknownPass(String, String),
+    /// A pass produced edits the edit engine refused (overlapping, or not
+    /// on character boundaries): a bug of the pass.
+    #[error("{0}")]
+    Edit(#[from] crate::edit::EditError),
 }
 
 type PassFn = fn(&mut PassContext<'_>);

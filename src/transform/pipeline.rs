@@ -9,23 +9,8 @@ use std::sync::Arc;
 
 use super::{PassOutcome, TransformError, canonical_name, run};
 use crate::c::{FrontEnd, ParsedFile};
-use crate::edit::Edit;
+use crate::edit::{EditSet, Op};
 use crate::sema::Semantics;
-
-/// Applies sorted, non-overlapping edits (as [`run`] returns them) to the
-/// text they were computed on.
-pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
-    let mut out = String::with_capacity(text.len() + edits.len() * 16);
-    let mut at = 0;
-    for edit in edits {
-        let start = edit.range.start.clamp(at, text.len());
-        out.push_str(&text[at..start]);
-        out.push_str(&edit.text);
-        at = edit.range.end.clamp(start, text.len());
-    }
-    out.push_str(&text[at..]);
-    out
-}
 
 /// What one pass did to every file of the program.
 #[derive(Debug, Clone)]
@@ -76,7 +61,14 @@ pub fn transform_text(
         let mut next = Vec::with_capacity(parsed.len());
         for (i, file) in parsed.iter().enumerate() {
             let outcome = run(name, file, &sema, i)?;
-            next.push((!outcome.edits.is_empty()).then(|| apply_edits(&file.text, &outcome.edits)));
+            let changed = if outcome.edits.is_empty() {
+                None
+            } else {
+                let mut edits = EditSet::new(file.path.clone(), Arc::clone(&file.text));
+                edits.push(outcome.edits.iter().cloned().map(Op::from), 0)?;
+                Some(edits.apply())
+            };
+            next.push(changed);
             outcomes.push(outcome);
         }
         for (file, text) in parsed.iter_mut().zip(next) {

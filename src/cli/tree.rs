@@ -1,0 +1,131 @@
+//! What `weft weave` and `weft transform` share: the input tree and output
+//! arguments, loading the program, presenting the result, exit statuses.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, anyhow, bail};
+
+use crate::output::{self, Entry, Selection};
+use crate::program::Program;
+
+/// Input paths, file selection, front-end options and where the result goes.
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    /// Directory to write the resulting tree to (replaced as a whole).
+    #[arg(long, value_name = "DIR", required_unless_present = "diff")]
+    output: Option<PathBuf>,
+    /// Process only the .c files matching this glob (repeatable; default
+    /// `*.c`), relative to the input directory.
+    #[arg(long, value_name = "GLOB")]
+    include: Vec<String>,
+    /// Do not process the files matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Print a unified diff of the changed files instead of writing them.
+    #[arg(long)]
+    diff: bool,
+    /// Extra macro definitions for the front end.
+    #[arg(long = "macro-file", value_name = "F")]
+    macro_file: Option<PathBuf>,
+    /// Directory searched for `#include "…"` project headers, after the
+    /// directories of the C files themselves (repeatable).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// C files and directories to process; directories are mirrored.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
+
+/// Why a command stopped, deciding its exit status.
+pub enum Failure {
+    /// Bad command line or aspect (status 2).
+    Usage(anyhow::Error),
+    /// The work itself failed (status 1).
+    Failed(anyhow::Error),
+    /// An error already rendered as a diagnostic (`error: …` with its
+    /// location), printed as it is, with its exit status.
+    Diagnosed { status: i32, rendered: String },
+}
+
+/// The exit status of a run: 0, or the failure reported on stderr.
+pub fn exit_status(result: Result<(), Failure>) -> i32 {
+    match result {
+        Ok(()) => 0,
+        Err(Failure::Usage(err)) => {
+            eprintln!("error: {err:#}");
+            2
+        }
+        Err(Failure::Failed(err)) => {
+            eprintln!("error: {err:#}");
+            1
+        }
+        Err(Failure::Diagnosed { status, rendered }) => {
+            eprintln!("{}", rendered.trim_end());
+            status
+        }
+    }
+}
+
+/// The program made of the selected C files of the input tree, and the
+/// entries of that tree (to write it back).
+pub fn load(args: &TreeArgs) -> Result<(Program, Vec<Entry>), Failure> {
+    let selection = Selection::new(&args.include, &args.exclude).map_err(Failure::Usage)?;
+    if let Some(out) = &args.output {
+        check_output_outside_inputs(out, &args.paths).map_err(Failure::Usage)?;
+    }
+    if let Some(file) = &args.macro_file
+        && !file.is_file()
+    {
+        return Err(Failure::Usage(anyhow!(
+            "macro file `{}` does not exist",
+            file.display()
+        )));
+    }
+    if let Some(dir) = args.include_dirs.iter().find(|d| !d.is_dir()) {
+        return Err(Failure::Usage(anyhow!(
+            "include directory `{}` does not exist",
+            dir.display()
+        )));
+    }
+    let entries = output::scan(&args.paths, &selection).map_err(Failure::Usage)?;
+    let mut program = Program::load(&entries, args.macro_file.as_deref()).map_err(Failure::Failed)?;
+    program.add_include_dirs(&args.include_dirs);
+    Ok((program, entries))
+}
+
+/// Commits the program and writes the tree with its changed files (or
+/// prints their diffs with `--diff`).
+pub fn finish(args: &TreeArgs, mut program: Program, entries: &[Entry]) -> Result<(), Failure> {
+    program.commit().map_err(|e| Failure::Failed(anyhow!("{e}")))?;
+    let changed = program.woven();
+    if args.diff {
+        for file in program.files() {
+            if let Some(new) = changed.get(&file.path) {
+                let old = std::fs::read_to_string(&file.path)
+                    .with_context(|| format!("cannot read `{}`", file.path.display()))
+                    .map_err(Failure::Failed)?;
+                print!("{}", output::unified_diff(&file.path, &old, new));
+            }
+        }
+        return Ok(());
+    }
+    let out = args
+        .output
+        .as_deref()
+        .ok_or_else(|| Failure::Usage(anyhow!("--output DIR is required unless --diff is given")))?;
+    output::write_tree(entries, &changed, out).map_err(Failure::Failed)
+}
+
+/// Refuses an output directory inside an input directory: the next run
+/// would process the previous output.
+fn check_output_outside_inputs(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let out = absolute(out);
+    for input in inputs {
+        let resolved = input.canonicalize().unwrap_or_else(|_| absolute(input));
+        if input.is_dir() && (out.starts_with(&resolved) || out.starts_with(absolute(input))) {
+            bail!("output `{}` is inside input `{}`", out.display(), input.display());
+        }
+    }
+    Ok(())
+}

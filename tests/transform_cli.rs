@@ -1,0 +1,126 @@
+//! `weft transform` on a small tree: golden output, behaviour preserved
+//! (compiled and run before and after), skipped places on stderr, usage
+//! errors. `WEFT_BLESS=1` rewrites the expected files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ALL: &str =
+    "SingleDeclarator,AssignmentExpansion,structassigndecomposition,UnaryExpansion,NormalizeReturn";
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transform/cli")
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Compiles the tree's two C files and runs the program.
+fn build_and_run(tree: &Path, work: &Path) -> String {
+    let exe = work.join("prog");
+    let cc = Command::new("gcc")
+        .args(["-Wall", "-Werror", "-O1", "-I"])
+        .arg(tree.join("include"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(tree.join("main.c"))
+        .arg(tree.join("lib/acc.c"))
+        .output()
+        .expect("gcc runs");
+    assert!(cc.status.success(), "{}", text(&cc.stderr));
+    let run = Command::new(&exe).output().expect("program runs");
+    assert!(run.status.success());
+    text(&run.stdout)
+}
+
+#[test]
+fn all_passes_write_the_expected_tree_that_behaves_the_same() {
+    let input = fixture().join("input");
+    let include = input.join("include");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let args = [
+        "transform",
+        "--pass",
+        ALL,
+        "-I",
+        include.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ];
+    let run = weft(&args);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let result = out.join("input");
+    for file in ["main.c", "lib/acc.c"] {
+        let got = std::fs::read_to_string(result.join(file)).unwrap();
+        let expected_path = fixture().join("expected").join(file);
+        if std::env::var_os("WEFT_BLESS").is_some() {
+            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+            std::fs::write(&expected_path, &got).unwrap();
+        }
+        let expected = std::fs::read_to_string(&expected_path).expect("expected output exists");
+        assert_eq!(got, expected, "{file}");
+    }
+    // Everything else is mirrored unchanged.
+    for file in ["README", "lib/acc.h", "include/counter.h"] {
+        assert_eq!(
+            std::fs::read(result.join(file)).unwrap(),
+            std::fs::read(input.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let before = build_and_run(&input, work.path());
+    let after = build_and_run(&result, work.path());
+    assert_eq!(before, after);
+}
+
+#[test]
+fn without_the_include_dir_unknown_types_are_skipped_and_reported() {
+    let input = fixture().join("input");
+    let run = weft(&[
+        "transform",
+        "--pass",
+        "AssignExpansion",
+        "--diff",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains("AssignExpansion: ") && stderr.contains("main.c:10: type of `gained` is unknown"),
+        "{stderr}"
+    );
+    // `gained += …` was left alone; nothing else in main.c is compound.
+    assert!(!text(&run.stdout).contains("gained = gained"));
+}
+
+#[test]
+fn an_unknown_pass_is_a_usage_error_listing_the_passes() {
+    let input = fixture().join("input");
+    let run = weft(&["transform", "--pass", "Unroll", "--diff", input.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = text(&run.stderr);
+    for (name, _) in weft::transform::pass_names() {
+        assert!(stderr.contains(name), "{stderr}");
+    }
+}
+
+#[test]
+fn help_lists_passes_and_aliases() {
+    let run = weft(&["transform", "--help"]);
+    assert!(run.status.success());
+    let help = text(&run.stdout);
+    assert!(
+        help.contains("AssignmentExpansion") && help.contains("NormalizeReturn"),
+        "{help}"
+    );
+}

@@ -1,0 +1,117 @@
+//! `weft weave` as a user runs it: exit statuses, diagnostics, nothing
+//! written on failure, `--diff`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("run weft")
+}
+
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/range-monitoring")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn an_aspect_error_exits_2_with_one_located_diagnostic_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let aspect = dir.path().join("bad.lara");
+    std::fs::write(
+        &aspect,
+        "aspectdef A\n  select function.lop end\n  apply\n  end\nend\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = weft(&[
+        "weave",
+        "--aspect",
+        aspect.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        &example(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad.lara:2:19"), "{stderr}");
+    assert!(stderr.contains("did you mean `loop`?"), "{stderr}");
+    assert!(!stderr.contains("error: error:"), "{stderr}");
+    assert!(!out.exists(), "a failed weave must not create the output");
+}
+
+#[test]
+fn a_missing_aspect_exits_2_and_names_the_file() {
+    let run = weft(&["weave", "--aspect", "no/such.lara", "--diff", &example()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no/such.lara"), "{stderr}");
+}
+
+#[test]
+fn diff_prints_the_inserted_lines_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let aspect = dir.path().join("enter.lara");
+    std::fs::write(
+        &aspect,
+        "aspectdef Enter\n  select function{\"clamp\"}.first_stmt end\n  apply\n    insert before 'v = v;';\n  end\nend\n",
+    )
+    .unwrap();
+    let run = weft(&[
+        "weave",
+        "--aspect",
+        aspect.to_str().unwrap(),
+        "--diff",
+        &example(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("+++ b/"), "{stdout}");
+    assert!(stdout.contains("\n+    v = v;\n"), "{stdout}");
+    let added = stdout
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .count();
+    assert_eq!(added, 1, "one inserted line: {stdout}");
+}
+
+#[test]
+fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
+    // Range entries and tables are named after the `file` attribute; they
+    // must line up however the program's path is given.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let woven = |input: &str, out: &str| {
+        let out = dir.path().join(out);
+        let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(root)
+            .args(["weave", "--aspect", "aspects/ascv3.lara", "--output"])
+            .arg(&out)
+            .arg(input)
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        std::fs::read_to_string(out.join("range-monitoring/stats.c")).unwrap()
+    };
+    let relative = woven("examples/range-monitoring", "a");
+    let absolute = woven(&example(), "b");
+    assert!(
+        relative.contains("\"stats.c\""),
+        "entries are named by the file's own path"
+    );
+    assert_eq!(relative, absolute);
+}
