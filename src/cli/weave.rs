@@ -9,6 +9,14 @@ use crate::engine::{EngineError, Host};
 
 /// Weave an aspect into C files and write the woven tree.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft weave --aspect aspects/ascv3.lara --output woven examples/range-monitoring
+  weft weave --aspect aspects/freq.lara --arg report=freq.json --exclude 'lib/**' --output woven gzip-1.12
+  weft weave --aspect my.lara --diff src/main.c
+
+Woven files get a fresh modification time; every other file is copied with its
+mode, links and modification time, so the woven tree builds with the program's
+own unchanged build. Exit status: 0 woven, 1 weaving failed, 2 usage or aspect error.")]
 pub struct Args {
     /// The aspect file to run.
     #[arg(long, value_name = "FILE")]
