@@ -75,7 +75,11 @@ fn diff_prints_the_inserted_lines_and_writes_nothing() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(stdout.contains("+++ b/"), "{stdout}");
+    let header = format!("+++ {}/stats.c\n", example());
+    assert!(
+        stdout.contains(&header),
+        "absolute inputs are named as given: {stdout}"
+    );
     assert!(stdout.contains("\n+    v = v;\n"), "{stdout}");
     let added = stdout
         .lines()
