@@ -104,7 +104,7 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
         &Selection::new(&[], &[]).expect("empty selection"),
     )
     .expect("scan");
-    let program = Program::load(&entries, None).expect("gzip loads");
+    let mut program = Program::load(&entries, None).expect("gzip loads");
     let files: Vec<(PathBuf, String)> = program
         .files()
         .iter()

@@ -58,3 +58,31 @@ fn a_no_op_weave_of_gzip_reproduces_it() {
     }
     assert!(compared > 100);
 }
+
+/// After an instrumenting weave, the files as re-parsed from the woven
+/// edits (spliced into the old view wherever possible) are understood
+/// exactly as a fresh parse of the woven text understands them.
+#[test]
+fn re_parsing_woven_gzip_matches_a_fresh_parse() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gzip = root.join(GZIP);
+    assert!(gzip.is_dir(), "gzip sources missing: run scripts/fetch-gzip.sh");
+    let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
+    let aspect = weft::aspect::load(&root.join("benches/instrument.lara")).unwrap();
+    let mut program = Program::load(&entries, None).unwrap();
+    weft::engine::run(&aspect, None, &[], &mut program).unwrap();
+    let front = program.front_end().clone();
+    let changed = program.woven().len();
+    assert!(changed > 50, "the aspect changes most files ({changed})");
+    for file in program.files() {
+        let again = front.parse(&file.path, file.text.clone());
+        let name = file.path.display();
+        assert_eq!(file.view, again.view, "{name}");
+        assert_eq!(
+            file.tree.root_node().to_sexp(),
+            again.tree.root_node().to_sexp(),
+            "{name}"
+        );
+        assert_eq!(file.problems, again.problems, "{name}");
+    }
+}

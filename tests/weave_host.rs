@@ -11,7 +11,7 @@ fn program(src: &str) -> Program {
 }
 
 /// A join point for the smallest node of `kind` at the start of `needle`.
-fn jp(p: &Program, needle: &str, kind: &'static str) -> JoinPoint {
+fn jp(p: &mut Program, needle: &str, kind: &'static str) -> JoinPoint {
     let file = &p.files()[0];
     let start = file.view.find(needle).expect("needle");
     let mut node = file
@@ -35,7 +35,7 @@ const SRC: &str = "int f(int x) {\n  int y = x;\n  y++;\n  return y;\n}\n";
 #[test]
 fn inserts_are_pending_until_commit_then_visible() {
     let mut p = program(SRC);
-    let stmt = jp(&p, "y++", "expression_statement");
+    let stmt = jp(&mut p, "y++", "expression_statement");
     p.insert(&stmt, InsertAt::Before, "log(y);").unwrap();
     p.insert(&stmt, InsertAt::After, "log(y);").unwrap();
     assert_eq!(&*p.files()[0].text, SRC);
@@ -47,7 +47,7 @@ fn inserts_are_pending_until_commit_then_visible() {
     );
     assert!(p.is_changed(0));
     // The tree was re-parsed: new statements are selectable.
-    let log = jp(&p, "log(y);\n  y++", "expression_statement");
+    let log = jp(&mut p, "log(y);\n  y++", "expression_statement");
     assert_eq!(&p.files()[0].view[log.range.clone()], "log(y);");
     assert_eq!(p.woven().len(), 1);
 }
@@ -55,7 +55,7 @@ fn inserts_are_pending_until_commit_then_visible() {
 #[test]
 fn refusals_carry_file_line_and_column() {
     let mut p = program(SRC);
-    let ret = jp(&p, "return", "return_statement");
+    let ret = jp(&mut p, "return", "return_statement");
     let err = p.insert(&ret, InsertAt::After, "x();").unwrap_err();
     let HostError::Refused { location, message } = err else {
         panic!("expected a refusal")
@@ -72,8 +72,8 @@ fn refusals_carry_file_line_and_column() {
 #[test]
 fn overlapping_replacements_fail_naming_both() {
     let mut p = program(SRC);
-    let stmt = jp(&p, "y++", "expression_statement");
-    let expr = jp(&p, "y++", "update_expression");
+    let stmt = jp(&mut p, "y++", "expression_statement");
+    let expr = jp(&mut p, "y++", "update_expression");
     p.insert(&stmt, InsertAt::Replace, "y += 1;").unwrap();
     let err = p.insert(&expr, InsertAt::Replace, "++y").unwrap_err();
     assert_eq!(
@@ -85,8 +85,8 @@ fn overlapping_replacements_fail_naming_both() {
 #[test]
 fn a_stale_join_point_fails_instead_of_editing_the_wrong_text() {
     let mut p = program(SRC);
-    let stmt = jp(&p, "return", "return_statement");
-    let first = jp(&p, "int y", "declaration");
+    let stmt = jp(&mut p, "return", "return_statement");
+    let first = jp(&mut p, "int y", "declaration");
     p.insert(&first, InsertAt::After, "y = 2;").unwrap();
     p.commit().unwrap();
     assert!(matches!(

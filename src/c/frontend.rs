@@ -6,11 +6,14 @@ use super::macros::MacroTable;
 use super::recover::{GroupRepair, Skipped, culprit, error_tokens, recover, window};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
+use super::splice::splice;
 use super::tree_edit::reparse;
 use super::{OffsetMap, ParsedFile, Problem};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
+
+use crate::edit::Edit;
 
 /// Error-driven rounds after the first parse. Each round only touches text
 /// around remaining errors, so few are needed; the bound keeps parsing linear.
@@ -44,6 +47,15 @@ impl FrontEnd {
     /// edits are small.
     pub fn reparse(&self, old: &ParsedFile, text: Arc<str>) -> ParsedFile {
         self.parse_reusing(&old.path, text, Some(old))
+    }
+
+    /// [`FrontEnd::reparse`] for a text that is `old.text` with `edits`
+    /// (sorted, non-overlapping, as [`crate::edit::EditSet::splices`] gives
+    /// them) applied. Edits of plain code in understood text are spliced
+    /// into the old view and re-parsed from their exact positions, keeping
+    /// the file's repairs; anything else goes through the whole front end.
+    pub fn reparse_edited(&self, old: &ParsedFile, edits: &[Edit], text: Arc<str>) -> ParsedFile {
+        splice(&self.macros, old, edits, &text).unwrap_or_else(|| self.reparse(old, text))
     }
 
     fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {
@@ -167,7 +179,7 @@ pub(super) fn parse_with(
 }
 
 /// Original ranges of the outermost ERROR nodes and of MISSING nodes.
-fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Range<usize>> {
+pub(super) fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -204,5 +216,14 @@ impl LineIndex {
 
     pub(super) fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset)
+    }
+
+    /// tree-sitter's position (0-based row, byte column) of `offset`.
+    pub(super) fn point(&self, offset: usize) -> tree_sitter::Point {
+        let row = self.line(offset) - 1;
+        tree_sitter::Point {
+            row,
+            column: offset - self.starts[row],
+        }
     }
 }

@@ -19,6 +19,7 @@ mod recover;
 mod repair;
 mod rewrite;
 mod sources;
+mod splice;
 pub mod syntax;
 mod tree_edit;
 

@@ -2,6 +2,8 @@
 
 use std::ops::Range;
 
+use crate::edit::Edit;
+
 /// A piece of the view: either copied verbatim from the original, or
 /// synthesized by a repair and anchored at an original range.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +102,55 @@ impl OffsetMap {
             }
         }
         None
+    }
+    /// The map of the view that results when `edits` (sorted,
+    /// non-overlapping, on the original) are made to the original and their
+    /// texts spliced verbatim into the view, with each edit's range in the
+    /// current view. `None` when an edit touches or borders synthesized
+    /// text: then the repairs around it must be worked out again.
+    pub fn spliced(&self, edits: &[Edit]) -> Option<(OffsetMap, Vec<Range<usize>>)> {
+        let mut map = OffsetMap::builder();
+        let mut view_ranges = Vec::with_capacity(edits.len());
+        let mut pending = edits.iter().peekable();
+        // New original offset minus old, for text after the edits made so far.
+        let mut delta: isize = 0;
+        let shift = |offset: usize, delta: isize| offset.checked_add_signed(delta);
+        let is_synth = |i: Option<usize>| {
+            i.and_then(|i| self.segments.get(i))
+                .is_some_and(|s| matches!(s, Segment::Synth { .. }))
+        };
+        for (i, seg) in self.segments.iter().enumerate() {
+            match seg {
+                Segment::Copy { view, original } => {
+                    let end = original + (view.end - view.start);
+                    let mut at = *original;
+                    while let Some(edit) = pending.next_if(|e| e.range.start <= end) {
+                        let borders_synth = (edit.range.start == *original && is_synth(i.checked_sub(1)))
+                            || (edit.range.end == end && is_synth(Some(i + 1)));
+                        if edit.range.start < at || edit.range.end > end || borders_synth {
+                            return None;
+                        }
+                        map.copy(shift(at, delta)?, edit.range.start - at);
+                        map.copy(shift(edit.range.start, delta)?, edit.text.len());
+                        let in_view = |o: usize| view.start + (o - original);
+                        view_ranges.push(in_view(edit.range.start)..in_view(edit.range.end));
+                        delta += edit.text.len() as isize - edit.range.len() as isize;
+                        at = edit.range.end;
+                    }
+                    map.copy(shift(at, delta)?, end - at);
+                }
+                Segment::Synth { view, original } => {
+                    if pending.peek().is_some_and(|e| e.range.start < original.end) {
+                        return None;
+                    }
+                    map.synth(
+                        shift(original.start, delta)?..shift(original.end, delta)?,
+                        view.end - view.start,
+                    );
+                }
+            }
+        }
+        pending.peek().is_none().then(|| (map.build(), view_ranges))
     }
 }
 

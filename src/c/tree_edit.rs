@@ -68,7 +68,7 @@ fn starts(lines: &[&str]) -> Vec<usize> {
 }
 
 /// The position after `text` when it starts at `from`.
-fn advance(from: Point, text: &str) -> Point {
+pub(super) fn advance(from: Point, text: &str) -> Point {
     match text.rfind('\n') {
         Some(last) => Point {
             row: from.row + text.matches('\n').count(),

@@ -218,38 +218,38 @@ impl EditSet {
         Location::of(&self.path, &self.text, offset)
     }
 
-    /// The text with every pending edit applied, in one pass over the text.
-    pub fn apply(&self) -> String {
+    /// The pending edits as sorted, non-overlapping splices of the text:
+    /// edits that meet at one offset (several insertions, an insertion
+    /// beside a replacement) are merged into one splice, in the order the
+    /// module comment gives.
+    pub fn splices(&self) -> Vec<Edit> {
         let mut order: Vec<&Pending> = self.pending.iter().collect();
         order.sort_by_key(|p| sort_key(p));
-        let added: usize = self
-            .pending
-            .iter()
-            .map(|p| match &p.op {
-                Op::Insert(i) => i.text.len(),
-                Op::Replace { text, .. } => text.len(),
-            })
-            .sum();
-        let mut out = String::with_capacity(self.text.len() + added);
-        let mut cursor = 0;
+        let mut out: Vec<Edit> = Vec::with_capacity(order.len());
         for p in order {
             // push_one guarantees no insertion falls inside a replacement
             // and replacements do not overlap, so offsets never go backwards.
-            match &p.op {
-                Op::Insert(ins) => {
-                    out.push_str(&self.text[cursor..ins.offset]);
-                    out.push_str(&ins.text);
-                    cursor = ins.offset;
+            let (range, text) = match &p.op {
+                Op::Insert(ins) => (ins.offset..ins.offset, &ins.text),
+                Op::Replace { range, text } => (range.clone(), text),
+            };
+            match out.last_mut() {
+                Some(last) if last.range.end == range.start => {
+                    last.range.end = range.end;
+                    last.text.push_str(text);
                 }
-                Op::Replace { range, text } => {
-                    out.push_str(&self.text[cursor..range.start]);
-                    out.push_str(text);
-                    cursor = range.end;
-                }
+                _ => out.push(Edit {
+                    range,
+                    text: text.clone(),
+                }),
             }
         }
-        out.push_str(&self.text[cursor..]);
         out
+    }
+
+    /// The text with every pending edit applied.
+    pub fn apply(&self) -> String {
+        super::splice(&self.text, &self.splices())
     }
 }
 

@@ -23,3 +23,18 @@ pub struct Edit {
     pub range: Range<usize>,
     pub text: String,
 }
+
+/// `text` with `edits` (sorted, non-overlapping, on character boundaries,
+/// as [`EditSet::splices`] gives them) applied, in one pass.
+pub fn splice(text: &str, edits: &[Edit]) -> String {
+    let added: usize = edits.iter().map(|e| e.text.len()).sum();
+    let mut out = String::with_capacity(text.len() + added);
+    let mut cursor = 0;
+    for edit in edits {
+        out.push_str(&text[cursor..edit.range.start]);
+        out.push_str(&edit.text);
+        cursor = edit.range.end;
+    }
+    out.push_str(&text[cursor..]);
+    out
+}

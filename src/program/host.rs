@@ -18,7 +18,7 @@ impl Host for Program {
     }
 
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
-        joinpoint::select(&self.files, parent, kind)
+        joinpoint::select(self.files(), parent, kind)
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
@@ -28,8 +28,12 @@ impl Host for Program {
         if let (Some("file"), Some(unit)) = (canonical, jp.file.and_then(|i| self.unit(i))) {
             return Ok(Value::Str(unit.to_string()));
         }
-        let sema = joinpoint::uses_semantics(jp.kind, name).then(|| self.semantics());
-        joinpoint::attribute(&self.files, sema, jp, name)
+        if joinpoint::uses_semantics(jp.kind, name) {
+            let (files, sema) = self.with_semantics();
+            joinpoint::attribute(files, Some(sema), jp, name)
+        } else {
+            joinpoint::attribute(self.files(), None, jp, name)
+        }
     }
 
     fn insert(&mut self, jp: &JoinPoint, at: InsertAt, code: &str) -> Result<(), HostError> {
@@ -42,8 +46,9 @@ impl Host for Program {
                 ),
             });
         };
-        let file = self.files.get(index).ok_or_else(|| stale(jp))?;
-        let node = joinpoint::node(&self.files, jp).ok_or_else(|| stale(jp))?;
+        let files = self.files();
+        let file = files.get(index).ok_or_else(|| stale(jp))?;
+        let node = joinpoint::node(files, jp).ok_or_else(|| stale(jp))?;
         let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
             location: Location::of(&file.path, &file.text, r.offset).to_string(),
             message: r.message,

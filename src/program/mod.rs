@@ -1,9 +1,11 @@
 //! The program being woven: its files, their current text and parse, the
 //! pending edits, and the [`crate::engine::Host`] implementation over them.
 //!
-//! Invariant: every file's [`ParsedFile`] is the parse of its current text,
-//! and pending edits refer to that text. [`Program::commit`] applies the
-//! edits and re-parses, so selects after a commit see the edited program.
+//! Invariant: pending edits refer to the parse in `files`. [`Program::commit`]
+//! applies them and keeps the new text unparsed until something looks at
+//! the files again (a select, an attribute, an insert), so the commit that
+//! ends an aspect, whose parse nobody would read, costs no parse; selects
+//! after a commit still see the edited program.
 //! The [`Semantics`] of the files is built when first asked for and
 //! dropped by a commit that changes text, so it always describes the files
 //! as they are.
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::c::{FrontEnd, ParsedFile};
-use crate::edit::EditSet;
+use crate::edit::{Edit, EditSet};
 use crate::engine::HostError;
 use crate::sema::Semantics;
 
@@ -30,12 +32,15 @@ pub struct Program {
     originals: Vec<Arc<str>>,
     /// Edits waiting for [`Program::commit`], one set per file.
     pending: Vec<Option<EditSet>>,
+    /// Committed text not parsed yet, with the edits that made it from
+    /// the text of `files`.
+    unparsed: Vec<Option<Committed>>,
     /// Places transformation passes deliberately left alone.
     skipped: Vec<String>,
     /// Where project headers are looked for: the directories of the files,
     /// then the directories added with [`Program::add_include_dirs`].
     include_dirs: Vec<PathBuf>,
-    /// Semantics of `files`, built on first use.
+    /// Semantics of the parsed files, built on first use.
     sema: OnceCell<Semantics>,
     /// Each file's stable name, the `file` attribute: its path relative to
     /// the input directory it was found in, so that names (and the range
@@ -64,10 +69,16 @@ impl Program {
             skipped: Vec::new(),
             originals: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             pending: files.iter().map(|_| None).collect(),
+            unparsed: files.iter().map(|_| None).collect(),
             files,
             include_dirs,
             sema: OnceCell::new(),
         }
+    }
+
+    /// The front end the program's files are parsed with.
+    pub fn front_end(&self) -> &FrontEnd {
+        &self.front
     }
 
     /// Adds directories searched for `#include "…"` headers (`-I`), after
@@ -80,52 +91,80 @@ impl Program {
     /// The semantics of the files as they are now (pending edits not
     /// applied), built on first use; headers are parsed by the program's
     /// front end so that their macros are understood.
-    pub fn semantics(&self) -> &Semantics {
-        self.sema.get_or_init(|| {
+    pub fn semantics(&mut self) -> &Semantics {
+        self.with_semantics().1
+    }
+
+    /// The files as they are now and their semantics.
+    fn with_semantics(&mut self) -> (&[ParsedFile], &Semantics) {
+        self.parse_committed();
+        let sema = self.sema.get_or_init(|| {
             let parse = |path: &Path, text: Arc<str>| self.front.parse(path, text);
             Semantics::build_with(&self.files, &self.include_dirs, &parse)
-        })
+        });
+        (&self.files, sema)
     }
 
     /// The files as they are now (pending edits not yet applied).
-    pub fn files(&self) -> &[ParsedFile] {
+    pub fn files(&mut self) -> &[ParsedFile] {
+        self.parse_committed();
         &self.files
+    }
+
+    /// The current text of file `index`.
+    fn text(&self, index: usize) -> &Arc<str> {
+        match &self.unparsed[index] {
+            Some(committed) => &committed.text,
+            None => &self.files[index].text,
+        }
     }
 
     /// True when file `index`'s current text differs from its original.
     pub fn is_changed(&self, index: usize) -> bool {
-        self.files
-            .get(index)
-            .is_some_and(|f| f.text != self.originals[index])
+        index < self.files.len() && *self.text(index) != self.originals[index]
     }
 
     /// The pending edits of file `index`, created on first use.
     fn edits_of(&mut self, index: usize) -> &mut EditSet {
+        self.parse_committed();
         let file = &self.files[index];
         self.pending[index].get_or_insert_with(|| EditSet::new(file.path.clone(), Arc::clone(&file.text)))
     }
 
-    /// Applies every pending edit and re-parses the files that changed
-    /// (incrementally: most of a woven file is as it was).
+    /// Applies every pending edit; the changed files are parsed when next
+    /// looked at.
     pub fn commit(&mut self) -> Result<(), HostError> {
-        for (file, pending) in self.files.iter_mut().zip(self.pending.iter_mut()) {
+        self.parse_committed();
+        for (i, pending) in self.pending.iter_mut().enumerate() {
             let Some(set) = pending.take() else { continue };
-            let text = set.apply();
-            if *text != *file.text {
-                *file = self.front.reparse(file, Arc::from(text));
+            let edits = set.splices();
+            let text = crate::edit::splice(set.text(), &edits);
+            if *text != *self.files[i].text {
+                self.unparsed[i] = Some(Committed {
+                    text: Arc::from(text),
+                    edits,
+                });
                 self.sema = OnceCell::new();
             }
         }
         Ok(())
     }
 
+    /// Parses the committed text of every file that has some (incrementally:
+    /// most of a woven file is as it was).
+    fn parse_committed(&mut self) {
+        for (file, unparsed) in self.files.iter_mut().zip(self.unparsed.iter_mut()) {
+            if let Some(Committed { text, edits }) = unparsed.take() {
+                *file = self.front.reparse_edited(file, &edits, text);
+            }
+        }
+    }
+
     /// The current text of every file the weave changed, keyed by path.
     pub fn woven(&self) -> HashMap<PathBuf, String> {
-        self.files
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.is_changed(*i))
-            .map(|(_, f)| (f.path.clone(), f.text.to_string()))
+        (0..self.files.len())
+            .filter(|&i| self.is_changed(i))
+            .map(|i| (self.files[i].path.clone(), self.text(i).to_string()))
             .collect()
     }
 
@@ -134,4 +173,10 @@ impl Program {
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }
+}
+
+/// A file's committed text and the edits that made it.
+struct Committed {
+    text: Arc<str>,
+    edits: Vec<Edit>,
 }

@@ -26,10 +26,11 @@ pub fn perform(program: &mut Program, jp: &JoinPoint, action: &str, args: &[Valu
         None => (0..program.files.len()).collect(),
     };
     for index in targets {
-        let file = program.files.get(index).ok_or_else(|| {
+        let (files, sema) = program.with_semantics();
+        let file = files.get(index).ok_or_else(|| {
             HostError::Failed(format!("join point `{}` names no file of the program", jp.kind))
         })?;
-        let outcome = crate::transform::run(action, file, program.semantics(), index)
+        let outcome = crate::transform::run(action, file, sema, index)
             .map_err(|e| HostError::Failed(format!("transformation {action}: {e}")))?;
         let origin = if jp.file.is_some() {
             file.map.approximate(jp.range.start)
