@@ -197,7 +197,7 @@ fn semantics_follow_committed_edits() {
     // semantics would resolve nothing.
     p.insert(&decl, InsertAt::Before, "ulg extra = 0;")
         .expect("insert");
-    p.commit().expect("commit");
+    p.commit();
     assert_eq!(
         row(&mut p, "var", "sum", &["type", "is_primitive"]),
         "sum: ulg true"

@@ -40,7 +40,7 @@ fn inserts_are_pending_until_commit_then_visible() {
     p.insert(&stmt, InsertAt::After, "log(y);").unwrap();
     assert_eq!(&*p.files()[0].text, SRC);
     assert!(!p.is_changed(0));
-    p.commit().unwrap();
+    p.commit();
     assert_eq!(
         &*p.files()[0].text,
         "int f(int x) {\n  int y = x;\n  log(y);\n  y++;\n  log(y);\n  return y;\n}\n"
@@ -88,7 +88,7 @@ fn a_stale_join_point_fails_instead_of_editing_the_wrong_text() {
     let stmt = jp(&mut p, "return", "return_statement");
     let first = jp(&mut p, "int y", "declaration");
     p.insert(&first, InsertAt::After, "y = 2;").unwrap();
-    p.commit().unwrap();
+    p.commit();
     assert!(matches!(
         p.insert(&stmt, InsertAt::Before, "z();"),
         Err(HostError::Failed(m)) if m.contains("no longer exists")
@@ -104,7 +104,7 @@ fn perform_runs_transformations_and_refuses_unroll() {
     let err = p.perform(&root, "Vectorize", &[]).unwrap_err();
     assert!(err.to_string().contains("Vectorize"), "{err}");
     p.perform(&root, "SingleDeclarator", &[]).unwrap();
-    p.commit().unwrap();
+    p.commit();
     let text = &*p.files()[0].text;
     assert!(text.contains("int a;") && text.contains("int b;"), "{text}");
 }
@@ -112,7 +112,7 @@ fn perform_runs_transformations_and_refuses_unroll() {
 #[test]
 fn a_program_with_no_edits_is_unchanged() {
     let mut p = program(SRC);
-    p.commit().unwrap();
+    p.commit();
     assert!(!p.is_changed(0));
     assert!(p.woven().is_empty());
 }

@@ -55,8 +55,8 @@ fn transform(args: &Args) -> Result<(), Failure> {
         let already = program.skipped().len();
         program
             .perform(&JoinPoint::program(), pass, &[])
-            .and_then(|()| program.commit())
             .map_err(|e| Failure::Failed(anyhow!("{e}")))?;
+        program.commit();
         for skipped in &program.skipped()[already..] {
             eprintln!("{skipped}");
         }

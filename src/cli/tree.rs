@@ -96,7 +96,7 @@ pub fn load(args: &TreeArgs) -> Result<(Program, Vec<Entry>), Failure> {
 /// Commits the program and writes the tree with its changed files (or
 /// prints their diffs with `--diff`).
 pub fn finish(args: &TreeArgs, mut program: Program, entries: &[Entry]) -> Result<(), Failure> {
-    program.commit().map_err(|e| Failure::Failed(anyhow!("{e}")))?;
+    program.commit();
     let changed = program.woven();
     if args.diff {
         for file in program.files() {

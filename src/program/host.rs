@@ -63,7 +63,8 @@ impl Host for Program {
     }
 
     fn commit(&mut self) -> Result<(), HostError> {
-        Program::commit(self)
+        Program::commit(self);
+        Ok(())
     }
 }
 

@@ -6,22 +6,20 @@
 //! the files again (a select, an attribute, an insert), so the commit that
 //! ends an aspect, whose parse nobody would read, costs no parse; selects
 //! after a commit still see the edited program.
-//! The [`Semantics`] of the files is built when first asked for and
-//! dropped by a commit that changes text, so it always describes the files
-//! as they are.
+//! The [`Semantics`] of the files is built when first asked for; after a
+//! commit only the files it changed are walked again, so it always
+//! describes the files as they are.
 
 mod host;
 mod load;
 mod perform;
 
-use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::c::{FrontEnd, ParsedFile};
 use crate::edit::{Edit, EditSet};
-use crate::engine::HostError;
 use crate::sema::Semantics;
 
 /// The files being woven, with their pending edits.
@@ -41,7 +39,9 @@ pub struct Program {
     /// then the directories added with [`Program::add_include_dirs`].
     include_dirs: Vec<PathBuf>,
     /// Semantics of the parsed files, built on first use.
-    sema: OnceCell<Semantics>,
+    sema: Option<Semantics>,
+    /// Files changed since `sema` was built: walked again when next asked.
+    sema_stale: Vec<bool>,
     /// Each file's stable name, the `file` attribute: its path relative to
     /// the input directory it was found in, so that names (and the range
     /// entries aspects derive from them) do not depend on where the program
@@ -70,9 +70,10 @@ impl Program {
             originals: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             pending: files.iter().map(|_| None).collect(),
             unparsed: files.iter().map(|_| None).collect(),
+            sema_stale: vec![false; files.len()],
             files,
             include_dirs,
-            sema: OnceCell::new(),
+            sema: None,
         }
     }
 
@@ -85,7 +86,7 @@ impl Program {
     /// the directories of the program's files.
     pub fn add_include_dirs(&mut self, dirs: &[PathBuf]) {
         self.include_dirs.extend(dirs.iter().cloned());
-        self.sema = OnceCell::new();
+        self.sema = None;
     }
 
     /// The semantics of the files as they are now (pending edits not
@@ -98,11 +99,17 @@ impl Program {
     /// The files as they are now and their semantics.
     fn with_semantics(&mut self) -> (&[ParsedFile], &Semantics) {
         self.parse_committed();
-        let sema = self.sema.get_or_init(|| {
-            let parse = |path: &Path, text: Arc<str>| self.front.parse(path, text);
-            Semantics::build_with(&self.files, &self.include_dirs, &parse)
-        });
-        (&self.files, sema)
+        let front = &self.front;
+        let parse = |path: &Path, text: Arc<str>| front.parse(path, text);
+        let sema = match self.sema.take() {
+            Some(sema) if self.sema_stale.contains(&true) => {
+                sema.update(&self.files, &self.sema_stale, &self.include_dirs, &parse)
+            }
+            Some(sema) => sema,
+            None => Semantics::build_with(&self.files, &self.include_dirs, &parse),
+        };
+        self.sema_stale.fill(false);
+        (&self.files, self.sema.insert(sema))
     }
 
     /// The files as they are now (pending edits not yet applied).
@@ -111,8 +118,8 @@ impl Program {
         &self.files
     }
 
-    /// The current text of file `index`.
-    fn text(&self, index: usize) -> &Arc<str> {
+    /// The current text of file `index` (pending edits not applied).
+    pub fn text(&self, index: usize) -> &Arc<str> {
         match &self.unparsed[index] {
             Some(committed) => &committed.text,
             None => &self.files[index].text,
@@ -133,7 +140,7 @@ impl Program {
 
     /// Applies every pending edit; the changed files are parsed when next
     /// looked at.
-    pub fn commit(&mut self) -> Result<(), HostError> {
+    pub fn commit(&mut self) {
         self.parse_committed();
         for (i, pending) in self.pending.iter_mut().enumerate() {
             let Some(set) = pending.take() else { continue };
@@ -144,10 +151,9 @@ impl Program {
                     text: Arc::from(text),
                     edits,
                 });
-                self.sema = OnceCell::new();
+                self.sema_stale[i] = true;
             }
         }
-        Ok(())
     }
 
     /// Parses the committed text of every file that has some (incrementally:

@@ -5,6 +5,7 @@ use super::Program;
 use crate::edit::Op;
 use crate::engine::HostError;
 use crate::joinpoint::{JoinPoint, Value};
+use crate::transform::{PassOutcome, TransformError};
 
 /// Runs transformation `action` on the file `jp` is in, or on every file
 /// when `jp` is the program. The pass's edits join the pending edits (so
@@ -22,28 +23,51 @@ pub fn perform(program: &mut Program, jp: &JoinPoint, action: &str, args: &[Valu
         )));
     }
     let targets: Vec<usize> = match jp.file {
+        Some(index) if index >= program.files.len() => {
+            return Err(HostError::Failed(format!(
+                "join point `{}` names no file of the program",
+                jp.kind
+            )));
+        }
         Some(index) => vec![index],
         None => (0..program.files.len()).collect(),
     };
-    for index in targets {
-        let (files, sema) = program.with_semantics();
-        let file = files.get(index).ok_or_else(|| {
-            HostError::Failed(format!("join point `{}` names no file of the program", jp.kind))
-        })?;
-        let outcome = crate::transform::run(action, file, sema, index)
-            .map_err(|e| HostError::Failed(format!("transformation {action}: {e}")))?;
-        let origin = if jp.file.is_some() {
-            file.map.approximate(jp.range.start)
-        } else {
-            0
-        };
+    let origin = jp.range.start;
+    let outcomes = program
+        .run_pass(action, &targets, origin)
+        .map_err(|e| HostError::Failed(format!("transformation {action}: {e}")))?;
+    for outcome in outcomes {
         program
             .skipped
             .extend(outcome.skipped.iter().map(|s| format!("{action}: {s}")));
-        program
-            .edits_of(index)
-            .push(outcome.edits.into_iter().map(Op::from), origin)
-            .map_err(|e| HostError::Failed(format!("transformation {action}: {e}")))?;
     }
     Ok(())
+}
+
+impl Program {
+    /// Runs pass `pass` (canonical name or alias) over the files `targets`
+    /// and queues its edits (so they conflict loudly with overlapping ones)
+    /// for the next commit. `origin`, a view offset of the join point that
+    /// asked (0 for the whole program), locates conflicts in messages.
+    /// Returns each target's outcome, in the order of `targets`.
+    pub fn run_pass(
+        &mut self,
+        pass: &str,
+        targets: &[usize],
+        origin: usize,
+    ) -> Result<Vec<PassOutcome>, TransformError> {
+        let mut outcomes = Vec::with_capacity(targets.len());
+        for &index in targets {
+            let (files, sema) = self.with_semantics();
+            let Some(file) = files.get(index) else {
+                continue; // `targets` come from the program: never happens
+            };
+            let outcome = crate::transform::run(pass, file, sema, index)?;
+            let origin = file.map.approximate(origin);
+            self.edits_of(index)
+                .push(outcome.edits.iter().cloned().map(Op::from), origin)?;
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
+    }
 }

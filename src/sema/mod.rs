@@ -44,6 +44,8 @@ struct Unit {
     /// Indexes into `Semantics::headers` of every header reached from this
     /// unit, directly or not.
     headers: Vec<usize>,
+    /// Indexes into `Semantics::structs` of the structs this unit defines.
+    structs: std::ops::Range<usize>,
 }
 
 /// Symbols and types of a whole program.
@@ -51,6 +53,9 @@ pub struct Semantics {
     files: Vec<Unit>,
     headers: Vec<Unit>,
     structs: Vec<StructDef>,
+    /// Each header path met, with its index in `headers` (`None` while it
+    /// is being loaded, or when it cannot be read).
+    header_index: HashMap<PathBuf, Option<usize>>,
 }
 
 impl Semantics {
@@ -69,25 +74,67 @@ impl Semantics {
             files: Vec::new(),
             headers: Vec::new(),
             structs: Vec::new(),
+            header_index: HashMap::new(),
         };
-        let mut index: HashMap<PathBuf, Option<usize>> = HashMap::new();
         for (i, file) in files.iter().enumerate() {
-            let root = file.tree.root_node();
-            let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
-            let reached = sema.load_headers(&direct, include_dirs, parse, &mut index);
-            let original = |r: std::ops::Range<usize>| {
-                let o = file.original_range(r)?;
-                file.text.get(o).map(str::to_string)
-            };
-            let symbols = sema.walk(&file.view, &original, DeclSite::File(i), &reached, root);
-            sema.files.push(Unit {
-                path: file.path.clone(),
-                view: file.view.clone(),
-                symbols,
-                headers: reached,
-            });
+            let unit = sema.file_unit(i, file, include_dirs, parse);
+            sema.files.push(unit);
         }
         sema
+    }
+
+    /// The semantics of `files` after some of them changed: `changed[i]`
+    /// says file `i` is no longer the one these semantics were built from.
+    /// Only changed files are walked again; headers (never edited) are kept.
+    pub fn update(
+        mut self,
+        files: &[ParsedFile],
+        changed: &[bool],
+        include_dirs: &[PathBuf],
+        parse: HeaderParser<'_>,
+    ) -> Semantics {
+        if files.len() != self.files.len() {
+            return Semantics::build_with(files, include_dirs, parse);
+        }
+        for (i, file) in files.iter().enumerate() {
+            if !changed.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            // The old unit's structs stay in place (indexes of other units
+            // must not move) but can no longer be found by tag.
+            for def in &mut self.structs[self.files[i].structs.clone()] {
+                def.tag = None;
+                def.fields.clear();
+            }
+            self.files[i] = self.file_unit(i, file, include_dirs, parse);
+        }
+        self
+    }
+
+    /// Walks program file `i`, loading the headers it reaches.
+    fn file_unit(
+        &mut self,
+        i: usize,
+        file: &ParsedFile,
+        include_dirs: &[PathBuf],
+        parse: HeaderParser<'_>,
+    ) -> Unit {
+        let root = file.tree.root_node();
+        let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
+        let reached = self.load_headers(&direct, include_dirs, parse);
+        let original = |r: std::ops::Range<usize>| {
+            let o = file.original_range(r)?;
+            file.text.get(o).map(str::to_string)
+        };
+        let first_struct = self.structs.len();
+        let symbols = self.walk(&file.view, &original, DeclSite::File(i), &reached, root);
+        Unit {
+            path: file.path.clone(),
+            view: file.view.clone(),
+            symbols,
+            headers: reached,
+            structs: first_struct..self.structs.len(),
+        }
     }
 
     /// Parses and walks the headers in `direct` (and what they include)
@@ -97,15 +144,14 @@ impl Semantics {
         direct: &[PathBuf],
         include_dirs: &[PathBuf],
         parse: HeaderParser<'_>,
-        index: &mut HashMap<PathBuf, Option<usize>>,
     ) -> Vec<usize> {
         let mut reached = Vec::new();
         for path in direct {
-            let known = match index.get(path) {
+            let known = match self.header_index.get(path) {
                 Some(Some(i)) => Some(*i),
                 // Being loaded higher up (an include cycle) or unreadable.
                 Some(None) => None,
-                None => self.load_header(path, include_dirs, parse, index),
+                None => self.load_header(path, include_dirs, parse),
             };
             if let Some(i) = known {
                 for h in self.headers[i].headers.iter().copied().chain([i]) {
@@ -123,28 +169,29 @@ impl Semantics {
         path: &Path,
         include_dirs: &[PathBuf],
         parse: HeaderParser<'_>,
-        index: &mut HashMap<PathBuf, Option<usize>>,
     ) -> Option<usize> {
-        index.insert(path.to_path_buf(), None);
+        self.header_index.insert(path.to_path_buf(), None);
         let text = std::fs::read_to_string(path).ok()?;
         let parsed = parse(path, Arc::from(text));
         let root = parsed.tree.root_node();
         let direct = headers::direct_includes(path, &parsed.view, root, include_dirs);
-        let reached = self.load_headers(&direct, include_dirs, parse, index);
+        let reached = self.load_headers(&direct, include_dirs, parse);
         let original = |r: std::ops::Range<usize>| {
             let o = parsed.original_range(r)?;
             parsed.text.get(o).map(str::to_string)
         };
         let site = DeclSite::Header(path.to_path_buf());
+        let first_struct = self.structs.len();
         let symbols = self.walk(&parsed.view, &original, site, &reached, root);
         self.headers.push(Unit {
             path: path.to_path_buf(),
             view: parsed.view.clone(),
             symbols,
             headers: reached,
+            structs: first_struct..self.structs.len(),
         });
         let i = self.headers.len() - 1;
-        index.insert(path.to_path_buf(), Some(i));
+        self.header_index.insert(path.to_path_buf(), Some(i));
         Some(i)
     }
 

@@ -1,16 +1,13 @@
-//! Running several passes in a row over a whole program: apply a pass's
-//! edits to every file, re-parse what changed, rebuild the semantics, run
-//! the next pass.
+//! Running several passes in a row over a whole program: each pass runs
+//! on the committed, re-parsed result of the one before, through
+//! [`Program`] (the same path as `weft transform` and an aspect's
+//! `perform`), so only the files a pass changed are parsed and walked again.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 
-use super::{PassOutcome, TransformError, canonical_name, run};
-use crate::c::{FrontEnd, ParsedFile};
-use crate::edit::{EditSet, Op};
-use crate::sema::Semantics;
+use super::{PassOutcome, TransformError, canonical_name};
+use crate::c::FrontEnd;
+use crate::program::Program;
 
 /// What one pass did to every file of the program.
 #[derive(Debug, Clone)]
@@ -23,11 +20,8 @@ pub struct PassReport {
 
 /// Runs `passes` in order over the program made of `files` (path and
 /// text), parsing with `front_end` (its macro table decides what is
-/// understood). Returns the final texts (same order) and one report per pass.
-///
-/// Each pass sees a parse of its predecessor's output, but only the files
-/// a pass changed are parsed again (incrementally), and the project
-/// headers, which passes never edit, are parsed once for the whole run.
+/// understood) and looking for project headers in `include_dirs` too.
+/// Returns the final texts (same order) and one report per pass.
 pub fn transform_text(
     front_end: &FrontEnd,
     files: &[(PathBuf, String)],
@@ -38,45 +32,15 @@ pub fn transform_text(
         .iter()
         .map(|p| canonical_name(p))
         .collect::<Result<_, _>>()?;
-    let mut parsed: Vec<ParsedFile> = files
-        .iter()
-        .map(|(path, text)| front_end.parse(path, Arc::from(text.as_str())))
-        .collect();
-    let headers: RefCell<HashMap<PathBuf, ParsedFile>> = RefCell::default();
-    let parse_header = |path: &Path, text: Arc<str>| {
-        let mut headers = headers.borrow_mut();
-        match headers.get(path) {
-            Some(known) if known.text == text => known.clone(),
-            _ => {
-                let fresh = front_end.parse(path, text);
-                headers.insert(path.to_path_buf(), fresh.clone());
-                fresh
-            }
-        }
-    };
+    let mut program = Program::new(front_end.clone(), files.iter().cloned());
+    program.add_include_dirs(include_dirs);
+    let all: Vec<usize> = (0..files.len()).collect();
     let mut report = Vec::new();
     for name in names {
-        let sema = Semantics::build_with(&parsed, include_dirs, &parse_header);
-        let mut outcomes = Vec::with_capacity(parsed.len());
-        let mut next = Vec::with_capacity(parsed.len());
-        for (i, file) in parsed.iter().enumerate() {
-            let outcome = run(name, file, &sema, i)?;
-            let changed = if outcome.edits.is_empty() {
-                None
-            } else {
-                let mut edits = EditSet::new(file.path.clone(), Arc::clone(&file.text));
-                edits.push(outcome.edits.iter().cloned().map(Op::from), 0)?;
-                Some(edits.apply())
-            };
-            next.push(changed);
-            outcomes.push(outcome);
-        }
-        for (file, text) in parsed.iter_mut().zip(next) {
-            if let Some(text) = text.filter(|t| **t != *file.text) {
-                *file = front_end.reparse(file, Arc::from(text));
-            }
-        }
+        let outcomes = program.run_pass(name, &all, 0)?;
+        program.commit();
         report.push(PassReport { pass: name, outcomes });
     }
-    Ok((parsed.iter().map(|f| f.text.to_string()).collect(), report))
+    let texts = (0..files.len()).map(|i| program.text(i).to_string()).collect();
+    Ok((texts, report))
 }
