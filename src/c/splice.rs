@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use tree_sitter::{InputEdit, Tree};
 
+use super::classify::MacroClass;
 use super::frontend::{LineIndex, error_ranges, new_parser, parse_with};
 use super::lexer::{TokenKind, tokenize};
 use super::macros::MacroTable;
@@ -66,7 +67,8 @@ pub(super) fn splice(
 }
 
 /// True when `code` needs no repair: no preprocessor directive, no macro
-/// of the project, and no comment or literal left open (its tokens end
+/// whose uses the front end rewrites (constants and expression macros are
+/// read as they are), and no comment or literal left open (its tokens end
 /// where a following token would start).
 fn is_plain(macros: &MacroTable, code: &str) -> bool {
     let probe = format!("{code}\n;");
@@ -75,7 +77,7 @@ fn is_plain(macros: &MacroTable, code: &str) -> bool {
     closed
         && tokens.iter().all(|t| match t.kind {
             TokenKind::Directive => false,
-            TokenKind::Ident => macros.get(t.text(&probe)).is_none(),
+            TokenKind::Ident => matches!(macros.class(t.text(&probe)), None | Some(MacroClass::Other)),
             _ => true,
         })
 }
@@ -149,7 +151,8 @@ mod tests {
     use super::*;
     use crate::c::FrontEnd;
 
-    const SRC: &str = "#define local static\n#define LOG(x) log_it(x)\n\
+    const SRC: &str = "#define local static\n#define LIMIT 10\n\
+        #define CHECK(x) do { if (!(x)) abort(); } while (0)\n\
         local int f(int a) {\n  a = a + 1;\n  return a;\n}\n";
 
     fn front() -> FrontEnd {
@@ -174,7 +177,7 @@ mod tests {
         let old = front.parse(Path::new("t.c"), Arc::from(SRC));
         let edits = [
             insert_before("a = a + 1", "enter(\"f\");\n  "),
-            insert_before("return a", "leave(a);\n  "),
+            insert_before("return a", "leave(a, LIMIT);\n  "),
         ];
         let text = edited(&edits);
         let spliced = splice(front.macros(), &old, &edits, &text).expect("plain edits are spliced");
@@ -189,10 +192,12 @@ mod tests {
     }
 
     #[test]
-    fn code_using_a_project_macro_goes_through_the_whole_front_end() {
+    fn code_using_a_macro_the_front_end_rewrites_goes_through_the_whole_front_end() {
         let front = front();
         let old = front.parse(Path::new("t.c"), Arc::from(SRC));
-        let edits = [insert_before("return a", "LOG(a);\n  ")];
+        assert_eq!(front.macros().class("CHECK"), Some(MacroClass::Statement));
+        let edits = [insert_before("return a", "CHECK(a)\n  ")];
+        assert!(!is_plain(front.macros(), &edits[0].text));
         assert!(splice(front.macros(), &old, &edits, &edited(&edits)).is_none());
         let directive = [insert_before("return a", "#line 1\n  ")];
         assert!(splice(front.macros(), &old, &directive, &edited(&directive)).is_none());

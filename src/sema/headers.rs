@@ -15,32 +15,41 @@ pub fn direct_includes(
     root: Node<'_>,
     include_dirs: &[PathBuf],
 ) -> Vec<PathBuf> {
+    // Only lines starting with `#` can hold an include, and they are few:
+    // look them up in the tree instead of walking all of it.
     let mut found = Vec::new();
-    // One cursor over the whole tree, in source order: a cursor per node
-    // costs more than the walk itself.
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
-        if node.kind() == "preproc_include" {
-            let quoted = node
-                .child_by_field_name("path")
-                .filter(|p| p.kind() == "string_literal")
-                .and_then(|p| view.get(p.byte_range()));
-            if let Some(name) = quoted.map(|q| q.trim_matches('"'))
-                && let Some(path) = resolve(including, name, include_dirs)
-            {
-                found.push(path);
-            }
-        } else if cursor.goto_first_child() {
+    let mut line_start = 0;
+    for line in view.split_inclusive('\n') {
+        let hash = line_start + (line.len() - line.trim_start().len());
+        line_start += line.len();
+        if !line.trim_start().starts_with('#') {
             continue;
         }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
+        let Some(include) = enclosing(root, hash, "preproc_include") else {
+            continue;
+        };
+        let quoted = include
+            .child_by_field_name("path")
+            .filter(|p| p.kind() == "string_literal")
+            .and_then(|p| view.get(p.byte_range()));
+        if let Some(name) = quoted.map(|q| q.trim_matches('"'))
+            && let Some(path) = resolve(including, name, include_dirs)
+        {
+            found.push(path);
         }
     }
     found
+}
+
+/// The node of kind `kind` that starts at `offset` and holds it, if any.
+fn enclosing<'t>(root: Node<'t>, offset: usize, kind: &str) -> Option<Node<'t>> {
+    let mut node = root.descendant_for_byte_range(offset, offset)?;
+    loop {
+        if node.kind() == kind {
+            return (node.start_byte() == offset).then_some(node);
+        }
+        node = node.parent()?;
+    }
 }
 
 fn resolve(including: &Path, name: &str, include_dirs: &[PathBuf]) -> Option<PathBuf> {

@@ -1,7 +1,6 @@
 //! What every pass needs while it looks at one file: the file, its
 //! semantics, the edits produced so far and the places it left alone.
 
-use std::collections::HashSet;
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -17,22 +16,15 @@ pub struct PassContext<'a> {
     pub sema: &'a Semantics,
     pub index: usize,
     outcome: PassOutcome,
-    names: HashSet<&'a str>,
 }
 
 impl<'a> PassContext<'a> {
     pub fn new(file: &'a ParsedFile, sema: &'a Semantics, index: usize) -> PassContext<'a> {
-        let names = file
-            .view
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .collect();
         PassContext {
             file,
             sema,
             index,
             outcome: PassOutcome::default(),
-            names,
         }
     }
 
@@ -83,12 +75,12 @@ impl<'a> PassContext<'a> {
     /// A name for a temporary that no identifier of the file uses, so it can
     /// neither shadow nor be shadowed by anything the statement mentions.
     pub fn fresh_name(&self, base: &str) -> String {
-        if !self.names.contains(base) {
+        if !uses_word(&self.file.view, base) {
             return base.to_string();
         }
         (1..)
             .map(|n| format!("{base}{n}"))
-            .find(|candidate| !self.names.contains(candidate.as_str()))
+            .find(|candidate| !uses_word(&self.file.view, candidate))
             .unwrap_or_else(|| base.to_string())
     }
 
@@ -127,4 +119,14 @@ impl<'a> PassContext<'a> {
         self.outcome.skipped.sort_by_key(|s| s.line);
         self.outcome
     }
+}
+
+/// True when `word` occurs in `text` as a whole identifier.
+fn uses_word(text: &str, word: &str) -> bool {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text.as_bytes()[..at].last().copied();
+        let after = text.as_bytes().get(at + word.len()).copied();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
 }

@@ -132,14 +132,22 @@ pub fn run(
 /// The nodes of the given kinds under `root`, in source order.
 fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
     let mut found = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
+    // One cursor for the whole walk: a cursor per node costs more than
+    // the walk itself.
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
         if kinds.contains(&node.kind()) {
             found.push(node);
         }
-        let mut cursor = node.walk();
-        let kids: Vec<Node<'t>> = node.children(&mut cursor).collect();
-        stack.extend(kids.into_iter().rev());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
     }
     found
 }
