@@ -18,6 +18,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::c::{FrontEnd, ParsedFile};
 use crate::edit::{Edit, EditSet};
 use crate::sema::Semantics;
@@ -53,8 +55,10 @@ impl Program {
     /// Builds the program from `(path, text)` pairs parsed by `front`; paths
     /// are kept as given and name the files in diagnostics.
     pub fn new(front: FrontEnd, sources: impl IntoIterator<Item = (PathBuf, String)>) -> Program {
+        // Files parse independently: one per core.
+        let sources: Vec<(PathBuf, String)> = sources.into_iter().collect();
         let files: Vec<ParsedFile> = sources
-            .into_iter()
+            .into_par_iter()
             .map(|(path, text)| front.parse(&path, Arc::from(text)))
             .collect();
         let mut include_dirs: Vec<PathBuf> = Vec::new();
@@ -159,11 +163,18 @@ impl Program {
     /// Parses the committed text of every file that has some (incrementally:
     /// most of a woven file is as it was).
     fn parse_committed(&mut self) {
-        for (file, unparsed) in self.files.iter_mut().zip(self.unparsed.iter_mut()) {
-            if let Some(Committed { text, edits }) = unparsed.take() {
-                *file = self.front.reparse_edited(file, &edits, text);
-            }
+        if self.unparsed.iter().all(Option::is_none) {
+            return;
         }
+        let front = &self.front;
+        self.files
+            .par_iter_mut()
+            .zip(self.unparsed.par_iter_mut())
+            .for_each(|(file, unparsed)| {
+                if let Some(Committed { text, edits }) = unparsed.take() {
+                    *file = front.reparse_edited(file, &edits, text);
+                }
+            });
     }
 
     /// The current text of every file the weave changed, keyed by path.

@@ -1,6 +1,8 @@
 //! `perform NAME` on the program or a join point: runs a transformation pass
 //! and queues its edits like any other edit.
 
+use rayon::prelude::*;
+
 use super::Program;
 use crate::edit::Op;
 use crate::engine::HostError;
@@ -56,18 +58,22 @@ impl Program {
         targets: &[usize],
         origin: usize,
     ) -> Result<Vec<PassOutcome>, TransformError> {
-        let mut outcomes = Vec::with_capacity(targets.len());
-        for &index in targets {
-            let (files, sema) = self.with_semantics();
-            let Some(file) = files.get(index) else {
-                continue; // `targets` come from the program: never happens
-            };
-            let outcome = crate::transform::run(pass, file, sema, index)?;
-            let origin = file.map.approximate(origin);
+        let (files, sema) = self.with_semantics();
+        // A pass looks at one file at a time: files run in parallel.
+        let outcomes: Vec<(usize, usize, PassOutcome)> = targets
+            .par_iter()
+            .filter_map(|&index| files.get(index).map(|file| (index, file)))
+            .map(|(index, file)| {
+                let outcome = crate::transform::run(pass, file, sema, index)?;
+                Ok((index, file.map.approximate(origin), outcome))
+            })
+            .collect::<Result<_, TransformError>>()?;
+        let mut reports = Vec::with_capacity(outcomes.len());
+        for (index, origin, outcome) in outcomes {
             self.edits_of(index)
                 .push(outcome.edits.iter().cloned().map(Op::from), origin)?;
-            outcomes.push(outcome);
+            reports.push(outcome);
         }
-        Ok(outcomes)
+        Ok(reports)
     }
 }
