@@ -2,7 +2,7 @@
 //! through a project header by the program's semantics (built lazily and
 //! rebuilt after a commit that changes the text).
 
-use weft::c::{FrontEnd, ParsedFile};
+use weft::c::{FrontEnd, MacroTable, ParsedFile};
 use weft::engine::{Host, InsertAt};
 use weft::joinpoint::{self, JoinPoint, Value};
 use weft::program::Program;
@@ -159,20 +159,28 @@ fn old_style_parameters_take_their_declared_types() {
     assert_eq!(attr(count, "type"), "ush");
 }
 
-/// The macro-aware front end blanks K&R parameter declarations (see
-/// docs/front-end.md), so through a program their types are unknown and
-/// strategies leave them alone.
+/// The macro-aware front end keeps the K&R parameter declarations that
+/// tree-sitter-c parses (docs/front-end.md), so a program sees the same
+/// types as the plain parse.
 #[test]
-fn old_style_parameters_are_unknown_after_the_front_end() {
+fn old_style_parameters_keep_their_types_through_the_front_end() {
     let mut p = program();
     assert_eq!(
         row(
             &mut p,
             "var",
             "count",
-            &["type_known", "is_primitive", "is_param"]
+            &["type", "type_known", "is_primitive", "is_param"]
         ),
-        "count: false false false"
+        "count: ush true true true"
+    );
+    assert_eq!(
+        row(&mut p, "param", "label", &["type", "is_pointer"]),
+        "label: char * true"
+    );
+    assert_eq!(
+        row(&mut p, "param", "flag", &["type", "is_primitive"]),
+        "flag: int true"
     );
     assert_eq!(
         row(
@@ -182,6 +190,57 @@ fn old_style_parameters_are_unknown_after_the_front_end() {
             &["type", "is_const", "storage_class", "is_global"]
         ),
         "limit: const int true static true"
+    );
+}
+
+/// Every form of old-style definition through the macro-aware front end:
+/// parameters take their declared types where tree-sitter-c parses the
+/// declarations, and stay untyped (unknown, so left alone) where the front
+/// end had to blank them.
+#[test]
+fn old_style_parameter_join_points_of_every_form() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/frontend/old_style.c");
+    let text = std::fs::read_to_string(path).expect("fixture exists");
+    let macros = MacroTable::learn([(std::path::Path::new(path), text.as_str())]);
+    let mut p = Program::new(FrontEnd::new(macros), [(path.into(), text)]);
+    let params = select(&mut p, "param");
+    let rows: Vec<String> = params
+        .iter()
+        .map(|jp| {
+            let values: Vec<String> = ["name", "type", "type_known", "storage_class"]
+                .iter()
+                .map(|a| show(p.attribute(jp, a).expect("valid attribute")))
+                .collect();
+            format!("{}: {}", values[0], values[1..].join(" "))
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "a: int true null",
+            "b: char * true null",
+            "x: ush true register",
+            "y: ush true register",
+            "fn: int (*)() true null",
+            "buf: unsigned char * true null",
+            "n: long true null",
+            // Not declared after the list: implicitly int.
+            "flag: int true null",
+            // `char *lower(s, n)` and `long span(from, to)`: blanked, and
+            // tree-sitter-c reads the bare list as type names.
+            ": null false null",
+            ": null false null",
+            ": null false null",
+            ": null false null",
+        ]
+    );
+    assert_eq!(
+        row(&mut p, "var", "flag", &["type", "is_param", "is_primitive"]),
+        "flag: int true true"
+    );
+    assert_eq!(
+        row(&mut p, "var", "s", &["type_known", "is_param"]),
+        "s: false false"
     );
 }
 

@@ -3,7 +3,7 @@
 
 use super::conditional::{CondGroup, groups};
 use super::macros::MacroTable;
-use super::recover::{GroupRepair, Skipped, culprit, error_tokens, recover, window};
+use super::recover::{GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, window};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::splice::splice;
@@ -76,7 +76,7 @@ impl FrontEnd {
             }
         }
         info.mark_dead(src, &dead);
-        repair_pass(src, &info, &self.macros, &mut set);
+        let mut old_style = repair_pass(src, &info, &self.macros, &mut set);
 
         let mut parser = new_parser();
         let (mut view, mut map) = set.build_view(src);
@@ -85,28 +85,38 @@ impl FrontEnd {
             None => parse_with(&mut parser, &view, None),
         };
         let mut skipped = Vec::new();
-        for _ in 0..RECOVERY_ROUNDS {
+        let mut rounds = 0;
+        while rounds < RECOVERY_ROUNDS {
             let errors = error_ranges(&tree, &map);
             if errors.is_empty() {
                 break;
             }
-            let before = set.iter().count();
-            for range in &errors {
-                let win = window(src, &info, range);
-                let err = error_tokens(&info, range);
-                skipped.extend(recover(
-                    src,
-                    &info,
-                    &self.macros,
-                    &groups,
-                    &mut state,
-                    (err, win),
-                    &mut set,
-                ));
+            // A failing old-style definition first loses its parameter
+            // declarations. That round is not counted (each definition
+            // falls back once), so the heuristics then get every round
+            // they would have had.
+            let fallen = old_style_fallback(src, &mut old_style, &errors, &mut set);
+            if fallen.is_empty() {
+                rounds += 1;
+                let before = set.iter().count();
+                for range in &errors {
+                    let win = window(src, &info, range);
+                    let err = error_tokens(&info, range);
+                    skipped.extend(recover(
+                        src,
+                        &info,
+                        &self.macros,
+                        &groups,
+                        &mut state,
+                        (err, win),
+                        &mut set,
+                    ));
+                }
+                if set.iter().count() == before {
+                    break;
+                }
             }
-            if set.iter().count() == before {
-                break;
-            }
+            skipped.extend(fallen);
             refresh_dead(src, &mut info, &groups, &state);
             let (new_view, new_map) = set.build_view(src);
             tree = reparse(&mut parser, tree, &view, &new_view);
@@ -124,7 +134,7 @@ impl FrontEnd {
                 range,
             })
             .collect();
-        let (groups_skipped, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.group);
+        let (aside, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.aside);
         let as_problem = |s: Skipped| Problem {
             line: lines.line(s.range.start),
             reason: s.reason,
@@ -132,7 +142,7 @@ impl FrontEnd {
             range: s.range,
         };
         problems.extend(declarers.into_iter().map(as_problem));
-        let groups_skipped = groups_skipped.into_iter().map(as_problem).collect();
+        let aside = aside.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
         ParsedFile {
             path: path.to_path_buf(),
@@ -141,7 +151,7 @@ impl FrontEnd {
             map,
             tree,
             problems,
-            skipped: groups_skipped,
+            skipped: aside,
         }
     }
 }

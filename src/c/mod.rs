@@ -63,10 +63,13 @@ pub struct ParsedFile {
     pub tree: tree_sitter::Tree,
     /// Regions not understood, in original offsets.
     pub problems: Vec<Problem>,
-    /// Conditional branches read as blank because even alone they did not
-    /// parse (typically `#if` guards around deliberate non-C such as
-    /// `error: ...`). Their text is synthesized in the view, so it is never
-    /// editable, but the code around them stays understood.
+    /// Text read as blank because it did not parse even alone: conditional
+    /// branches (typically `#if` guards around deliberate non-C such as
+    /// `error: ...`) and the parameter declarations of old-style
+    /// definitions tree-sitter-c does not accept (`char *f(s) char *s;
+    /// {…}`, whose parameters are then untyped). Their text is synthesized
+    /// in the view, so it is never editable, but the code around them
+    /// stays understood.
     pub skipped: Vec<Problem>,
 }
 

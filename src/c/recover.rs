@@ -7,7 +7,7 @@ use super::conditional::CondGroup;
 use super::lexer::TokenKind;
 use super::macros::MacroTable;
 use super::repair::{
-    TokenInfo, iterator_as_loop, specifier_word, split_args, terminate_statement, type_word,
+    OldStyle, TokenInfo, iterator_as_loop, specifier_word, split_args, terminate_statement, type_word,
 };
 use super::rewrite::{Rewrite, RewriteSet};
 use std::ops::Range;
@@ -76,8 +76,10 @@ pub struct Skipped {
     pub range: Range<usize>,
     pub culprit: Option<String>,
     pub reason: String,
-    /// A whole conditional group (not code) rather than a declaration.
-    pub group: bool,
+    /// Reported aside from the problems, because the code around stays
+    /// understood: a whole conditional group (not code) or old-style
+    /// parameter declarations. Otherwise a skipped declaration, a problem.
+    pub aside: bool,
 }
 
 /// Token range of original bytes `range` (at least one token when any).
@@ -86,6 +88,38 @@ pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
     let first = toks.partition_point(|t| t.range.end <= range.start);
     let last = toks.partition_point(|t| t.range.start < range.end.max(range.start + 1));
     first..last.max(first)
+}
+
+/// Blanks the parameter declarations of each old-style definition an error
+/// (original byte range) overlaps: the grammar may not accept the
+/// definition with them, and without them it still parses as a function
+/// with untyped parameters. Each definition falls back at most once.
+/// Returns the declarations blanked.
+pub fn old_style_fallback(
+    src: &str,
+    old_style: &mut [OldStyle],
+    errors: &[Range<usize>],
+    set: &mut RewriteSet,
+) -> Vec<Skipped> {
+    let mut blanked = Vec::new();
+    for def in old_style.iter_mut().filter(|d| !d.blanked) {
+        if errors
+            .iter()
+            .any(|e| e.start < def.span.end && def.span.start < e.end.max(e.start + 1))
+        {
+            def.blanked = true;
+            // Repairs inside the declarations go with them.
+            if set.add_over(Rewrite::blank(src, def.declarations.clone())) {
+                blanked.push(Skipped {
+                    range: def.declarations.clone(),
+                    culprit: None,
+                    reason: "old-style parameter declarations not parsed, parameters untyped".into(),
+                    aside: true,
+                });
+            }
+        }
+    }
+    blanked
 }
 
 /// A conditional group whose kept branch is longer than this is never
@@ -127,7 +161,7 @@ pub fn recover(
                         range,
                         culprit: culprit(src, info, macros, kept),
                         reason: "conditional group not understood, skipped".into(),
-                        group: true,
+                        aside: true,
                     });
                 }
             }
@@ -191,7 +225,7 @@ pub fn recover(
                         range,
                         culprit: Some(name.to_string()),
                         reason: format!("unknown declarer macro `{name}` skipped"),
-                        group: false,
+                        aside: false,
                     });
                 }
                 i = c;

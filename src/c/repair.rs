@@ -176,10 +176,27 @@ fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usi
     })
 }
 
+/// An old-style (K&R) definition, `int f(a, b) int a; char *b; { … }`.
+/// tree-sitter-c parses its parameter declarations when the declarator is
+/// a plain name after declaration specifiers, so they stay in the view and
+/// give the parameters their types. It rejects the other forms (a pointer
+/// result, `char *f(a) char *a; {…}`, or no specifiers at all): an error
+/// there makes the front end blank the declarations instead
+/// ([`super::recover::old_style_fallback`]), leaving the parameters untyped.
+#[derive(Debug)]
+pub struct OldStyle {
+    /// From the function name to the end of the declarations: an error here
+    /// may be the grammar's rather than a macro's.
+    pub span: Range<usize>,
+    /// The parameter declarations.
+    pub declarations: Range<usize>,
+    /// Whether the declarations have been blanked.
+    pub blanked: bool,
+}
+
 /// The K&R parameter declarations between `f(a, b)` (closing at `close`)
-/// and the body: tree-sitter-c does not accept them, so they are blanked
-/// (the parameters stay, untyped). Returns their byte range.
-fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<std::ops::Range<usize>> {
+/// and the body. Returns their byte range.
+fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<Range<usize>> {
     const MAX_TOKENS: usize = 256;
     let first = info.next_live(close)?;
     if info.tokens[first].kind != TokenKind::Ident {
@@ -233,8 +250,11 @@ fn arg_text<'s>(src: &'s str, info: &TokenInfo, from: usize, to: usize) -> &'s s
         .unwrap_or_default()
 }
 
-/// The class-driven pass over every live token.
-pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut RewriteSet) {
+/// The class-driven pass over every live token. Returns the old-style
+/// definitions it passed, whose parameter declarations it repairs like any
+/// other declaration.
+pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut RewriteSet) -> Vec<OldStyle> {
+    let mut old_style = Vec::new();
     let mut i = 0;
     while i < info.tokens.len() {
         if info.dead[i] || info.tokens[i].kind != TokenKind::Ident {
@@ -245,9 +265,14 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let class = macros.class(name);
         let close = info.call_close(src, i);
         if let Some(c) = close.filter(|_| info.depth[i] == 0)
-            && let Some(decls) = kr_declarations(src, info, c)
+            && let Some(declarations) = kr_declarations(src, info, c)
         {
-            set.add(Rewrite::blank(src, decls));
+            // The name and its identifier list are no macro use.
+            old_style.push(OldStyle {
+                span: info.tokens[i].range.start..declarations.end,
+                declarations,
+                blanked: false,
+            });
             i = c + 1;
             continue;
         }
@@ -310,6 +335,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         }
         i += 1;
     }
+    old_style
 }
 
 fn next_is_not(src: &str, info: &TokenInfo, i: usize, p: &str) -> bool {

@@ -4,7 +4,10 @@
 //! Each `,` between declarators becomes `;` followed by the declaration's
 //! specifiers, so comments and line breaks between declarators survive and
 //! initialisers keep their order (each full declarator was already a
-//! sequence point).
+//! sequence point). The parameter declarations of an old-style definition
+//! are declarations too (`int f(a, b) int a, b; {…}` becomes
+//! `… int a; int b; {…}`): a K&R list may declare each parameter on its
+//! own.
 
 use tree_sitter::Node;
 

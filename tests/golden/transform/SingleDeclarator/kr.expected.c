@@ -1,5 +1,5 @@
 int add(a, b, c)
-    int a, b;
+    int a; int b;
     char *c;
 {
     int x; int y;
