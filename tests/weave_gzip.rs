@@ -86,3 +86,20 @@ fn re_parsing_woven_gzip_matches_a_fresh_parse() {
         assert_eq!(file.problems, again.problems, "{name}");
     }
 }
+
+/// A file given by itself is understood as well as with its directory:
+/// the macros of the headers beside it are learned too.
+#[test]
+fn a_gzip_file_given_alone_is_fully_understood() {
+    use weft::engine::Host;
+    let gzip_c = Path::new(env!("CARGO_MANIFEST_DIR")).join(GZIP).join("gzip.c");
+    assert!(
+        gzip_c.is_file(),
+        "gzip sources missing: run scripts/fetch-gzip.sh"
+    );
+    let entries = scan(&[gzip_c], &Selection::new(&[], &[]).unwrap()).unwrap();
+    let mut program = Program::load(&entries, None).unwrap();
+    let root = program.root();
+    let functions = program.select(&root, "function").unwrap();
+    assert_eq!(functions.len(), 32, "gzip.c defines 32 functions, all understood");
+}

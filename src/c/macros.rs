@@ -146,11 +146,15 @@ impl MacroTable {
                 {
                     MacroClass::Attribute
                 } else {
+                    // The first non-empty definition that is not an
+                    // attribute says what the macro is: `#define NULL __null`
+                    // beside `#define NULL 0L` is a constant, and blanking it
+                    // would leave `p = ;`.
                     m.defs
                         .iter()
                         .zip(&classes)
-                        .find(|(d, _)| !d.body.trim().is_empty())
-                        .map_or(classes.first().copied().unwrap_or(MacroClass::Other), |(_, c)| *c)
+                        .find(|(d, c)| !d.body.trim().is_empty() && **c != MacroClass::Attribute)
+                        .map_or(MacroClass::Other, |(_, c)| *c)
                 };
                 if class != m.class {
                     m.class = class;
@@ -237,6 +241,17 @@ mod tests {
         let t = MacroTable::learn([(Path::new("unistd.h"), h)]);
         assert_eq!(t.class("write"), Some(MacroClass::Other));
         assert_eq!(t.class("far"), Some(MacroClass::Attribute));
+    }
+
+    #[test]
+    fn an_attribute_looking_first_definition_does_not_decide() {
+        // gnulib's stddef.h and sys/types.h: the first definition looks like
+        // a reserved word, the others show a constant and a type.
+        let h = "#if A\n# define NULL __null\n#else\n# define NULL ((void *) 0)\n#endif\n\
+                 #if W\n# define off_t __int64\n#else\n# define off_t long long int\n#endif\n";
+        let t = MacroTable::learn([(Path::new("stddef.h"), h)]);
+        assert_eq!(t.class("NULL"), Some(MacroClass::Other));
+        assert_eq!(t.class("off_t"), Some(MacroClass::Other));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Building a [`Program`] from files on disk with the macro-aware front end.
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -33,7 +34,13 @@ impl Program {
                 ),
             }
         }
-        let mut macros = MacroTable::learn(sources.iter().map(|(p, _, t, _)| (p.as_path(), t.as_str())));
+        let beside = headers_beside(sources.iter().filter(|s| s.1).map(|s| s.0.as_path()), &sources);
+        let mut macros = MacroTable::learn(
+            sources
+                .iter()
+                .map(|(p, _, t, _)| (p.as_path(), t.as_str()))
+                .chain(beside.iter().map(|(p, t)| (p.as_path(), t.as_str()))),
+        );
         if let Some(file) = macro_file {
             macros.add_macro_file(file)?;
         }
@@ -51,6 +58,39 @@ impl Program {
     pub fn unit(&self, index: usize) -> Option<&str> {
         self.units.get(index).map(String::as_str)
     }
+}
+
+/// The headers in the directories of `woven` files that are not among
+/// `sources` (a file given by itself), read for their macros only: the
+/// front end then understands `file.c` given alone as it does when its
+/// whole directory is given.
+fn headers_beside<'a>(
+    woven: impl Iterator<Item = &'a Path>,
+    sources: &[(&PathBuf, bool, String, String)],
+) -> Vec<(PathBuf, String)> {
+    let known: HashSet<&Path> = sources.iter().map(|s| s.0.as_path()).collect();
+    let mut dirs: Vec<&Path> = woven.map(|p| p.parent().unwrap_or(Path::new("."))).collect();
+    dirs.sort();
+    dirs.dedup();
+    let mut found: Vec<PathBuf> = dirs
+        .iter()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())))
+        .filter(|p| p.extension().is_some_and(|e| e == "h") && !known.contains(p.as_path()))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+        .into_iter()
+        .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
+        .collect()
 }
 
 /// A file's name relative to the input it was found in: `dest` is relative
