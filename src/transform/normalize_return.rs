@@ -5,10 +5,10 @@
 //!   pointers and function-pointer returns come out as written; top-level
 //!   qualifiers are dropped so the temporary is assignable). Assignment
 //!   performs the same conversion as `return` (C11 6.8.6.4p3).
-//! * A void function whose end control may reach ([`falls_through`], or a
-//!   body not understood as written: when in doubt) gets `return;` before
-//!   its closing brace. A function declared noreturn never does: gcc warns
-//!   about any `return` in it.
+//! * A void function whose end control may reach ([`falls_through`], which
+//!   says so when in doubt) gets `return;` before its closing brace. A
+//!   function declared noreturn never does: gcc warns about any `return`
+//!   in it.
 //!
 //! `return x;` with `x` a variable is already normalised and left alone,
 //! which makes the pass idempotent. A non-void function whose end may be
@@ -57,8 +57,7 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
                 ctx.skip(*r, "return with a value in a void function");
             }
         }
-        // When in doubt, add it: harmless in a function that may return.
-        if !noreturn && (!understood(ctx, body) || falls_through(ctx, body)) {
+        if !noreturn && falls_through(ctx, body) {
             add_final_return(ctx, body);
         }
         return;
