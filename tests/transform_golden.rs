@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use weft::c::FrontEnd;
+use weft::c::{FrontEnd, MacroTable};
 use weft::transform::transform_text;
 
 fn cases() -> Vec<(String, PathBuf)> {
@@ -28,8 +28,9 @@ fn cases() -> Vec<(String, PathBuf)> {
 }
 
 fn once(pass: &str, path: &Path, text: &str) -> String {
+    // The case's own #defines, as the front end learns a project's.
     let (texts, _) = transform_text(
-        &FrontEnd::default(),
+        &FrontEnd::new(MacroTable::learn([(path, text)])),
         &[(path.to_path_buf(), text.to_string())],
         &[pass],
         &[],

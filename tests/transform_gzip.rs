@@ -1,10 +1,13 @@
 //! gzip 1.12 after all five passes over its own `.c` files must build with
-//! its unchanged `./configure && make` and pass its own `make check`.
+//! its unchanged `./configure && make`, pass its own `make check`, and
+//! draw no gcc `-Wall` warning its original files do not (compared per
+//! file and function, ignoring line numbers).
 //! Slow (configure, build, test suite): run with
 //! `cargo test --test transform_gzip -- --ignored --nocapture`.
 //! Also prints the passes' edit and skip counts and their time against
 //! tree-sitter's raw parse time of the same files.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -44,6 +47,32 @@ fn sh(dir: &Path, script: &str) -> (bool, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     (out.status.success(), log)
+}
+
+/// The `-Wall` warnings of compiling gzip's own file `stem.c` in the
+/// configured tree `dir`, as `function: message [-Wflag]` (no line
+/// numbers, so that edits moving code do not count), or `None` when the
+/// file is not part of this build (dfltcc.c outside IBM Z).
+fn warnings(dir: &Path, stem: &str) -> Option<BTreeSet<String>> {
+    let (ok, log) = sh(
+        dir,
+        &format!("rm -f {stem}.o && LC_ALL=C make -s CFLAGS='-g -O2 -Wall' {stem}.o"),
+    );
+    if !ok {
+        return None;
+    }
+    let mut function = String::from("(top level)");
+    let mut found = BTreeSet::new();
+    for line in log.lines() {
+        if let Some(rest) = line.strip_prefix(&format!("{stem}.c: In function '")) {
+            function = rest.trim_end_matches("':").to_string();
+        } else if line.ends_with(": At top level:") {
+            function = String::from("(top level)");
+        } else if let Some((_, message)) = line.split_once(": warning: ") {
+            found.insert(format!("{stem}.c: {function}: {message}"));
+        }
+    }
+    Some(found)
 }
 
 #[test]
@@ -94,10 +123,31 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
             println!("    {reason}");
         }
     }
+    let (ok, log) = sh(&copy, "./configure --quiet >/dev/null && make -j2 >/dev/null");
+    assert!(ok, "gzip does not build:\n{log}");
+    let stems: Vec<String> = files
+        .iter()
+        .map(|(p, _)| p.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    let before: Vec<Option<BTreeSet<String>>> = stems.iter().map(|s| warnings(&copy, s)).collect();
     for ((path, _), text) in files.iter().zip(&texts) {
         std::fs::write(path, text).unwrap();
     }
-    let (ok, log) = sh(&copy, "./configure --quiet >/dev/null && make -j2 >/dev/null");
+    let mut new_warnings = Vec::new();
+    for (stem, before) in stems.iter().zip(&before) {
+        let Some(before) = before else { continue };
+        let after = warnings(&copy, stem).unwrap_or_else(|| panic!("{stem}.c no longer compiles"));
+        new_warnings.extend(after.difference(before).cloned());
+    }
+    let compiled = before.iter().flatten().count();
+    let original = before.iter().flatten().map(BTreeSet::len).sum::<usize>();
+    println!("gcc -Wall: {compiled} files compiled, {original} warnings before the passes");
+    assert!(
+        new_warnings.is_empty(),
+        "warnings the passes introduced:\n{}",
+        new_warnings.join("\n")
+    );
+    let (ok, log) = sh(&copy, "make -j2 >/dev/null");
     assert!(ok, "gzip does not build after the passes:\n{log}");
     let (ok, log) = sh(&copy, "make -j2 check");
     let summary: Vec<&str> = log

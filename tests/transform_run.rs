@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use weft::c::FrontEnd;
+use weft::c::{FrontEnd, MacroTable};
 use weft::transform::{pass_names, transform_text};
 
 fn programs() -> Vec<PathBuf> {
@@ -79,7 +79,8 @@ fn passes_preserve_program_output() {
         };
         for plan in &plans {
             let files = [(program.clone(), text.clone())];
-            let (texts, _) = transform_text(&FrontEnd::default(), &files, plan, &[]).unwrap();
+            let front_end = FrontEnd::new(MacroTable::learn([(program.as_path(), text.as_str())]));
+            let (texts, _) = transform_text(&front_end, &files, plan, &[]).unwrap();
             match compile_and_run(tmp.path(), "after", &texts[0], flags) {
                 Ok(out) if out == expected => {}
                 Ok(out) => failures.push(format!(

@@ -5,6 +5,7 @@ use tree_sitter::Node;
 
 use super::ctype::{CType, TypeKind, arithmetic_kind};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
+use super::noreturn::attribute_words;
 use super::scope::{Scope, ScopeTree, Tag};
 use super::spelling::{TypeSpelling, spell, written};
 use super::stdtypes::standard_typedef;
@@ -28,6 +29,7 @@ pub(super) struct FileSymbols {
 pub(super) struct Builder<'a> {
     view: &'a str,
     original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
+    raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
     site: DeclSite,
     tree: ScopeTree,
     /// File scopes of the headers this file includes.
@@ -45,10 +47,12 @@ struct Specifiers<'t> {
 
 impl<'a> Builder<'a> {
     /// `original` maps a view range to its original text, or `None` if the
-    /// range is not verbatim original text.
+    /// range is not verbatim original text; `raw` gives the original text
+    /// under a view range even where the front end rewrote it.
     pub fn new(
         view: &'a str,
         original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
+        raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
         site: DeclSite,
         headers: &'a [&'a ScopeTree],
         structs: &'a mut Vec<StructDef>,
@@ -62,6 +66,7 @@ impl<'a> Builder<'a> {
         Builder {
             view,
             original,
+            raw,
             site,
             tree,
             headers,
@@ -297,6 +302,7 @@ impl<'a> Builder<'a> {
             line: name.start_position().row + 1,
             spelling,
             written,
+            attribute_words: Vec::new(),
             visible_from: name.end_byte(),
         }
     }
@@ -328,6 +334,10 @@ impl<'a> Builder<'a> {
         let written = written(&specs.nodes, declarator, name, &text_or_view);
         let mut d = self.make(name, kind, &ty, spelling, written, file_scope);
         d.storage = specs.storage;
+        if is_function && let Some(item) = declarator.parent() {
+            let params = function_node.and_then(|f| f.child_by_field_name("parameters"));
+            d.attribute_words = attribute_words(item, name, params, self.raw);
+        }
         Some(d)
     }
 

@@ -77,6 +77,10 @@ pub struct Declaration {
     /// initializer (`const char *[4]`, `ush`); a struct, union or enum body
     /// is abbreviated to `{…}`.
     pub written: String,
+    /// For a function: the identifiers written around its declarator
+    /// (specifiers, attributes, attribute macros), from which
+    /// [`crate::sema::Semantics::is_noreturn`] decides; empty otherwise.
+    pub(crate) attribute_words: Vec<String>,
     /// Offset from which the name is visible in its scope (end of the
     /// declarator); 0 for names coming from headers.
     pub(crate) visible_from: usize,

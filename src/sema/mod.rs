@@ -13,6 +13,7 @@ mod ctype;
 mod declaration;
 mod expr;
 mod headers;
+mod noreturn;
 mod scope;
 mod spelling;
 mod stdtypes;
@@ -24,12 +25,13 @@ pub use spelling::TypeSpelling;
 pub use stdtypes::standard_typedef;
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tree_sitter::Node;
 
-use crate::c::ParsedFile;
+use crate::c::{MacroTable, ParsedFile};
 use builder::{Builder, FileSymbols};
 use scope::ScopeTree;
 
@@ -39,6 +41,8 @@ pub type HeaderParser<'a> = &'a dyn Fn(&Path, Arc<str>) -> ParsedFile;
 /// Symbols of one file (a program file or a header).
 struct Unit {
     path: PathBuf,
+    /// The original text (its `#define`s decide what macros mean).
+    text: Arc<str>,
     view: String,
     symbols: FileSymbols,
     /// Indexes into `Semantics::headers` of every header reached from this
@@ -56,6 +60,9 @@ pub struct Semantics {
     /// Each header path met, with its index in `headers` (`None` while it
     /// is being loaded, or when it cannot be read).
     header_index: HashMap<PathBuf, Option<usize>>,
+    /// The macros defined in every file and header read, learned on the
+    /// first question that needs them.
+    macros: OnceLock<MacroTable>,
 }
 
 impl Semantics {
@@ -75,6 +82,7 @@ impl Semantics {
             headers: Vec::new(),
             structs: Vec::new(),
             header_index: HashMap::new(),
+            macros: OnceLock::new(),
         };
         for (i, file) in files.iter().enumerate() {
             let unit = sema.file_unit(i, file, include_dirs, parse);
@@ -100,6 +108,8 @@ impl Semantics {
             if !changed.get(i).copied().unwrap_or(true) {
                 continue;
             }
+            // Edits may add or drop definitions: learn them again if asked.
+            self.macros = OnceLock::new();
             // The old unit's structs stay in place (indexes of other units
             // must not move) but can no longer be found by tag.
             for def in &mut self.structs[self.files[i].structs.clone()] {
@@ -122,14 +132,11 @@ impl Semantics {
         let root = file.tree.root_node();
         let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
         let reached = self.load_headers(&direct, include_dirs, parse);
-        let original = |r: std::ops::Range<usize>| {
-            let o = file.original_range(r)?;
-            file.text.get(o).map(str::to_string)
-        };
         let first_struct = self.structs.len();
-        let symbols = self.walk(&file.view, &original, DeclSite::File(i), &reached, root);
+        let symbols = self.walk(file, DeclSite::File(i), &reached);
         Unit {
             path: file.path.clone(),
+            text: Arc::clone(&file.text),
             view: file.view.clone(),
             symbols,
             headers: reached,
@@ -176,15 +183,11 @@ impl Semantics {
         let root = parsed.tree.root_node();
         let direct = headers::direct_includes(path, &parsed.view, root, include_dirs);
         let reached = self.load_headers(&direct, include_dirs, parse);
-        let original = |r: std::ops::Range<usize>| {
-            let o = parsed.original_range(r)?;
-            parsed.text.get(o).map(str::to_string)
-        };
-        let site = DeclSite::Header(path.to_path_buf());
         let first_struct = self.structs.len();
-        let symbols = self.walk(&parsed.view, &original, site, &reached, root);
+        let symbols = self.walk(&parsed, DeclSite::Header(path.to_path_buf()), &reached);
         self.headers.push(Unit {
             path: path.to_path_buf(),
+            text: Arc::clone(&parsed.text),
             view: parsed.view.clone(),
             symbols,
             headers: reached,
@@ -195,20 +198,25 @@ impl Semantics {
         Some(i)
     }
 
-    fn walk(
-        &mut self,
-        view: &str,
-        original: &dyn Fn(std::ops::Range<usize>) -> Option<String>,
-        site: DeclSite,
-        reached: &[usize],
-        root: Node<'_>,
-    ) -> FileSymbols {
+    fn walk(&mut self, file: &ParsedFile, site: DeclSite, reached: &[usize]) -> FileSymbols {
         let trees: Vec<&ScopeTree> = reached
             .iter()
             .filter_map(|&h| self.headers.get(h))
             .map(|u| &u.symbols.tree)
             .collect();
-        Builder::new(view, original, site, &trees, &mut self.structs).build(root)
+        let original = |r: Range<usize>| {
+            let o = file.original_range(r)?;
+            file.text.get(o).map(str::to_string)
+        };
+        // Blanked macros map to their own original bytes (the repairs keep
+        // lengths), so the original text between two mapped offsets shows them.
+        let raw = |r: Range<usize>| {
+            let start = file.map.approximate(r.start);
+            let end = file.map.approximate(r.end);
+            file.text.get(start..end).unwrap_or_default().to_string()
+        };
+        let builder = Builder::new(&file.view, &original, &raw, site, &trees, &mut self.structs);
+        builder.build(file.tree.root_node())
     }
 
     /// The declaration of the name `name` visible at `offset` of file
@@ -225,6 +233,49 @@ impl Semantics {
                     .lookup(usize::MAX, name, not_field)
             })
         })
+    }
+
+    /// True when the function `name`, called or defined at `offset` of file
+    /// `file`, cannot return: a standard function that does not return
+    /// (`exit`, `abort`, `longjmp`, …), or one declared noreturn (by a
+    /// keyword, an attribute or a macro expanding to one) in any of its
+    /// declarations in the file, before or after `offset` (gcc merges
+    /// them), or in the file's project headers. A name that `offset` sees
+    /// declared as an object (a function pointer) never is.
+    ///
+    /// Macro meanings come from the `#define`s of every file and header
+    /// read, so a noreturn macro defined only in a header that is not read
+    /// (a system header, `<config.h>`) is not recognised.
+    pub fn is_noreturn(&self, file: usize, offset: usize, name: &str) -> bool {
+        let Some(unit) = self.files.get(file) else {
+            return false;
+        };
+        match self.lookup(file, offset, name) {
+            None => return noreturn::is_standard(name),
+            Some(d) if d.kind != DeclKind::Function => return false,
+            Some(_) if noreturn::is_standard(name) => return true,
+            Some(_) => {}
+        }
+        let macros = self.macros.get_or_init(|| {
+            MacroTable::learn(
+                self.files
+                    .iter()
+                    .chain(&self.headers)
+                    .map(|u| (u.path.as_path(), &*u.text)),
+            )
+        });
+        let in_headers = unit
+            .headers
+            .iter()
+            .filter_map(|&h| self.headers.get(h))
+            .flat_map(|u| u.symbols.tree.visible(usize::MAX, name));
+        let tree = &unit.symbols.tree;
+        // Block-scope declarations seen at `offset`, then the file scope's.
+        tree.visible(offset, name)
+            .chain(tree.visible(usize::MAX, name))
+            .chain(in_headers)
+            .filter(|d| d.kind == DeclKind::Function)
+            .any(|d| noreturn::declares_noreturn(&d.attribute_words, macros))
     }
 
     /// The declaration an identifier node refers to. A `field_identifier`

@@ -62,12 +62,22 @@ impl ScopeTree {
         name: &str,
         accept: impl Fn(&Declaration) -> bool,
     ) -> Option<&Declaration> {
-        self.chain(self.innermost(offset)).find_map(|scope| {
+        self.visible(offset, name).find(|d| accept(d))
+    }
+
+    /// Every declaration of `name` visible at `offset`, in [`Self::lookup`]'s
+    /// order (inner scopes first, latest first within a scope).
+    pub fn visible<'s, 'n>(
+        &'s self,
+        offset: usize,
+        name: &'n str,
+    ) -> impl Iterator<Item = &'s Declaration> + use<'s, 'n> {
+        self.chain(self.innermost(offset)).flat_map(move |scope| {
             scope
                 .decls
                 .iter()
                 .rev()
-                .find(|d| d.name == name && d.visible_from <= offset && accept(d))
+                .filter(move |d| d.name == name && d.visible_from <= offset)
         })
     }
 

@@ -6,6 +6,8 @@
 //! levels and function-pointer syntax come out exactly as the programmer
 //! wrote them; nothing is regenerated from the resolved [`super::CType`].
 
+use std::ops::Range;
+
 use tree_sitter::Node;
 
 /// A type written around a hole for the declared name:
@@ -73,7 +75,8 @@ pub fn spell<'t>(
         if contains_kind(*spec, BODY_KINDS) {
             return None;
         }
-        words.push(text_of(*spec)?);
+        let text = text_of(*spec)?;
+        words.push(one_line(*spec, &text, 0..text.len())?);
     }
     if words.is_empty() {
         // K&R implicit int.
@@ -88,12 +91,56 @@ pub fn spell<'t>(
             let end = hole.end_byte().checked_sub(decl.start_byte())?;
             // The view and the original agree inside `decl` (text_of
             // succeeded), so view offsets index the original text.
-            prefix.push_str(whole.get(..start)?);
-            whole.get(end..)?.to_string()
+            prefix.push_str(&one_line(decl, &whole, 0..start)?);
+            one_line(decl, &whole, end..whole.len())?
         }
         None => String::new(),
     };
     Some(TypeSpelling { prefix, suffix })
+}
+
+/// The part `keep` of `text`, the text of `node`, made fit for a one-line
+/// declaration: comments inside it become a space (joined onto one line, a
+/// `//` comment would swallow what follows) and whitespace runs that hold
+/// a line break become one space.
+fn one_line(node: Node<'_>, text: &str, keep: Range<usize>) -> Option<String> {
+    let mut joined = String::new();
+    let mut at = keep.start;
+    for comment in comments(node) {
+        let start = comment.start_byte() - node.start_byte();
+        let end = comment.end_byte() - node.start_byte();
+        if start >= keep.start && end <= keep.end {
+            joined.push_str(text.get(at..start)?);
+            joined.push(' ');
+            at = end;
+        }
+    }
+    joined.push_str(text.get(at..keep.end)?);
+    let mut line = String::with_capacity(joined.len());
+    let mut rest = joined.as_str();
+    while let Some(space) = rest.find(char::is_whitespace) {
+        line.push_str(&rest[..space]);
+        let after = rest[space..].trim_start();
+        let run = &rest[space..rest.len() - after.len()];
+        line.push_str(if run.contains('\n') { " " } else { run });
+        rest = after;
+    }
+    line.push_str(rest);
+    Some(line)
+}
+
+/// The comments inside `node`, in source order.
+fn comments(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut found = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.kind() == "comment" {
+            found.push(child);
+        } else {
+            found.extend(comments(child));
+        }
+    }
+    found
 }
 
 /// The type of the object declared by `hole` inside `declarator` as

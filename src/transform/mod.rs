@@ -20,6 +20,7 @@ mod assign_expansion;
 mod context;
 mod normalize_return;
 mod pipeline;
+mod reachability;
 mod safety;
 mod single_declarator;
 mod struct_assign;

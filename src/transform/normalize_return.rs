@@ -5,17 +5,21 @@
 //!   pointers and function-pointer returns come out as written; top-level
 //!   qualifiers are dropped so the temporary is assignable). Assignment
 //!   performs the same conversion as `return` (C11 6.8.6.4p3).
-//! * A void function whose body does not end with `return` gets `return;`
-//!   before its closing brace. Adding it after code that cannot fall
-//!   through (`exit`, an endless loop) is harmless.
+//! * A void function whose end control may reach ([`falls_through`], which
+//!   says so when in doubt) gets `return;` before its closing brace. A
+//!   function declared noreturn never does: gcc warns about any `return`
+//!   in it.
 //!
 //! `return x;` with `x` a variable is already normalised and left alone,
-//! which makes the pass idempotent. Non-void functions that may fall off
-//! their end are not given a return: no value would be correct.
+//! which makes the pass idempotent. A non-void function whose end may be
+//! reached is not given a return (no value would be correct) but is
+//! reported. So is `main`, differently: falling off its end returns 0
+//! (C99 5.1.2.2.3), which instrumentation of its returns would not see.
 
 use tree_sitter::Node;
 
 use super::context::PassContext;
+use super::reachability::falls_through;
 use super::temporary::block;
 use super::{indentation_at, nodes_of_kind};
 use crate::sema::{DeclKind, Declaration};
@@ -46,17 +50,23 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
         return ctx.skip(function, "function type not understood");
     };
     let returns = own_returns(body);
+    let noreturn = ctx.sema.is_noreturn(ctx.index, body.start_byte(), &decl.name);
     if ret.is_void() {
         for r in &returns {
             if r.named_child(0).is_some_and(|e| e.kind() != "comment") {
                 ctx.skip(*r, "return with a value in a void function");
             }
         }
-        add_final_return(ctx, body);
+        if !noreturn && falls_through(ctx, body) {
+            add_final_return(ctx, body);
+        }
         return;
     }
     if ret.is_unknown() {
         return ctx.skip(function, format!("return type of `{}` is unknown", decl.name));
+    }
+    if !noreturn {
+        report_open_end(ctx, function, body, &decl.name);
     }
     let Some(spelling) = decl.spelling.clone() else {
         return ctx.skip(
@@ -85,6 +95,36 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
         let rest = format!("return {tmp};");
         ctx.replace(range, block(&spelling, tmp, text, &rest));
     }
+}
+
+/// Reports a non-void function whose end control may reach: it gets no
+/// return, since no value would be correct. Falling off the end of `main`
+/// returns 0 (C99 5.1.2.2.3), which is said instead. A body the front end
+/// did not understand as written is not judged (its problems are the front
+/// end's report).
+fn report_open_end(ctx: &mut PassContext<'_>, function: Node<'_>, body: Node<'_>, name: &str) {
+    if !understood(ctx, body) || !falls_through(ctx, body) {
+        return;
+    }
+    let reason = if name == "main" {
+        "`main` may fall off its end, which returns 0 (no return added)".to_string()
+    } else {
+        format!("non-void function `{name}` may fall off its end (no return added)")
+    };
+    ctx.skip(function, reason);
+}
+
+/// True when the parse shows `body` as written, so that
+/// [`falls_through`] judges the code gcc compiles: it may be edited (it
+/// parsed and maps back to the original), and no conditional branch in it
+/// was read as blank because it did not parse.
+fn understood(ctx: &PassContext<'_>, body: Node<'_>) -> bool {
+    ctx.editable(body).is_ok_and(|range| {
+        !ctx.file
+            .skipped
+            .iter()
+            .any(|s| s.range.start < range.end && range.start < s.range.end)
+    })
 }
 
 /// The function's own declaration, as visible inside its body.
@@ -127,15 +167,8 @@ fn is_variable(ctx: &PassContext<'_>, value: Node<'_>) -> bool {
             .is_some_and(|d| matches!(d.kind, DeclKind::Variable | DeclKind::Parameter))
 }
 
+/// Adds `return;` before the closing brace of `body`.
 fn add_final_return(ctx: &mut PassContext<'_>, body: Node<'_>) {
-    let mut cursor = body.walk();
-    let statements: Vec<Node<'_>> = body
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
-        .collect();
-    if statements.last().is_some_and(|s| s.kind() == "return_statement") {
-        return;
-    }
     let Some(close) = body.child(body.child_count().saturating_sub(1)) else {
         return;
     };
@@ -151,8 +184,12 @@ fn add_final_return(ctx: &mut PassContext<'_>, body: Node<'_>) {
     let text = &ctx.file.text;
     let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
     if text[line_start..at.start].trim().is_empty() {
-        // `}` alone on its line: add an indented line above it.
-        let indent = statements
+        // `}` alone on its line: add a line above it, indented like the
+        // last statement (directives start in column 0).
+        let mut cursor = body.walk();
+        let indent = body
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment" && !n.kind().starts_with("preproc"))
             .last()
             .map(|s| indentation_at(&ctx.file.view, s.start_byte()).to_string())
             .unwrap_or_else(|| "    ".to_string());
