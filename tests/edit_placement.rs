@@ -124,8 +124,14 @@ fn a_one_line_body_is_wrapped_too() {
         ],
     )
     .unwrap();
-    assert!(out.contains("while (x) { \n  tick();\n  x--;\n  }\n"), "{out}");
-    assert!(out.contains("do { g();\n  tock();\n   } while (x);"), "{out}");
+    assert!(
+        out.contains("  while (x) {\n    tick();\n    x--;\n  }\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  do {\n    g();\n    tock();\n  } while (x);"),
+        "{out}"
+    );
 }
 
 #[test]

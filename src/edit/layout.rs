@@ -80,9 +80,19 @@ fn only_comments(line: &str) -> bool {
     }
 }
 
+/// One line of inserted code after [`dedent`].
+struct CodeLine<'a> {
+    text: &'a str,
+    /// The line continues a string literal or macro (the previous line
+    /// ends with a backslash) or lies inside a block comment: its leading
+    /// whitespace is content, so it is kept exactly as written.
+    verbatim: bool,
+}
+
 /// `code` without its leading and trailing blank lines and without the
 /// indentation common to its lines (aspects often indent multi-line code).
-pub fn dedent(code: &str) -> Vec<&str> {
+/// Verbatim lines neither count towards nor lose the common indentation.
+fn dedent(code: &str) -> Vec<CodeLine<'_>> {
     let lines: Vec<&str> = code.lines().map(|l| l.trim_end_matches('\r')).collect();
     let first = lines.iter().position(|l| !l.trim().is_empty());
     let last = lines.iter().rposition(|l| !l.trim().is_empty());
@@ -90,26 +100,84 @@ pub fn dedent(code: &str) -> Vec<&str> {
         return Vec::new();
     };
     let lines = &lines[first..=last];
+    let verbatim = verbatim_lines(lines);
     let common = lines
         .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .zip(&verbatim)
+        .filter(|(l, v)| !**v && !l.trim().is_empty())
+        .map(|(l, _)| l.len() - l.trim_start_matches([' ', '\t']).len())
         .min()
         .unwrap_or(0);
     lines
         .iter()
-        .map(|l| if l.trim().is_empty() { "" } else { &l[common..] })
+        .zip(verbatim)
+        .map(|(l, verbatim)| CodeLine {
+            text: match (verbatim, l.trim().is_empty()) {
+                (true, _) => l,
+                (false, true) => "",
+                (false, false) => &l[common..],
+            },
+            verbatim,
+        })
         .collect()
 }
 
-/// `code` laid out as whole lines indented by `indent`, each ended by `nl`.
+/// Which of `lines` are verbatim (see [`CodeLine::verbatim`]). A small
+/// lexer follows string and character literals and comments across the
+/// lines, so that quotes and comment markers inside one another do not
+/// mislead it.
+fn verbatim_lines(lines: &[&str]) -> Vec<bool> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Code,
+        Literal(char),
+        BlockComment,
+    }
+    let mut state = State::Code;
+    let mut continued = false;
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        out.push(continued || state == State::BlockComment);
+        // An unterminated literal ends with its line unless continued.
+        if !continued && matches!(state, State::Literal(_)) {
+            state = State::Code;
+        }
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (state, c) {
+                (State::Code, '"' | '\'') => state = State::Literal(c),
+                (State::Code, '/') if chars.peek() == Some(&'*') => {
+                    chars.next();
+                    state = State::BlockComment;
+                }
+                // The rest of the line is a comment; a trailing backslash
+                // still continues it, which `continued` records.
+                (State::Code, '/') if chars.peek() == Some(&'/') => break,
+                (State::Literal(_), '\\') => {
+                    chars.next();
+                }
+                (State::Literal(quote), c) if c == quote => state = State::Code,
+                (State::BlockComment, '*') if chars.peek() == Some(&'/') => {
+                    chars.next();
+                    state = State::Code;
+                }
+                _ => {}
+            }
+        }
+        continued = line.ends_with('\\');
+    }
+    out
+}
+
+/// `code` laid out as whole lines indented by `indent`, each ended by `nl`;
+/// verbatim lines are not indented.
 pub fn as_lines(code: &str, indent: &str, nl: &str) -> String {
     let mut out = String::with_capacity(code.len() + 16);
     for line in dedent(code) {
-        if !line.is_empty() {
+        if !line.verbatim && !line.text.is_empty() {
             out.push_str(indent);
-            out.push_str(line);
         }
+        out.push_str(line.text);
         out.push_str(nl);
     }
     out
@@ -146,6 +214,16 @@ mod tests {
         let code = "\n    a();\n      b();\n\n    c();\n  ";
         assert_eq!(as_lines(code, "\t", "\n"), "\ta();\n\t  b();\n\n\tc();\n");
         assert_eq!(as_lines("x;", "  ", "\r\n"), "  x;\r\n");
+    }
+
+    #[test]
+    fn string_continuations_and_block_comments_keep_their_indentation() {
+        let code =
+            "\n    printf(\"a \\\n  b /* \\\nc\");\n    /* x\n       y */ z();\n      w(\"/*\");\n    v();\n";
+        assert_eq!(
+            as_lines(code, "\t", "\n"),
+            "\tprintf(\"a \\\n  b /* \\\nc\");\n\t/* x\n       y */ z();\n\t  w(\"/*\");\n\tv();\n"
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! use their enclosing statement) or on a *file-scope item*, and is laid out
 //! on its own lines with the anchor's indentation. Around the body of an
 //! `if`/`else`/`for`/`while`/`do` the body is wrapped in braces, so the code
-//! stays under the control statement. Placements that cannot be legal C are
+//! stays under the control statement; a body that shared its header's line
+//! moves to a line of its own, one level deeper than the header. Placements that cannot be legal C are
 //! refused: inside a for header or loop condition, after a jump, ordinary
 //! statements among a block's leading declarations (C89), inside text the
 //! front end synthesized or did not understand.
@@ -270,29 +271,113 @@ impl Ctx<'_> {
             }
         };
         let range = self.understood(stmt)?;
-        let mut ops = vec![self.own_line(range.clone(), side, code, Layer::Code)];
-        if let Some(control) = stmt.parent().filter(|p| is_control(*p, stmt)) {
-            ops.extend(self.braces(control, stmt, range)?);
-        }
-        Ok(ops)
+        let Some(control) = stmt.parent().filter(|p| is_control(*p, stmt)) else {
+            return Ok(vec![self.own_line(range, side, code, Layer::Code)]);
+        };
+        let body = self.body_layout(control, stmt, range)?;
+        let code = match side {
+            Side::Before if body.shares_header => {
+                // The opening brace already broke the line and indented
+                // the body; the code takes the body's place and passes the
+                // indentation on to it.
+                let lines = layout::as_lines(code, &body.inner, layout::newline(self.text));
+                let text = match lines.strip_prefix(body.inner.as_str()) {
+                    Some(rest) => format!("{rest}{}", body.inner),
+                    None => lines,
+                };
+                Op::Insert(Insertion {
+                    offset: body.range.start,
+                    text,
+                    anchor: body.range.clone(),
+                    side,
+                    layer: Layer::Code,
+                })
+            }
+            Side::Before => self.lines_before(body.range.clone(), code, &body.inner, Layer::Code),
+            Side::After => self.lines_after(body.range.clone(), code, &body.inner, Layer::Code, true),
+        };
+        let [open, close] = self.braces(&body);
+        Ok(vec![code, open, close])
     }
 
-    /// The two braces that turn body `body` of `control` into a block.
-    fn braces(&self, control: Node<'_>, body: Node<'_>, range: Range<usize>) -> Result<[Op; 2], Refusal> {
+    /// How body `body` of `control`, at original `range`, is laid out once
+    /// it is wrapped in braces.
+    fn body_layout(
+        &self,
+        control: Node<'_>,
+        body: Node<'_>,
+        range: Range<usize>,
+    ) -> Result<BodyLayout, Refusal> {
         let Some(prev) = body.prev_sibling() else {
             return self.refuse(body, "cannot find where this body starts");
         };
-        let open_at = self.understood(prev)?.end;
-        let header = self.understood(control)?.start;
-        let open = Op::Insert(Insertion {
-            offset: open_at,
-            text: " {".into(),
-            anchor: range.clone(),
-            side: Side::Before,
-            layer: Layer::Brace,
-        });
-        let close = self.lines_after(range, "}", layout::indentation(self.text, header), Layer::Brace);
-        Ok([open, close])
+        let header_end = self.understood(prev)?.end;
+        // An `else` may follow the then-branch on its line; the `if` gives
+        // the indentation both branches share.
+        let header = match control.parent() {
+            Some(stmt) if control.kind() == "else_clause" => stmt,
+            _ => control,
+        };
+        let header = self.understood(header)?.start;
+        let header_indent = layout::indentation(self.text, header).to_string();
+        let shares_header = !layout::starts_line(self.text, range.start);
+        let inner = if shares_header {
+            format!("{header_indent}{}", self.indent_step(control, &header_indent))
+        } else {
+            layout::indentation(self.text, range.start).to_string()
+        };
+        Ok(BodyLayout {
+            range,
+            header_end,
+            header_indent,
+            inner,
+            shares_header,
+        })
+    }
+
+    /// One level of indentation, as the code around `control` (indented by
+    /// `indent`) uses it: what `indent` adds to the indentation of the
+    /// nearest enclosing construct that is indented less.
+    fn indent_step<'i>(&self, control: Node<'_>, indent: &'i str) -> &'i str {
+        std::iter::successors(control.parent(), |n| n.parent())
+            .map(|n| layout::indentation(self.text, self.file.map.approximate(n.start_byte())))
+            .find(|outer| outer.len() < indent.len() && indent.starts_with(outer))
+            .map_or(if indent.starts_with('\t') { "\t" } else { "    " }, |outer| {
+                &indent[outer.len()..]
+            })
+    }
+
+    /// The two braces that turn a body into a block. A body on its own
+    /// lines gets `{` at the end of its header and `}` on a line of its
+    /// own; a body sharing its header's line moves to a line of its own
+    /// after the `{`, indented one level deeper than the header.
+    fn braces(&self, body: &BodyLayout) -> [Op; 2] {
+        let open = if body.shares_header {
+            let nl = layout::newline(self.text);
+            let before = self.text[..body.range.start].chars().next_back();
+            let space = if before.is_some_and(char::is_whitespace) {
+                ""
+            } else {
+                " "
+            };
+            Insertion {
+                offset: body.range.start,
+                text: format!("{space}{{{nl}{}", body.inner),
+                anchor: body.range.clone(),
+                side: Side::Before,
+                layer: Layer::Brace,
+            }
+        } else {
+            Insertion {
+                offset: body.header_end,
+                text: " {".into(),
+                anchor: body.range.clone(),
+                side: Side::Before,
+                layer: Layer::Brace,
+            }
+        };
+        let close = self.lines_after(body.range.clone(), "}", &body.header_indent, Layer::Brace, true);
+        [Op::Insert(open), close]
     }
 
     /// `code` on its own lines before or after `range`, indented like it.
@@ -300,7 +385,7 @@ impl Ctx<'_> {
         let indent = layout::indentation(self.text, range.start);
         match side {
             Side::Before => self.lines_before(range, code, indent, layer),
-            Side::After => self.lines_after(range, code, indent, layer),
+            Side::After => self.lines_after(range, code, indent, layer, false),
         }
     }
 
@@ -321,7 +406,10 @@ impl Ctx<'_> {
         })
     }
 
-    fn lines_after(&self, range: Range<usize>, code: &str, indent: &str, layer: Layer) -> Op {
+    /// `code` on its own lines after `range`, indented by `indent`. When
+    /// `braced`, a closing brace on its own line follows (or is) the code,
+    /// so code sharing the rest of the line needs no indentation of its own.
+    fn lines_after(&self, range: Range<usize>, code: &str, indent: &str, layer: Layer, braced: bool) -> Op {
         let nl = layout::newline(self.text);
         let lines = layout::as_lines(code, indent, nl);
         let (offset, text) = match layout::line_end(self.text, range.end) {
@@ -330,7 +418,10 @@ impl Ctx<'_> {
                 needs_newline: false,
             } => (offset, lines),
             LineEnd::NextLine { offset, .. } => (offset, format!("{nl}{lines}")),
-            LineEnd::Shared if layer == Layer::Brace => (range.end, " }".to_string()),
+            LineEnd::Shared if braced => (
+                range.end,
+                format!("{nl}{}", lines.strip_suffix(nl).unwrap_or(&lines)),
+            ),
             LineEnd::Shared => (range.end, format!("{nl}{lines}{indent}")),
         };
         Op::Insert(Insertion {
@@ -341,6 +432,20 @@ impl Ctx<'_> {
             layer,
         })
     }
+}
+
+/// Where a control-statement body and its braces go (see [`Ctx::braces`]).
+struct BodyLayout {
+    /// The body's original range.
+    range: Range<usize>,
+    /// Where the header before the body ends (`)`, `else` or `do`).
+    header_end: usize,
+    /// The indentation of the header's line; the closing brace gets it.
+    header_indent: String,
+    /// The indentation of the body's lines inside the braces.
+    inner: String,
+    /// The body starts on its header's line.
+    shares_header: bool,
 }
 
 fn is_declaration(node: Node<'_>) -> bool {

@@ -1,0 +1,7 @@
+int printf(const char *, ...);
+void f(int n)
+{
+  if (n) {
+    n--;
+  }
+}
