@@ -106,20 +106,18 @@ impl OffsetMap {
     /// The map of the view that results when `edits` (sorted,
     /// non-overlapping, on the original) are made to the original and their
     /// texts spliced verbatim into the view, with each edit's range in the
-    /// current view (whose text is `view`). `None` when an edit touches
-    /// synthesized text or borders synthesized tokens (a blank, such as a
-    /// dropped directive, may border it): then the repairs around it must
-    /// be worked out again.
-    pub fn spliced(&self, edits: &[Edit], view: &str) -> Option<(OffsetMap, Vec<Range<usize>>)> {
+    /// current view. `None` when an edit touches or borders synthesized
+    /// text: then the repairs around it must be worked out again.
+    pub fn spliced(&self, edits: &[Edit]) -> Option<(OffsetMap, Vec<Range<usize>>)> {
         let mut map = OffsetMap::builder();
         let mut view_ranges = Vec::with_capacity(edits.len());
         let mut pending = edits.iter().peekable();
         // New original offset minus old, for text after the edits made so far.
         let mut delta: isize = 0;
         let shift = |offset: usize, delta: isize| offset.checked_add_signed(delta);
-        let is_token = |i: Option<usize>| match i.and_then(|i| self.segments.get(i)) {
-            Some(Segment::Synth { view: v, .. }) => view.get(v.clone()).is_none_or(|t| !t.trim().is_empty()),
-            _ => false,
+        let is_synth = |i: Option<usize>| {
+            i.and_then(|i| self.segments.get(i))
+                .is_some_and(|s| matches!(s, Segment::Synth { .. }))
         };
         for (i, seg) in self.segments.iter().enumerate() {
             match seg {
@@ -127,8 +125,8 @@ impl OffsetMap {
                     let end = original + (view.end - view.start);
                     let mut at = *original;
                     while let Some(edit) = pending.next_if(|e| e.range.start <= end) {
-                        let borders_synth = (edit.range.start == *original && is_token(i.checked_sub(1)))
-                            || (edit.range.end == end && is_token(Some(i + 1)));
+                        let borders_synth = (edit.range.start == *original && is_synth(i.checked_sub(1)))
+                            || (edit.range.end == end && is_synth(Some(i + 1)));
                         if edit.range.start < at || edit.range.end > end || borders_synth {
                             return None;
                         }
