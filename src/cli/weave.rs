@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 
 use super::tree::{self, Failure, TreeArgs};
-use crate::engine::{EngineError, Host};
+use crate::engine::EngineError;
+use crate::program::Program;
 
 /// Weave an aspect into C files and write the woven tree.
 #[derive(clap::Args, Debug)]
@@ -51,10 +52,10 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 
 /// Loads the aspect and runs it against the program. Errors in the aspect
 /// itself are usage errors; failures while running are weaving failures.
-fn run_aspect(aspect: &Path, args: &[(String, String)], host: &mut dyn Host) -> Result<(), Failure> {
+fn run_aspect(aspect: &Path, args: &[(String, String)], program: &mut Program) -> Result<(), Failure> {
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
     let module = crate::aspect::load(aspect).map_err(|d| diagnosed(2, d.to_string()))?;
-    let report = crate::engine::run(&module, None, args, host).map_err(|e| match e {
+    let report = crate::engine::run(&module, None, args, program).map_err(|e| match e {
         EngineError::Aspect(d) => diagnosed(2, d.to_string()),
         other => diagnosed(1, other.to_string()),
     })?;

@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 
-use super::broker::Remote;
 use super::convert::{JpHandle, keys, text, to_dynamic, to_value, truthy, tuple_map};
 use super::host::{Host, HostError, InsertAt};
 use super::select::{join, select};
+use super::shared_host::SharedHost;
 use super::translate::Translation;
 use super::{Warning, laraobject};
 use crate::diag::Diagnostic;
@@ -37,7 +37,7 @@ pub struct Collected {
 /// Everything the registered functions share.
 #[derive(Clone)]
 pub struct Context {
-    pub remote: Remote,
+    pub remote: SharedHost,
     pub translation: Arc<Translation>,
     pub collected: Arc<Mutex<Collected>>,
 }

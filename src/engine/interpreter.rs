@@ -1,16 +1,16 @@
 //! Running an aspect module: choosing the entry aspect and its inputs,
-//! translating to rhai, and evaluating the script on a worker thread while
-//! this thread serves its host calls.
+//! translating to rhai, and evaluating the script on a worker thread (for
+//! its large stack) that calls the host directly.
 
 use std::sync::{Arc, Mutex};
 
 use rhai::{Dynamic, Map, Scope};
 
 use super::RunReport;
-use super::broker::{connect, serve};
 use super::builtins::{Collected, Context, engine};
 use super::error::{EngineError, from_parse, from_rhai};
 use super::host::Host;
+use super::shared_host::SharedHost;
 use super::translate::{Translation, aspect_function, translate};
 use crate::aspect::Module;
 use crate::aspect::ast::AspectDef;
@@ -22,11 +22,15 @@ const SCRIPT_STACK: usize = 64 * 1024 * 1024;
 /// Runs aspect `entry` (the first aspectdef of the entry file if `None`)
 /// of `module` against `host`. `args` set inputs by name (`--arg N=V`):
 /// integers, floats and `true`/`false` are parsed, anything else is a string.
-pub fn run(
+///
+/// For the length of the run the host is moved out of `host` (which holds
+/// `H::default()` meanwhile) into a handle the script's functions share,
+/// and moved back before returning, whatever the outcome.
+pub fn run<H: Host + Send + Default + 'static>(
     module: &Module,
     entry: Option<&str>,
     args: &[(String, String)],
-    host: &mut dyn Host,
+    host: &mut H,
 ) -> Result<RunReport, EngineError> {
     let aspect = entry_aspect(module, entry)?;
     let inputs = input_map(aspect, args)?;
@@ -37,9 +41,9 @@ pub fn run(
         aspect_function(&aspect.name.name)
     );
     let collected = Arc::new(Mutex::new(Collected::default()));
-    let (remote, requests) = connect(host);
+    let shared = Arc::new(Mutex::new(std::mem::take(host)));
     let context = Context {
-        remote,
+        remote: SharedHost::new(Arc::clone(&shared) as Arc<Mutex<dyn Host + Send>>),
         translation: Arc::clone(&translation),
         collected: Arc::clone(&collected),
     };
@@ -48,19 +52,25 @@ pub fn run(
             .name("weft-aspect".into())
             .stack_size(SCRIPT_STACK)
             .spawn_scoped(scope, move || evaluate(&script, inputs, context, &translation));
-        let worker = match worker {
-            Ok(worker) => worker,
-            Err(e) => {
-                return Err(EngineError::Internal(format!(
-                    "cannot start the script thread: {e}"
-                )));
-            }
-        };
-        serve(host, requests);
-        worker
-            .join()
-            .unwrap_or_else(|_| Err(EngineError::Internal("the aspect script crashed".into())))
+        match worker {
+            Ok(worker) => worker
+                .join()
+                .unwrap_or_else(|_| Err(EngineError::Internal("the aspect script crashed".into()))),
+            Err(e) => Err(EngineError::Internal(format!(
+                "cannot start the script thread: {e}"
+            ))),
+        }
     });
+    // Every other handle lived in the script's engine, dropped with the
+    // worker, so this is the last one.
+    match Arc::try_unwrap(shared) {
+        Ok(owned) => *host = owned.into_inner().unwrap_or_else(|e| e.into_inner()),
+        Err(_) => {
+            return Err(EngineError::Internal(
+                "the program being woven is still held by the finished script".into(),
+            ));
+        }
+    }
     outcome?;
     let collected = std::mem::take(&mut *collected.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(RunReport {
@@ -69,8 +79,8 @@ pub fn run(
     })
 }
 
-/// Compiles and runs the script; the engine (holding every `Remote`)
-/// is dropped on return, which ends [`serve`].
+/// Compiles and runs the script; the engine, holding every handle to the
+/// host but the caller's, is dropped on return.
 fn evaluate(
     script: &str,
     inputs: Map,

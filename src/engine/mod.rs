@@ -3,7 +3,6 @@
 //! ([`translate`](self::translate)) whose LARA actions call registered
 //! functions ([`builtins`](self::builtins)); see docs/aspect-language.md.
 
-mod broker;
 mod builtins;
 mod convert;
 mod emit;
@@ -13,6 +12,7 @@ mod interpreter;
 mod laraobject;
 mod names;
 mod select;
+mod shared_host;
 mod translate;
 mod translate_expr;
 

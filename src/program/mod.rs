@@ -24,7 +24,9 @@ use crate::c::{FrontEnd, ParsedFile};
 use crate::edit::{Edit, EditSet};
 use crate::sema::Semantics;
 
-/// The files being woven, with their pending edits.
+/// The files being woven, with their pending edits. The default is the
+/// empty program.
+#[derive(Default)]
 pub struct Program {
     front: FrontEnd,
     files: Vec<ParsedFile>,

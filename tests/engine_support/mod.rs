@@ -27,6 +27,12 @@ fn leak(kind: &str) -> &'static str {
     Box::leak(kind.to_string().into_boxed_str())
 }
 
+impl Default for MockHost {
+    fn default() -> Self {
+        MockHost::new()
+    }
+}
+
 impl MockHost {
     pub fn new() -> Self {
         let root = Node {
