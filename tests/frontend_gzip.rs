@@ -4,7 +4,18 @@
 //! (scripts/fetch-gzip.sh); a missing tree fails.
 
 use std::path::PathBuf;
-use weft::c::{FileHealth, Health, Sources};
+use std::sync::Arc;
+
+use weft::c::{FileHealth, FrontEnd, Health, Sources};
+
+/// The parse health of `files` as `front` parses them.
+fn health_of<'a>(front: &FrontEnd, files: impl Iterator<Item = &'a (PathBuf, Arc<str>)>) -> Health {
+    let parsed: Vec<_> = files.map(|(p, t)| front.parse(p, t.clone())).collect();
+    Health::new(
+        parsed.iter().map(|pf| (FileHealth::of(pf), pf)).collect(),
+        front.macros().len(),
+    )
+}
 
 #[test]
 fn every_gzip_function_is_understood() {
@@ -20,15 +31,7 @@ fn every_gzip_function_is_understood() {
         .collect();
     let sources = Sources::collect(&files, false).unwrap();
     let front = sources.front_end(None).unwrap();
-    let parsed: Vec<_> = sources
-        .parsed
-        .iter()
-        .map(|(p, t)| front.parse(p, t.clone()))
-        .collect();
-    let health = Health::new(
-        parsed.iter().map(|pf| (FileHealth::of(pf), pf)).collect(),
-        front.macros().len(),
-    );
+    let health = health_of(&front, sources.parsed.iter());
     assert!(health.files >= 12);
     assert!(health.functions > 100, "{}", health.functions);
     assert_eq!(health.functions, health.functions_ok, "{:#?}", health.culprits);
@@ -44,16 +47,11 @@ fn gzip_functions_stay_understood_with_gnulib_macros_learned() {
     let sources = Sources::collect(std::slice::from_ref(&dir), false).unwrap();
     let front = sources.front_end(None).unwrap();
     assert!(front.macros().len() > 1000, "gnulib's macros are learned");
-    let own: Vec<_> = sources
+    let own = sources
         .parsed
         .iter()
-        .filter(|(p, _)| p.parent() == Some(dir.as_path()))
-        .map(|(p, t)| front.parse(p, t.clone()))
-        .collect();
-    let health = Health::new(
-        own.iter().map(|pf| (FileHealth::of(pf), pf)).collect(),
-        front.macros().len(),
-    );
+        .filter(|(p, _)| p.parent() == Some(dir.as_path()));
+    let health = health_of(&front, own);
     assert!(health.files >= 12);
     assert_eq!(health.functions, health.functions_ok, "{:#?}", health.culprits);
 }
