@@ -356,3 +356,13 @@ fn freq_report_counts_the_writes_of_all_runs() {
     let o = weft(t.path(), &["freq-report", "missing", "-o", "freq.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_missing_path_is_named_with_its_cause_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = weft(tmp.path(), &["show", "no-such-dir"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-dir: "), "{err}");
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+}

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 /// Why a record file or range set could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum RangesError {
-    /// The file could not be read.
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    /// The file could not be read. (`cause` is shown in the message, not
+    /// chained as a source, so that error chains print it once.)
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
     /// The file is not a valid record file or range set.
     #[error("{}: {reason}", path.display())]
     Malformed { path: PathBuf, reason: String },

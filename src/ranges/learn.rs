@@ -20,9 +20,9 @@ pub struct Run {
 /// one execution); record files directly in `dir` are grouped into runs by
 /// the process id in their header. Runs come sorted by name.
 pub fn discover_runs(dir: &Path) -> Result<Vec<Run>, RangesError> {
-    let io = |source| RangesError::Io {
+    let io = |cause| RangesError::Io {
         path: dir.to_path_buf(),
-        source,
+        cause,
     };
     let mut runs = Vec::new();
     let mut loose: BTreeMap<i64, RangeSet> = BTreeMap::new();

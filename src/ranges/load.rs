@@ -12,7 +12,7 @@ pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, RangesError> {
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(|e| RangesError::Io {
             path: e.path().unwrap_or(dir).to_path_buf(),
-            source: e.into(),
+            cause: e.into(),
         })?;
         if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == EXTENSION) {
             files.push(entry.into_path());
@@ -22,9 +22,9 @@ pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, RangesError> {
 }
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>, RangesError> {
-    std::fs::read(path).map_err(|source| RangesError::Io {
+    std::fs::read(path).map_err(|cause| RangesError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     })
 }
 
