@@ -37,9 +37,17 @@ pub(super) fn splice(
         return None;
     }
     let (map, view_ranges) = old.map.spliced(edits)?;
-    let view = splice_view(&old.view, &view_ranges, edits);
+    let view_edits: Vec<Edit> = view_ranges
+        .into_iter()
+        .zip(edits)
+        .map(|(range, e)| Edit {
+            range,
+            text: e.text.clone(),
+        })
+        .collect();
+    let view = crate::edit::splice(&old.view, &view_edits);
     let mut tree = old.tree.clone();
-    edit_tree(&mut tree, &old.view, &view_ranges, edits);
+    edit_tree(&mut tree, &old.view, &view_edits);
     let tree = parse_with(&mut new_parser(), &view, Some(&tree));
     let shift = |r: &Range<usize>| shift(edits, r.start)..shift(edits, r.end);
     let expected: Vec<Range<usize>> = error_ranges(&old.tree, &old.map).iter().map(shift).collect();
@@ -103,32 +111,19 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
-/// The old view with each edit's text in place of its view range.
-fn splice_view(old: &str, view_ranges: &[Range<usize>], edits: &[Edit]) -> String {
-    let added: usize = edits.iter().map(|e| e.text.len()).sum();
-    let mut view = String::with_capacity(old.len() + added);
-    let mut cursor = 0;
-    for (range, edit) in view_ranges.iter().zip(edits) {
-        view.push_str(&old[cursor..range.start]);
-        view.push_str(&edit.text);
-        cursor = range.end;
-    }
-    view.push_str(&old[cursor..]);
-    view
-}
-
-/// Tells `tree` (a parse of `old`) about each edit, last first, so that
-/// every edit's positions are still those of the old view.
-fn edit_tree(tree: &mut Tree, old: &str, view_ranges: &[Range<usize>], edits: &[Edit]) {
+/// Tells `tree` (a parse of `old`) about each of `edits` (ranges of
+/// `old`), last first, so that every edit's positions are still those of
+/// the old view.
+fn edit_tree(tree: &mut Tree, old: &str, edits: &[Edit]) {
     let lines = LineIndex::new(old);
-    for (range, edit) in view_ranges.iter().zip(edits).rev() {
-        let start_position = lines.point(range.start);
+    for edit in edits.iter().rev() {
+        let start_position = lines.point(edit.range.start);
         tree.edit(&InputEdit {
-            start_byte: range.start,
-            old_end_byte: range.end,
-            new_end_byte: range.start + edit.text.len(),
+            start_byte: edit.range.start,
+            old_end_byte: edit.range.end,
+            new_end_byte: edit.range.start + edit.text.len(),
             start_position,
-            old_end_position: lines.point(range.end),
+            old_end_position: lines.point(edit.range.end),
             new_end_position: advance(start_position, &edit.text),
         });
     }

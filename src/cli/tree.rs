@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{anyhow, bail};
 
 use crate::output::{self, Entry, Selection};
 use crate::program::Program;
@@ -97,18 +97,13 @@ pub fn load(args: &TreeArgs) -> Result<(Program, Vec<Entry>), Failure> {
 /// prints their diffs with `--diff`).
 pub fn finish(args: &TreeArgs, mut program: Program, entries: &[Entry]) -> Result<(), Failure> {
     program.commit();
-    let changed = program.woven();
     if args.diff {
-        for file in program.files() {
-            if let Some(new) = changed.get(&file.path) {
-                let old = std::fs::read_to_string(&file.path)
-                    .with_context(|| format!("cannot read `{}`", file.path.display()))
-                    .map_err(Failure::Failed)?;
-                print!("{}", output::unified_diff(&file.path, &old, new));
-            }
+        for (path, old, new) in program.changes() {
+            print!("{}", output::unified_diff(path, old, new));
         }
         return Ok(());
     }
+    let changed = program.woven();
     let out = args
         .output
         .as_deref()

@@ -179,11 +179,18 @@ impl Program {
             });
     }
 
-    /// The current text of every file the weave changed, keyed by path.
-    pub fn woven(&self) -> HashMap<PathBuf, String> {
+    /// Every file the weave changed, in the program's order: path,
+    /// original text and current text (nothing is parsed).
+    pub fn changes(&self) -> impl Iterator<Item = (&Path, &str, &str)> {
         (0..self.files.len())
             .filter(|&i| self.is_changed(i))
-            .map(|i| (self.files[i].path.clone(), self.text(i).to_string()))
+            .map(|i| (self.files[i].path.as_path(), &*self.originals[i], &**self.text(i)))
+    }
+
+    /// The current text of every file the weave changed, keyed by path.
+    pub fn woven(&self) -> HashMap<PathBuf, String> {
+        self.changes()
+            .map(|(path, _, text)| (path.to_path_buf(), text.to_string()))
             .collect()
     }
 
