@@ -22,6 +22,7 @@ use tree_sitter::Node;
 use super::edit_set::{Insertion, Layer, Op, Side};
 use super::layout::{self, LineEnd};
 use crate::c::ParsedFile;
+use crate::c::syntax::ancestors;
 use crate::engine::InsertAt;
 
 /// Why an insertion was refused, at an offset of the original text.
@@ -163,7 +164,10 @@ impl Ctx<'_> {
         let Some(range) = self.file.original_range(node.byte_range()) else {
             return self.refuse(node, "cannot edit text synthesized by a macro repair");
         };
-        let in_error = std::iter::successors(Some(node), |n| n.parent()).any(|n| n.is_error());
+        let in_error = node.is_error()
+            || ancestors(self.file.tree.root_node(), node)
+                .iter()
+                .any(|n| n.is_error());
         let in_problem = self
             .file
             .problems
@@ -242,10 +246,10 @@ impl Ctx<'_> {
 
     /// Edits for code before/after statement `stmt` of a block.
     fn in_block(&self, stmt: Node<'_>, side: Side, code: &str) -> Result<Vec<Op>, Refusal> {
-        let decls = is_declarations(code);
+        // Parsing `code` to tell is only needed next to a declaration.
         let stmt = match side {
             Side::Before => {
-                if !decls && is_declaration(stmt) && leading_declaration(stmt) {
+                if is_declaration(stmt) && leading_declaration(stmt) && !is_declarations(code) {
                     return self.refuse(
                         stmt,
                         "cannot insert statements among a block's leading declarations (C89 wants declarations first); insert before the first statement instead",
@@ -263,10 +267,10 @@ impl Ctx<'_> {
                         format!("code after a `{}` would never run", jump_keyword(stmt)),
                     );
                 }
-                if decls {
-                    stmt
-                } else {
+                if is_declaration(stmt) && !is_declarations(code) {
                     last_of_declaration_run(stmt)
+                } else {
+                    stmt
                 }
             }
         };

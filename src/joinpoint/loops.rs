@@ -223,7 +223,10 @@ fn writes(file: &ParsedFile, scope: Node<'_>, name: &str) -> bool {
     let mut cursor = scope.walk();
     loop {
         let n = cursor.node();
-        if is_var_use(n, cursor.field_name()) && file.node_text(n) == name {
+        if n.kind() == "identifier"
+            && file.node_text(n) == name
+            && is_var_use(n, n.parent(), cursor.field_name())
+        {
             let address_taken = unparenthesized_parent(n).is_some_and(|(p, _)| {
                 p.kind() == "pointer_expression"
                     && p.child_by_field_name("operator").is_some_and(|o| o.kind() == "&")

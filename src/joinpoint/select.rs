@@ -12,6 +12,7 @@ use super::tree::{
 };
 use super::vars::is_var_use;
 use crate::c::ParsedFile;
+use crate::c::syntax::ancestors;
 use crate::engine::HostError;
 
 /// The join points of kind `kind` (canonical name or alias) selected from
@@ -114,7 +115,7 @@ fn collect(
             descendants(
                 file,
                 scope,
-                |n, field| matches(file, kind, n, field),
+                |at| matches(file, kind, at),
                 |n| out.push(handle(kind, index, n)),
             );
         }
@@ -123,14 +124,14 @@ fn collect(
 
 /// The nodes owning bodies and parameters reached from `scope`: the
 /// function or loop itself, or the understood functions in a file.
-fn owners<'t>(file: &ParsedFile, scope: Node<'t>, scope_kind: &str) -> Vec<Node<'t>> {
+fn owners<'t>(file: &'t ParsedFile, scope: Node<'t>, scope_kind: &str) -> Vec<Node<'t>> {
     let mut found = Vec::new();
     match scope_kind {
         "function" | "loop" => found.push(scope),
         _ => descendants(
             file,
             scope,
-            |n, _| n.kind() == "function_definition" && function_name(file, n).is_some(),
+            |at| at.node.kind() == "function_definition" && function_name(file, at.node).is_some(),
             |n| found.push(n),
         ),
     }
@@ -172,30 +173,29 @@ fn role<'t>(body: Node<'t>, role: &str) -> Option<Node<'t>> {
     }
 }
 
-/// Whether node `n` (under field `field` of its parent) is a join point of
-/// the code kind `kind`.
-fn matches(file: &ParsedFile, kind: &str, n: Node<'_>, field: Option<&str>) -> bool {
+/// Whether the node `at` stands on is a join point of the code kind `kind`.
+fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
+    let (n, field) = (at.node, at.field);
     let k = n.kind();
-    let parent_kind = || n.parent().map_or("", |p| p.kind());
+    let parent_kind = at.parent().map_or("", |p| p.kind());
     match kind {
         "function" => k == "function_definition" && function_name(file, n).is_some(),
         "stmt" => {
-            (is_statement_kind(k) && !(k == "compound_statement" && parent_kind() == "function_definition"))
-                || (is_declaration(n) && in_block(n))
+            (is_statement_kind(k) && !(k == "compound_statement" && parent_kind == "function_definition"))
+                || (is_declaration(n) && at.code_parent_kind() == "compound_statement")
         }
-        "decl" => k == "declaration" && parent_kind() != "function_definition",
+        "decl" => k == "declaration" && parent_kind != "function_definition",
         "vardecl" => {
             field == Some("declarator")
-                && n.parent().is_some_and(|p| {
-                    p.kind() == "declaration" && p.parent().is_none_or(|g| g.kind() != "function_definition")
-                })
+                && parent_kind == "declaration"
+                && at.grandparent().is_none_or(|g| g.kind() != "function_definition")
                 && declarator_shape(n) != Shape::Function
                 && declarator_name(n).is_some()
         }
-        "var" => is_var_use(n, field),
+        "var" => is_var_use(n, at.parent(), field),
         "assignment" => k == "assignment_expression",
         "call" => k == "call_expression",
-        "arg" => parent_kind() == "argument_list" && n.is_named() && k != "comment",
+        "arg" => parent_kind == "argument_list" && n.is_named() && k != "comment",
         "return" => k == "return_statement",
         "loop" => is_loop_kind(k),
         "if" => k == "if_statement",
@@ -209,23 +209,16 @@ fn matches(file: &ParsedFile, kind: &str, n: Node<'_>, field: Option<&str>) -> b
     }
 }
 
-/// Whether a declaration is an item of a block (possibly inside
-/// conditional groups), i.e. a statement of a function.
-fn in_block(n: Node<'_>) -> bool {
-    std::iter::successors(n.parent(), |p| p.parent())
-        .find(|p| !p.kind().starts_with("preproc_"))
-        .is_some_and(|p| p.kind() == "compound_statement")
-}
-
-/// Whether the traversal looks inside `n`: never inside what was not
-/// understood, nor inside preprocessor directives (their names and
-/// conditions are not code), attributes, or type definitions.
-fn enters(file: &ParsedFile, n: Node<'_>, field: Option<&str>) -> bool {
+/// Whether the traversal looks inside the node `at` stands on: never
+/// inside what was not understood, nor inside preprocessor directives (their
+/// names and conditions are not code), attributes, or type definitions.
+fn enters(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
+    let n = at.node;
     let k = n.kind();
-    if skipped(file, n) || k == "function_definition" && !understood(file, n) {
+    if k == "function_definition" && !understood(file, n) {
         return false;
     }
-    if field == Some("condition") && matches!(k, "preproc_if" | "preproc_elif") {
+    if at.field == Some("condition") && matches!(k, "preproc_if" | "preproc_elif") {
         return false;
     }
     !matches!(
@@ -250,51 +243,91 @@ fn enters(file: &ParsedFile, n: Node<'_>, field: Option<&str>) -> bool {
     )
 }
 
-/// Whether `n` and everything in it are left out: what was not understood
-/// (errors, missing and empty nodes, declarations with any of these) and
-/// statements outside functions, which tree-sitter-c accepts only when it
-/// misreads a macro use at file scope.
-fn skipped(file: &ParsedFile, n: Node<'_>) -> bool {
+/// Whether the node `at` stands on and everything in it are left out: what
+/// was not understood (errors, missing and empty nodes, declarations with
+/// any of these) and statements outside functions, which tree-sitter-c
+/// accepts only when it misreads a macro use at file scope.
+fn skipped(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
+    let n = at.node;
     n.is_error()
         || n.is_missing()
         || n.byte_range().is_empty()
         || n.kind() == "declaration" && !understood(file, n)
-        || is_statement_kind(n.kind()) && !in_function(n)
+        || is_statement_kind(n.kind()) && at.code_parent_kind() == "translation_unit"
 }
 
-fn in_function(n: Node<'_>) -> bool {
-    std::iter::successors(n.parent(), |p| p.parent())
-        .find(|p| !p.kind().starts_with("preproc_"))
-        .is_some_and(|p| p.kind() != "translation_unit")
+/// A node reached by a traversal, with its field and its ancestors, which
+/// the traversal carries itself because tree-sitter's `parent()` is slow
+/// (see `ancestors`).
+struct Ancestry<'t> {
+    node: Node<'t>,
+    field: Option<&'t str>,
+    /// From the root down to the node's parent.
+    above: Vec<Node<'t>>,
+}
+
+impl<'t> Ancestry<'t> {
+    /// Standing on `scope`, a node under `root`.
+    fn of(root: Node<'t>, scope: Node<'t>) -> Self {
+        Ancestry {
+            node: scope,
+            field: None,
+            above: ancestors(root, scope),
+        }
+    }
+
+    fn parent(&self) -> Option<Node<'t>> {
+        self.above.last().copied()
+    }
+
+    fn grandparent(&self) -> Option<Node<'t>> {
+        self.above.iter().rev().nth(1).copied()
+    }
+
+    /// The kind of the nearest ancestor that is not a preprocessor node (a
+    /// conditional group does not change where its items stand), or "" at
+    /// the root.
+    fn code_parent_kind(&self) -> &'t str {
+        self.above
+            .iter()
+            .rev()
+            .find(|p| !p.kind().starts_with("preproc_"))
+            .map_or("", |p| p.kind())
+    }
 }
 
 /// Visits the strict descendants of `scope` in source order (one
 /// traversal), calling `found` for each one `wanted` accepts.
 fn descendants<'t>(
-    file: &ParsedFile,
+    file: &'t ParsedFile,
     scope: Node<'t>,
-    mut wanted: impl FnMut(Node<'t>, Option<&str>) -> bool,
+    mut wanted: impl FnMut(&Ancestry<'t>) -> bool,
     mut found: impl FnMut(Node<'t>),
 ) {
+    let mut at = Ancestry::of(file.tree.root_node(), scope);
     let mut cursor = scope.walk();
+    let depth = at.above.len();
     if !cursor.goto_first_child() {
         return;
     }
+    at.above.push(scope);
     loop {
-        let n = cursor.node();
-        let field = cursor.field_name();
-        let whole = !skipped(file, n);
-        if whole && wanted(n, field) {
-            found(n);
+        at.node = cursor.node();
+        at.field = cursor.field_name();
+        let whole = !skipped(file, &at);
+        if whole && wanted(&at) {
+            found(at.node);
         }
-        if enters(file, n, field) && cursor.goto_first_child() {
+        if whole && enters(file, &at) && cursor.goto_first_child() {
+            at.above.push(at.node);
             continue;
         }
         loop {
             if cursor.goto_next_sibling() {
                 break;
             }
-            if !cursor.goto_parent() || cursor.node().id() == scope.id() {
+            at.above.pop();
+            if at.above.len() == depth || !cursor.goto_parent() {
                 return;
             }
         }
@@ -304,6 +337,6 @@ fn descendants<'t>(
 /// The number of join points of code kind `kind` under `scope`.
 pub fn count(file: &ParsedFile, scope: Node<'_>, kind: &str) -> usize {
     let mut n = 0;
-    descendants(file, scope, |c, field| matches(file, kind, c, field), |_| n += 1);
+    descendants(file, scope, |at| matches(file, kind, at), |_| n += 1);
     n
 }

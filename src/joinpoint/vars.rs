@@ -5,13 +5,13 @@ use tree_sitter::Node;
 
 use super::tree::unparenthesized_parent;
 
-/// Whether `node`, hanging under field `field` of its parent, is a use of a
+/// Whether `node`, hanging under field `field` of `parent`, is a use of a
 /// variable (see the `var` kind in the catalogue for the rules).
-pub fn is_var_use(node: Node<'_>, field: Option<&str>) -> bool {
+pub fn is_var_use(node: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> bool {
     if node.kind() != "identifier" || field == Some("declarator") {
         return false;
     }
-    let Some(parent) = node.parent() else {
+    let Some(parent) = parent else {
         return false;
     };
     let pk = parent.kind();
@@ -111,7 +111,7 @@ mod tests {
         let mut cursor = file.tree.walk();
         loop {
             let n = cursor.node();
-            if is_var_use(n, cursor.field_name()) {
+            if is_var_use(n, n.parent(), cursor.field_name()) {
                 out.push((
                     file.node_text(n).to_string(),
                     reference(n).as_str(),
