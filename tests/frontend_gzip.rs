@@ -55,3 +55,27 @@ fn gzip_functions_stay_understood_with_gnulib_macros_learned() {
     assert!(health.files >= 12);
     assert_eq!(health.functions, health.functions_ok, "{:#?}", health.culprits);
 }
+
+/// gnulib's vasnprintf.c is a file tree-sitter-c cannot read as a whole
+/// translation unit (the root of its raw parse is an ERROR node, because of
+/// `#if` groups that split statements), yet its errors are local: the
+/// front end repairs around each of them and understands the functions.
+#[test]
+fn a_file_whose_raw_parse_fails_as_a_whole_is_repaired_locally() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
+    let file = dir.join("lib/vasnprintf.c");
+    assert!(file.is_file(), "gzip 1.12 missing: run scripts/fetch-gzip.sh");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(weft::c::parse_view(&text).root_node().is_error());
+    let sources = Sources::collect(std::slice::from_ref(&dir), false).unwrap();
+    let front = sources.front_end(None).unwrap();
+    let health = health_of(&front, sources.parsed.iter().filter(|(p, _)| *p == file));
+    assert!(health.functions >= 20, "{}", health.functions);
+    assert!(
+        health.functions - health.functions_ok <= 1,
+        "{}/{} understood: {:#?}",
+        health.functions_ok,
+        health.functions,
+        health.culprits
+    );
+}

@@ -92,14 +92,15 @@ impl FrontEnd {
                 break;
             }
             // A failing old-style definition first loses its parameter
-            // declarations. That round is not counted (each definition
-            // falls back once), so the heuristics then get every round
-            // they would have had.
-            let fallen = old_style_fallback(src, &mut old_style, &errors, &mut set);
-            if fallen.is_empty() {
+            // declarations, and its errors wait for the next round. A round
+            // with only such errors is not counted (each definition falls
+            // back once), so the heuristics get every round they would have
+            // had; the other errors get theirs at once.
+            let before = set.iter().count();
+            let (fallen, others) = old_style_fallback(src, &mut old_style, &errors, &mut set);
+            if !others.is_empty() {
                 rounds += 1;
-                let before = set.iter().count();
-                for range in &errors {
+                for range in &others {
                     let win = window(src, &info, range);
                     let err = error_tokens(&info, range);
                     skipped.extend(recover(
@@ -112,9 +113,9 @@ impl FrontEnd {
                         &mut set,
                     ));
                 }
-                if set.iter().count() == before {
-                    break;
-                }
+            }
+            if set.iter().count() == before && fallen.is_empty() {
+                break;
             }
             skipped.extend(fallen);
             refresh_dead(src, &mut info, &groups, &state);
@@ -191,9 +192,12 @@ pub(super) fn parse_with(
 /// Original ranges of the outermost ERROR nodes and of MISSING nodes.
 pub(super) fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut stack = vec![tree.root_node()];
+    let root = tree.root_node();
+    let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
+        // A root ERROR only says the file as a whole is not a translation
+        // unit; the errors are the ones inside it.
+        if (node.is_error() && node.id() != root.id()) || node.is_missing() {
             let r = node.byte_range();
             out.push(map.approximate(r.start)..map.approximate(r.end));
             continue;

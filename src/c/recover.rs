@@ -94,20 +94,23 @@ pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
 /// (original byte range) overlaps: the grammar may not accept the
 /// definition with them, and without them it still parses as a function
 /// with untyped parameters. Each definition falls back at most once.
-/// Returns the declarations blanked.
+/// Returns the declarations blanked, and the errors outside the definitions
+/// that fell back.
 pub fn old_style_fallback(
     src: &str,
     old_style: &mut [OldStyle],
     errors: &[Range<usize>],
     set: &mut RewriteSet,
-) -> Vec<Skipped> {
+) -> (Vec<Skipped>, Vec<Range<usize>>) {
+    // An empty error range still marks the token after it.
+    let overlaps =
+        |span: &Range<usize>, e: &Range<usize>| e.start < span.end && span.start < e.end.max(e.start + 1);
     let mut blanked = Vec::new();
+    let mut fell = Vec::new();
     for def in old_style.iter_mut().filter(|d| !d.blanked) {
-        if errors
-            .iter()
-            .any(|e| e.start < def.span.end && def.span.start < e.end.max(e.start + 1))
-        {
+        if errors.iter().any(|e| overlaps(&def.span, e)) {
             def.blanked = true;
+            fell.push(def.span.clone());
             // Repairs inside the declarations go with them.
             if set.add_over(Rewrite::blank(src, def.declarations.clone())) {
                 blanked.push(Skipped {
@@ -119,7 +122,12 @@ pub fn old_style_fallback(
             }
         }
     }
-    blanked
+    let others = errors
+        .iter()
+        .filter(|e| !fell.iter().any(|span| overlaps(span, e)))
+        .cloned()
+        .collect();
+    (blanked, others)
 }
 
 /// A conditional group whose kept branch is longer than this is never
