@@ -219,12 +219,7 @@ pub(super) struct LineIndex {
 impl LineIndex {
     pub(super) fn new(src: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(
-            src.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex { starts }
     }
 

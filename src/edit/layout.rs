@@ -22,9 +22,13 @@ pub fn starts_line(text: &str, offset: usize) -> bool {
         .all(|c| c == ' ' || c == '\t')
 }
 
-/// The line terminator the file uses.
+/// The line terminator the file uses: that of its first line (asked at
+/// every insert, so it must not read the whole file).
 pub fn newline(text: &str) -> &'static str {
-    if text.contains("\r\n") { "\r\n" } else { "\n" }
+    match text.find('\n') {
+        Some(end) if text[..end].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
 }
 
 /// Where code goes "on its own line after" something ending at `end`.

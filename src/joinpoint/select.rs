@@ -1,6 +1,8 @@
 //! Selection: the join points of one kind under a parent join point, in
 //! source order, computed from the tree on demand with one traversal.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::JoinPoint;
@@ -12,7 +14,7 @@ use super::tree::{
 };
 use super::vars::is_var_use;
 use crate::c::ParsedFile;
-use crate::c::syntax::ancestors;
+use crate::c::syntax::{KindSet, PREPROCESSOR, ancestors, is_statement};
 use crate::engine::HostError;
 
 /// The join points of kind `kind` (canonical name or alias) selected from
@@ -177,17 +179,17 @@ fn role<'t>(body: Node<'t>, role: &str) -> Option<Node<'t>> {
 fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
     let (n, field) = (at.node, at.field);
     let k = n.kind();
-    let parent_kind = at.parent().map_or("", |p| p.kind());
+    let parent_kind = || at.parent().map_or("", |p| p.kind());
     match kind {
         "function" => k == "function_definition" && function_name(file, n).is_some(),
         "stmt" => {
-            (is_statement_kind(k) && !(k == "compound_statement" && parent_kind == "function_definition"))
+            (is_statement_kind(k) && !(k == "compound_statement" && parent_kind() == "function_definition"))
                 || (is_declaration(n) && at.code_parent_kind() == "compound_statement")
         }
-        "decl" => k == "declaration" && parent_kind != "function_definition",
+        "decl" => k == "declaration" && parent_kind() != "function_definition",
         "vardecl" => {
             field == Some("declarator")
-                && parent_kind == "declaration"
+                && parent_kind() == "declaration"
                 && at.grandparent().is_none_or(|g| g.kind() != "function_definition")
                 && declarator_shape(n) != Shape::Function
                 && declarator_name(n).is_some()
@@ -195,7 +197,7 @@ fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
         "var" => is_var_use(n, at.parent(), field),
         "assignment" => k == "assignment_expression",
         "call" => k == "call_expression",
-        "arg" => parent_kind == "argument_list" && n.is_named() && k != "comment",
+        "arg" => n.is_named() && k != "comment" && parent_kind() == "argument_list",
         "return" => k == "return_statement",
         "loop" => is_loop_kind(k),
         "if" => k == "if_statement",
@@ -209,38 +211,47 @@ fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
     }
 }
 
-/// Whether the traversal looks inside the node `at` stands on: never
-/// inside what was not understood, nor inside preprocessor directives (their
-/// names and conditions are not code), attributes, or type definitions.
+/// What the traversal never looks inside: preprocessor directives (their
+/// names and conditions are not code), attributes, type definitions and
+/// literals. Conditional groups are entered (their branches hold code).
+static OPAQUE: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::new(
+        &[
+            "preproc_def",
+            "preproc_function_def",
+            "preproc_call",
+            "preproc_include",
+            "preproc_defined",
+            "attribute_specifier",
+            "attribute_declaration",
+            "ms_declspec_modifier",
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "type_descriptor",
+            "type_definition",
+            "macro_type_specifier",
+            "string_literal",
+            "char_literal",
+            "comment",
+        ],
+        &[],
+    )
+});
+
+static DECLARATION: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["declaration"], &[]));
+static FUNCTION: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_definition"], &[]));
+static CONDITION_OWNER: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::new(&["preproc_if", "preproc_elif"], &[]));
+
+/// Whether the traversal looks inside the node `at` stands on (see
+/// `OPAQUE`): never inside a function it did not understand, nor into the
+/// condition of an `#if`.
 fn enters(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
     let n = at.node;
-    let k = n.kind();
-    if k == "function_definition" && !understood(file, n) {
-        return false;
-    }
-    if at.field == Some("condition") && matches!(k, "preproc_if" | "preproc_elif") {
-        return false;
-    }
-    !matches!(
-        k,
-        "preproc_def"
-            | "preproc_function_def"
-            | "preproc_call"
-            | "preproc_include"
-            | "preproc_defined"
-            | "attribute_specifier"
-            | "attribute_declaration"
-            | "ms_declspec_modifier"
-            | "struct_specifier"
-            | "union_specifier"
-            | "enum_specifier"
-            | "type_descriptor"
-            | "type_definition"
-            | "macro_type_specifier"
-            | "string_literal"
-            | "char_literal"
-            | "comment"
-    )
+    !(OPAQUE.contains(n)
+        || FUNCTION.contains(n) && !understood(file, n)
+        || at.field == Some("condition") && CONDITION_OWNER.contains(n))
 }
 
 /// Whether the node `at` stands on and everything in it are left out: what
@@ -252,8 +263,8 @@ fn skipped(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
     n.is_error()
         || n.is_missing()
         || n.byte_range().is_empty()
-        || n.kind() == "declaration" && !understood(file, n)
-        || is_statement_kind(n.kind()) && at.code_parent_kind() == "translation_unit"
+        || DECLARATION.contains(n) && !understood(file, n)
+        || is_statement(n) && at.code_parent_kind() == "translation_unit"
 }
 
 /// A node reached by a traversal, with its field and its ancestors, which
@@ -291,7 +302,7 @@ impl<'t> Ancestry<'t> {
         self.above
             .iter()
             .rev()
-            .find(|p| !p.kind().starts_with("preproc_"))
+            .find(|p| !PREPROCESSOR.contains(**p))
             .map_or("", |p| p.kind())
     }
 }
