@@ -1,7 +1,7 @@
 //! The project's macro definitions, learned from its own files and from a
 //! user macro file, each classified once.
 
-use super::classify::{MacroClass, classify};
+use super::classify::{MacroClass, classify, macro_shaped};
 use super::lexer::{TokenKind, directive_parts, tokenize};
 use anyhow::Context;
 use std::collections::HashMap;
@@ -119,6 +119,16 @@ impl MacroTable {
     /// Classes depend on each other (`#define A B`, B an attribute), so they
     /// are settled by a few rounds until nothing changes.
     fn classify_all(&mut self) {
+        // `#define ZEXPORT WINAPI` aliases a platform macro the project never
+        // defines: that definition cannot tell what the macro is.
+        let unseen: std::collections::HashSet<String> = self
+            .macros
+            .values()
+            .flat_map(|m| &m.defs)
+            .filter_map(|d| single_word(&d.body))
+            .filter(|w| macro_shaped(w) && !self.macros.contains_key(*w))
+            .map(String::from)
+            .collect();
         for _ in 0..4 {
             let attributes: std::collections::HashSet<String> = self
                 .macros
@@ -140,8 +150,17 @@ impl MacroTable {
                     .iter()
                     .map(|d| classify(name, d.params.as_deref(), &d.body, &is_attr))
                     .collect();
-                let class = if classes.iter().all(|c| *c == MacroClass::Attribute)
-                    && !classes.is_empty()
+                // An alias of an unseen platform macro says nothing:
+                // `#define ZCALLBACK CALLBACK` beside `#define ZCALLBACK` is
+                // an attribute.
+                let telling: Vec<(&MacroDef, MacroClass)> = m
+                    .defs
+                    .iter()
+                    .zip(classes)
+                    .filter(|(d, _)| single_word(&d.body).is_none_or(|w| !unseen.contains(w)))
+                    .collect();
+                let class = if telling.iter().all(|(_, c)| *c == MacroClass::Attribute)
+                    && !telling.is_empty()
                     && m.defs.iter().all(|d| d.params.is_none())
                 {
                     MacroClass::Attribute
@@ -150,10 +169,9 @@ impl MacroTable {
                     // attribute says what the macro is: `#define NULL __null`
                     // beside `#define NULL 0L` is a constant, and blanking it
                     // would leave `p = ;`.
-                    m.defs
+                    telling
                         .iter()
-                        .zip(&classes)
-                        .find(|(d, c)| !d.body.trim().is_empty() && **c != MacroClass::Attribute)
+                        .find(|(d, c)| !d.body.trim().is_empty() && *c != MacroClass::Attribute)
                         .map_or(MacroClass::Other, |(_, c)| *c)
                 };
                 if class != m.class {
@@ -165,6 +183,15 @@ impl MacroTable {
                 break;
             }
         }
+    }
+}
+
+/// The body's only word, when it is a single identifier.
+fn single_word(body: &str) -> Option<&str> {
+    let tokens = tokenize(body);
+    match tokens.as_slice() {
+        [t] if t.kind == TokenKind::Ident => Some(t.text(body)),
+        _ => None,
     }
 }
 
@@ -252,6 +279,43 @@ mod tests {
         let t = MacroTable::learn([(Path::new("stddef.h"), h)]);
         assert_eq!(t.class("NULL"), Some(MacroClass::Other));
         assert_eq!(t.class("off_t"), Some(MacroClass::Other));
+    }
+
+    #[test]
+    fn an_alias_of_an_unseen_platform_macro_does_not_decide() {
+        // zlib's minizip/ioapi.h and zconf.h: on Windows the calling
+        // convention comes from a system macro the project never defines;
+        // elsewhere the macro is empty. A macro of the project keeps its
+        // class, and a lower-case alias renames a function.
+        let h = "#if W
+# define ZCALLBACK CALLBACK
+#else
+# define ZCALLBACK
+#endif
+                 #if W
+# define ZEXPORT WINAPI
+#elif D
+# define ZEXPORT __declspec(dllexport)
+#else
+# define ZEXPORT
+#endif
+                 #define LIMIT 10
+#if W
+# define MAXIMUM LIMIT
+#else
+# define MAXIMUM
+#endif
+                 #if W
+# define open rpl_open
+#else
+# define open
+#endif
+";
+        let t = MacroTable::learn([(Path::new("ioapi.h"), h)]);
+        assert_eq!(t.class("ZCALLBACK"), Some(MacroClass::Attribute));
+        assert_eq!(t.class("ZEXPORT"), Some(MacroClass::Attribute));
+        assert_eq!(t.class("MAXIMUM"), Some(MacroClass::Other));
+        assert_eq!(t.class("open"), Some(MacroClass::Other));
     }
 
     #[test]
