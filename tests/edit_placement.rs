@@ -232,6 +232,17 @@ fn replace_replaces_exactly_the_join_point() {
 }
 
 #[test]
+fn a_statement_sharing_its_line_gets_its_own_line_without_trailing_blanks() {
+    let src = "void f(void) {\n    a(); b();\n}\n";
+    let out = weave(src, &[("b()", "expression_statement", Before, "x();")]).unwrap();
+    assert_eq!(out, "void f(void) {\n    a();\n    x();\n    b();\n}\n");
+    // Blanks that are not the end of the indentation stay where they were.
+    let src = "void f(void) {\n    a();\tb();\n}\n";
+    let out = weave(src, &[("b()", "expression_statement", Before, "x();")]).unwrap();
+    assert_eq!(out, "void f(void) {\n    a();\t\n    x();\n    b();\n}\n");
+}
+
+#[test]
 fn crlf_files_get_crlf_lines() {
     let src = "void f(void) {\r\n  a();\r\n}\r\n";
     let out = weave(src, &[("a()", "expression_statement", After, "b();")]).unwrap();

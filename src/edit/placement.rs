@@ -399,7 +399,15 @@ impl Ctx<'_> {
         let (offset, text) = if layout::starts_line(self.text, range.start) {
             (layout::line_start(self.text, range.start), lines)
         } else {
-            (range.start, format!("{nl}{lines}{indent}"))
+            // After other code on the line (`a(); b();`): the line breaks
+            // where the blanks before the anchor start, so that none trail
+            // on it, and those blanks become the end of the indentation.
+            let gap =
+                self.text[..range.start].len() - self.text[..range.start].trim_end_matches([' ', '\t']).len();
+            match indent.strip_suffix(&self.text[range.start - gap..range.start]) {
+                Some(rest) if gap > 0 => (range.start - gap, format!("{nl}{lines}{rest}")),
+                _ => (range.start, format!("{nl}{lines}{indent}")),
+            }
         };
         Op::Insert(Insertion {
             offset,
