@@ -12,11 +12,10 @@
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_of_kind;
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    for decl in nodes_of_kind(root, &["declaration", "type_definition"]) {
+    for decl in ctx.statement_nodes(root, &["declaration", "type_definition"], |_| false) {
         split(ctx, decl);
     }
 }

@@ -11,14 +11,13 @@
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_of_kind;
 use super::safety::duplicable_lvalue;
 use super::temporary::block;
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     let tmp = ctx.fresh_name("weft_member");
-    for statement in nodes_of_kind(root, &["expression_statement"]) {
+    for statement in ctx.statement_nodes(root, &["expression_statement"], |_| false) {
         decompose(ctx, statement, &tmp);
     }
 }
