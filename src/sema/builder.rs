@@ -129,7 +129,8 @@ impl<'a> Builder<'a> {
             "struct_specifier" | "union_specifier" | "enum_specifier" => {
                 self.specifier_type(node, scope);
             }
-            _ if holds_no_block(node, &self.braces) => {}
+            // Tokens hold nothing either.
+            _ if node.child_count() == 0 || holds_no_block(node, &self.braces) => {}
             _ => self.children(node, scope),
         }
     }
@@ -139,6 +140,7 @@ impl<'a> Builder<'a> {
         let (mut is_const, mut is_volatile) = (false, false);
         let mut nodes = Vec::new();
         let mut ty = CType::new(TypeKind::Integer("int".into()));
+        let type_id = decl.child_by_field_name("type").map(|t| t.id());
         let mut cursor = decl.walk();
         for kid in decl.children(&mut cursor) {
             match kid.kind() {
@@ -152,7 +154,7 @@ impl<'a> Builder<'a> {
                 },
                 "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {}
                 _ => {
-                    if decl.child_by_field_name("type").map(|t| t.id()) == Some(kid.id()) {
+                    if type_id == Some(kid.id()) {
                         ty = self.specifier_type(kid, scope);
                     } else {
                         continue;

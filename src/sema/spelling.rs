@@ -140,12 +140,22 @@ fn one_line(node: Node<'_>, text: &str, keep: Range<usize>) -> Option<String> {
 /// The comments inside `node`, in source order.
 fn comments(node: Node<'_>) -> Vec<Node<'_>> {
     let mut found = Vec::new();
+    // One cursor for the whole walk (it cannot leave `node`).
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
+    if !cursor.goto_first_child() {
+        return found;
+    }
+    'walk: loop {
+        let child = cursor.node();
         if child.kind() == "comment" {
             found.push(child);
-        } else {
-            found.extend(comments(child));
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
         }
     }
     found
