@@ -87,3 +87,66 @@ const STATEMENT_KINDS: &[&str] = &[
 pub fn is_statement_kind(kind: &str) -> bool {
     STATEMENT_KINDS.contains(&kind)
 }
+
+/// True for the kind ids ([`tree_sitter::Node::kind_id`]) of tree-sitter-c's
+/// `expression` supertype.
+pub fn is_expression_kind_id(id: u16) -> bool {
+    static EXPRESSIONS: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = EXPRESSIONS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let mut table = vec![false; language.node_kind_count()];
+        for &supertype in language.supertypes() {
+            if language.node_kind_for_id(supertype) == Some("expression") {
+                for &kind in language.subtypes_for_supertype(supertype) {
+                    if let Some(slot) = table.get_mut(usize::from(kind)) {
+                        *slot = true;
+                    }
+                }
+            }
+        }
+        table
+    });
+    table.get(usize::from(id)).copied().unwrap_or(false)
+}
+
+/// The offsets at which some short strings occur in a text, so that walks
+/// can ask cheaply whether a node's text may hold one of them.
+pub struct Occurrences(Vec<usize>);
+
+impl Occurrences {
+    /// Every offset of `text` at which one of `needles` starts
+    /// (overlapping occurrences included).
+    pub fn of(text: &str, needles: &[&str]) -> Occurrences {
+        let mut offsets: Vec<usize> = needles
+            .iter()
+            .filter_map(|needle| Some((needle, needle.chars().next()?)))
+            .flat_map(|(needle, first)| {
+                // Searching for the first character alone finds overlapping
+                // occurrences too (and is a fast byte search).
+                text.match_indices(first)
+                    .map(|(at, _)| at)
+                    .filter(move |&at| text[at..].starts_with(needle))
+            })
+            .collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        Occurrences(offsets)
+    }
+
+    /// True when an occurrence starts in `range`: the text under `range`
+    /// can hold a needle only then.
+    pub fn any_in(&self, range: std::ops::Range<usize>) -> bool {
+        let first = self.0.partition_point(|&at| at < range.start);
+        self.0.get(first).is_some_and(|&at| at < range.end)
+    }
+}
+
+/// True when `node` cannot hold a statement, a declaration or a struct,
+/// union or enum body: an expression that parsed cleanly and whose text
+/// (`braces` are the occurrences of `{` in the view) has no `{`. Only a
+/// statement expression `({ … })` and a braced initialiser or body
+/// (`(T){ … }`, `sizeof (struct { … })`) put those inside an expression,
+/// and each starts with `{`. Walks looking for such nodes skip it.
+pub fn holds_no_block(node: tree_sitter::Node<'_>, braces: &Occurrences) -> bool {
+    is_expression_kind_id(node.kind_id()) && !node.has_error() && !braces.any_in(node.byte_range())
+}

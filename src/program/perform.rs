@@ -7,6 +7,7 @@ use super::Program;
 use crate::edit::Op;
 use crate::engine::HostError;
 use crate::joinpoint::{JoinPoint, Value};
+use crate::sema::Semantics;
 use crate::transform::{PassOutcome, TransformError};
 
 /// Runs transformation `action` on the file `jp` is in, or on every file
@@ -58,7 +59,14 @@ impl Program {
         targets: &[usize],
         origin: usize,
     ) -> Result<Vec<PassOutcome>, TransformError> {
-        let (files, sema) = self.with_semantics();
+        let unused;
+        let (files, sema) = if crate::transform::uses_semantics(pass)? {
+            self.with_semantics()
+        } else {
+            // Not built for a pass that would not look at them.
+            unused = Semantics::build(&[], &[]);
+            (self.files(), &unused)
+        };
         // A pass looks at one file at a time: files run in parallel.
         let outcomes: Vec<(usize, usize, PassOutcome)> = targets
             .par_iter()

@@ -3,6 +3,8 @@
 
 use tree_sitter::Node;
 
+use crate::c::syntax::{Occurrences, holds_no_block};
+
 use super::ctype::{CType, TypeKind, arithmetic_kind};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
 use super::noreturn::attribute_words;
@@ -36,6 +38,9 @@ pub(super) struct Builder<'a> {
     headers: &'a [&'a ScopeTree],
     structs: &'a mut Vec<StructDef>,
     unparsed_lines: Vec<usize>,
+    /// Where `{` occurs in the view: expressions without one hold nothing
+    /// the walk records, so it does not go into them.
+    braces: Occurrences,
 }
 
 /// Base type, storage class and specifier nodes of a declaration.
@@ -72,6 +77,7 @@ impl<'a> Builder<'a> {
             headers,
             structs,
             unparsed_lines: Vec::new(),
+            braces: Occurrences::of(view, &["{"]),
         }
     }
 
@@ -123,6 +129,8 @@ impl<'a> Builder<'a> {
             "struct_specifier" | "union_specifier" | "enum_specifier" => {
                 self.specifier_type(node, scope);
             }
+            // Tokens hold nothing either.
+            _ if node.child_count() == 0 || holds_no_block(node, &self.braces) => {}
             _ => self.children(node, scope),
         }
     }
@@ -132,6 +140,7 @@ impl<'a> Builder<'a> {
         let (mut is_const, mut is_volatile) = (false, false);
         let mut nodes = Vec::new();
         let mut ty = CType::new(TypeKind::Integer("int".into()));
+        let type_id = decl.child_by_field_name("type").map(|t| t.id());
         let mut cursor = decl.walk();
         for kid in decl.children(&mut cursor) {
             match kid.kind() {
@@ -145,7 +154,7 @@ impl<'a> Builder<'a> {
                 },
                 "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {}
                 _ => {
-                    if decl.child_by_field_name("type").map(|t| t.id()) == Some(kid.id()) {
+                    if type_id == Some(kid.id()) {
                         ty = self.specifier_type(kid, scope);
                     } else {
                         continue;
@@ -242,7 +251,7 @@ impl<'a> Builder<'a> {
             let specs = self.specifiers(field, scope);
             let mut fc = field.walk();
             for decl in field.children_by_field_name("declarator", &mut fc) {
-                if let Some(d) = self.declarator(&specs, decl, DeclKind::Field, false) {
+                if let Some(d) = self.declarator(&specs, field, decl, DeclKind::Field, false) {
                     fields.push(d);
                 }
             }
@@ -307,17 +316,21 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The declaration made by one declarator (`*p`, `a[3] = {…}`, `f(int)`).
+    /// The declaration made by one declarator (`*p`, `a[3] = {…}`, `f(int)`)
+    /// of `item`, the declaration, definition, field or parameter it is a
+    /// child of (passed in: asking a node for its parent walks down from
+    /// the root).
     fn declarator(
         &mut self,
         specs: &Specifiers<'_>,
+        item: Node<'_>,
         declarator: Node<'_>,
         kind: DeclKind,
         file_scope: bool,
     ) -> Option<Declaration> {
-        let declarator = match declarator.kind() {
-            "init_declarator" => declarator.child_by_field_name("declarator")?,
-            _ => declarator,
+        let (item, declarator) = match declarator.kind() {
+            "init_declarator" => (declarator, declarator.child_by_field_name("declarator")?),
+            _ => (item, declarator),
         };
         let (name, ty, function_node) = apply_declarator(specs.ty.clone(), declarator)?;
         let is_function = ty.is_function() && kind != DeclKind::Typedef;
@@ -334,7 +347,7 @@ impl<'a> Builder<'a> {
         let written = written(&specs.nodes, declarator, name, &text_or_view);
         let mut d = self.make(name, kind, &ty, spelling, written, file_scope);
         d.storage = specs.storage;
-        if is_function && let Some(item) = declarator.parent() {
+        if is_function {
             let params = function_node.and_then(|f| f.child_by_field_name("parameters"));
             d.attribute_words = attribute_words(item, name, params, self.raw);
         }
@@ -355,7 +368,7 @@ impl<'a> Builder<'a> {
         let mut cursor = node.walk();
         let declarators: Vec<Node<'_>> = node.children_by_field_name("declarator", &mut cursor).collect();
         for decl in declarators {
-            if let Some(d) = self.declarator(&specs, decl, kind, scope == 0) {
+            if let Some(d) = self.declarator(&specs, node, decl, kind, scope == 0) {
                 self.tree.scopes[scope].decls.push(d);
             }
             // Initialisers may contain statement expressions with blocks.
@@ -374,7 +387,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let specs = self.specifiers(node, scope);
-        if let Some(d) = self.declarator(&specs, declarator, DeclKind::Variable, scope == 0) {
+        if let Some(d) = self.declarator(&specs, node, declarator, DeclKind::Variable, scope == 0) {
             self.tree.scopes[scope].decls.push(d);
         }
         let inner = self.new_scope(node, scope);
@@ -393,7 +406,7 @@ impl<'a> Builder<'a> {
                     let specs = self.specifiers(kid, inner);
                     let mut dc = kid.walk();
                     for decl in kid.children_by_field_name("declarator", &mut dc) {
-                        if let Some(d) = self.declarator(&specs, decl, DeclKind::Parameter, false) {
+                        if let Some(d) = self.declarator(&specs, kid, decl, DeclKind::Parameter, false) {
                             self.tree.scopes[inner].decls.push(d);
                         }
                     }
@@ -413,7 +426,7 @@ impl<'a> Builder<'a> {
                 "parameter_declaration" if !p.has_error() => {
                     let specs = self.specifiers(p, scope);
                     if let Some(decl) = p.child_by_field_name("declarator")
-                        && let Some(d) = self.declarator(&specs, decl, DeclKind::Parameter, false)
+                        && let Some(d) = self.declarator(&specs, p, decl, DeclKind::Parameter, false)
                     {
                         self.tree.scopes[scope].decls.push(d);
                     }
@@ -439,10 +452,14 @@ pub(super) fn apply_declarator<'t>(
 ) -> Option<(Node<'t>, CType, Option<Node<'t>>)> {
     let mut ty = base;
     let mut node = declarator;
+    // The node the descent came from, which is the identifier's parent
+    // once it is reached (callers never pass a function declarator's
+    // child, so `declarator`'s own parent is never one).
+    let mut above: Option<Node<'t>> = None;
     loop {
         match node.kind() {
             "identifier" | "type_identifier" | "field_identifier" => {
-                let function = node.parent().filter(|p| p.kind() == "function_declarator");
+                let function = above.filter(|p| p.kind() == "function_declarator");
                 return Some((node, ty, function));
             }
             "pointer_declarator" => {
@@ -454,6 +471,7 @@ pub(super) fn apply_declarator<'t>(
             "parenthesized_declarator" | "attributed_declarator" => {}
             _ => return None,
         }
+        above = Some(node);
         node = node
             .child_by_field_name("declarator")
             .or_else(|| node.named_child(0))?;

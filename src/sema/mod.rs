@@ -33,6 +33,7 @@ use tree_sitter::Node;
 
 use crate::c::{MacroTable, ParsedFile};
 use builder::{Builder, FileSymbols};
+use headers::IncludeCache;
 use scope::ScopeTree;
 
 /// How headers are parsed: path and text to a parsed file.
@@ -63,6 +64,10 @@ pub struct Semantics {
     /// The macros defined in every file and header read, learned on the
     /// first question that needs them.
     macros: OnceLock<MacroTable>,
+    /// Where the includes met lead (`include_dirs` are the same for the
+    /// life of the semantics: [`Semantics::update`] is given those of the
+    /// build).
+    includes: IncludeCache,
 }
 
 impl Semantics {
@@ -83,6 +88,7 @@ impl Semantics {
             structs: Vec::new(),
             header_index: HashMap::new(),
             macros: OnceLock::new(),
+            includes: IncludeCache::default(),
         };
         for (i, file) in files.iter().enumerate() {
             let unit = sema.file_unit(i, file, include_dirs, parse);
@@ -93,7 +99,9 @@ impl Semantics {
 
     /// The semantics of `files` after some of them changed: `changed[i]`
     /// says file `i` is no longer the one these semantics were built from.
-    /// Only changed files are walked again; headers (never edited) are kept.
+    /// Only changed files are walked again; headers (never edited) are kept,
+    /// and so is where includes lead: `include_dirs` must be those of the
+    /// build.
     pub fn update(
         mut self,
         files: &[ParsedFile],
@@ -130,7 +138,7 @@ impl Semantics {
         parse: HeaderParser<'_>,
     ) -> Unit {
         let root = file.tree.root_node();
-        let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs);
+        let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs, &mut self.includes);
         let reached = self.load_headers(&direct, include_dirs, parse);
         let first_struct = self.structs.len();
         let symbols = self.walk(file, DeclSite::File(i), &reached);
@@ -181,7 +189,7 @@ impl Semantics {
         let text = std::fs::read_to_string(path).ok()?;
         let parsed = parse(path, Arc::from(text));
         let root = parsed.tree.root_node();
-        let direct = headers::direct_includes(path, &parsed.view, root, include_dirs);
+        let direct = headers::direct_includes(path, &parsed.view, root, include_dirs, &mut self.includes);
         let reached = self.load_headers(&direct, include_dirs, parse);
         let first_struct = self.structs.len();
         let symbols = self.walk(&parsed, DeclSite::Header(path.to_path_buf()), &reached);

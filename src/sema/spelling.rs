@@ -45,11 +45,20 @@ pub fn spell<'t>(
     // pointer around the hole carries them: a temporary must drop those to
     // stay assignable.
     let mut object_level = true;
-    let mut up = hole;
-    while let Some(parent) = up.parent() {
-        if declarator.is_none_or(|d| up.id() == d.id()) {
-            break;
+    // The nodes from `declarator` down to the hole's parent, found by
+    // descending (asking for a parent walks down from the root each time).
+    let mut around = Vec::new();
+    if let Some(mut node) = declarator {
+        while node.id() != hole.id() {
+            around.push(node);
+            let Some(child) = node.child_with_descendant(hole) else {
+                break;
+            };
+            node = child;
         }
+    }
+    // Innermost first.
+    for parent in around.into_iter().rev() {
         match parent.kind() {
             "parenthesized_declarator" => {}
             "pointer_declarator" => {
@@ -60,7 +69,6 @@ pub fn spell<'t>(
             }
             _ => object_level = false,
         }
-        up = parent;
     }
 
     let mut words = Vec::new();
@@ -132,12 +140,22 @@ fn one_line(node: Node<'_>, text: &str, keep: Range<usize>) -> Option<String> {
 /// The comments inside `node`, in source order.
 fn comments(node: Node<'_>) -> Vec<Node<'_>> {
     let mut found = Vec::new();
+    // One cursor for the whole walk (it cannot leave `node`).
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
+    if !cursor.goto_first_child() {
+        return found;
+    }
+    'walk: loop {
+        let child = cursor.node();
         if child.kind() == "comment" {
             found.push(child);
-        } else {
-            found.extend(comments(child));
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
         }
     }
     found

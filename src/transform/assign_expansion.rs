@@ -11,12 +11,13 @@
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_of_kind;
+use super::nodes_holding;
 use super::safety::{contains_assignment, duplicable_lvalue};
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    for assign in nodes_of_kind(root, &["assignment_expression"]) {
+    // Every assignment operator ends with `=`.
+    for assign in nodes_holding(root, &["assignment_expression"], &ctx.file.view, &["="]) {
         expand(ctx, assign);
     }
 }

@@ -1,12 +1,14 @@
 //! What every pass needs while it looks at one file: the file, its
 //! semantics, the edits produced so far and the places it left alone.
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{PassOutcome, Skipped};
+use super::{PassOutcome, Skipped, nodes_of_kind};
 use crate::c::ParsedFile;
+use crate::c::syntax::{Occurrences, holds_no_block};
 use crate::edit::Edit;
 use crate::sema::Semantics;
 
@@ -16,6 +18,8 @@ pub struct PassContext<'a> {
     pub sema: &'a Semantics,
     pub index: usize,
     outcome: PassOutcome,
+    /// Where `{` occurs in the view, found when first needed.
+    braces: OnceCell<Occurrences>,
 }
 
 impl<'a> PassContext<'a> {
@@ -25,7 +29,25 @@ impl<'a> PassContext<'a> {
             sema,
             index,
             outcome: PassOutcome::default(),
+            braces: OnceCell::new(),
         }
+    }
+
+    /// The nodes of the given kinds in `root`'s subtree, in source order,
+    /// for kinds that are statements, declarations or definitions (or stop
+    /// the search, as `stop` says): expressions hold them only inside
+    /// braces, so expressions without `{` are not walked, and neither are
+    /// the nodes `stop` is true of.
+    pub fn statement_nodes<'t>(
+        &self,
+        root: Node<'t>,
+        kinds: &[&str],
+        stop: impl Fn(Node<'t>) -> bool,
+    ) -> Vec<Node<'t>> {
+        let braces = self
+            .braces
+            .get_or_init(|| Occurrences::of(&self.file.view, &["{"]));
+        nodes_of_kind(root, kinds, |node| stop(node) || holds_no_block(node, braces))
     }
 
     /// Records that `node` was left untouched, and why.
@@ -44,12 +66,8 @@ impl<'a> PassContext<'a> {
         if node.has_error() {
             return Err("contains text that did not parse");
         }
-        let mut up = node.parent();
-        while let Some(p) = up {
-            if p.is_error() {
-                return Err("inside text that did not parse");
-            }
-            up = p.parent();
+        if self.inside_error(node) {
+            return Err("inside text that did not parse");
         }
         let range = self
             .file
@@ -59,6 +77,24 @@ impl<'a> PassContext<'a> {
             return Err("overlaps text the front end did not understand");
         }
         Ok(range)
+    }
+
+    /// True when an ancestor of `node` is an ERROR node. Every node above
+    /// an ERROR node reports an error, so the search goes down from the
+    /// root only through those (asking for parents would walk down from
+    /// the root for each one).
+    fn inside_error(&self, node: Node<'_>) -> bool {
+        let mut at = self.file.tree.root_node();
+        while at.has_error() && at.id() != node.id() {
+            if at.is_error() {
+                return true;
+            }
+            let Some(child) = at.child_with_descendant(node) else {
+                return false;
+            };
+            at = child;
+        }
+        false
     }
 
     /// The original text of a node, if it is verbatim original text.

@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use tree_sitter::Node;
 
 use crate::c::ParsedFile;
+use crate::c::syntax::Occurrences;
 use crate::edit::Edit;
 use crate::sema::Semantics;
 use context::PassContext;
@@ -73,7 +74,12 @@ pub enum TransformError {
     Edit(#[from] crate::edit::EditError),
 }
 
-type PassFn = fn(&mut PassContext<'_>);
+/// One pass: what runs it over a file, and whether it consults the
+/// program's semantics (building them costs about as much as the pass).
+struct Implementation {
+    run: fn(&mut PassContext<'_>),
+    uses_semantics: bool,
+}
 
 /// Canonical names and aliases (MANET's LARA spellings), in MANET's
 /// PrepareProgram order; `IMPLEMENTATIONS` is parallel to it.
@@ -85,12 +91,27 @@ const NAMES: &[(&str, &[&str])] = &[
     ("NormalizeReturn", &[]),
 ];
 
-const IMPLEMENTATIONS: [PassFn; 5] = [
-    single_declarator::run,
-    assign_expansion::run,
-    struct_assign::run,
-    unary_expansion::run,
-    normalize_return::run,
+const IMPLEMENTATIONS: [Implementation; 5] = [
+    Implementation {
+        run: single_declarator::run,
+        uses_semantics: false,
+    },
+    Implementation {
+        run: assign_expansion::run,
+        uses_semantics: true,
+    },
+    Implementation {
+        run: struct_assign::run,
+        uses_semantics: true,
+    },
+    Implementation {
+        run: unary_expansion::run,
+        uses_semantics: true,
+    },
+    Implementation {
+        run: normalize_return::run,
+        uses_semantics: true,
+    },
 ];
 
 /// The passes in MANET's PrepareProgram order: canonical name and aliases.
@@ -116,6 +137,13 @@ pub fn canonical_name(name: &str) -> Result<&'static str, TransformError> {
     Ok(NAMES[pass_index(name)?].0)
 }
 
+/// Whether pass `name` (canonical or alias) consults the semantics it is
+/// given: when it does not, [`run`] may be given empty ones
+/// (`Semantics::build(&[], &[])`) instead of the program's.
+pub fn uses_semantics(name: &str) -> Result<bool, TransformError> {
+    Ok(IMPLEMENTATIONS[pass_index(name)?].uses_semantics)
+}
+
 /// Runs pass `name` (canonical or alias) over file `file_index` of the
 /// program whose semantics are `sema`. The edits apply to `file.text`.
 pub fn run(
@@ -124,14 +152,16 @@ pub fn run(
     sema: &Semantics,
     file_index: usize,
 ) -> Result<PassOutcome, TransformError> {
-    let pass = IMPLEMENTATIONS[pass_index(name)?];
+    let pass = &IMPLEMENTATIONS[pass_index(name)?];
     let mut ctx = PassContext::new(file, sema, file_index);
-    pass(&mut ctx);
+    (pass.run)(&mut ctx);
     Ok(ctx.finish())
 }
 
-/// The nodes of the given kinds under `root`, in source order.
-fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
+/// The nodes of the given kinds in `root`'s subtree (`root` included), in
+/// source order, not looking below the nodes `skip` says hold none:
+/// walking every node of a file costs about a quarter of parsing it.
+fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str], skip: impl Fn(Node<'t>) -> bool) -> Vec<Node<'t>> {
     let mut found = Vec::new();
     // One cursor for the whole walk: a cursor per node costs more than
     // the walk itself.
@@ -141,7 +171,7 @@ fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
         if kinds.contains(&node.kind()) {
             found.push(node);
         }
-        if cursor.goto_first_child() {
+        if !skip(node) && cursor.goto_first_child() {
             continue;
         }
         while !cursor.goto_next_sibling() {
@@ -151,6 +181,30 @@ fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
         }
     }
     found
+}
+
+/// Some short strings every node a pass rewrites holds (an assignment its
+/// operator, an increment `++` or `--`): subtrees without one need not be
+/// walked.
+struct Needles(Occurrences);
+
+impl Needles {
+    fn of(view: &str, needles: &[&str]) -> Needles {
+        Needles(Occurrences::of(view, needles))
+    }
+
+    /// True when `node`'s subtree holds no needle, nor an error (whose
+    /// missing tokens have no text).
+    fn absent_from(&self, node: Node<'_>) -> bool {
+        !node.has_error() && !self.0.any_in(node.byte_range())
+    }
+}
+
+/// The nodes of the given kinds in `root`'s subtree whose text always holds
+/// one of `needles`, in source order.
+fn nodes_holding<'t>(root: Node<'t>, kinds: &[&str], view: &str, needles: &[&str]) -> Vec<Node<'t>> {
+    let needles = Needles::of(view, needles);
+    nodes_of_kind(root, kinds, |node| needles.absent_from(node))
 }
 
 /// The leading whitespace of the line holding byte `offset` of `text`.

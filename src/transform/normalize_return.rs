@@ -19,15 +19,15 @@
 use tree_sitter::Node;
 
 use super::context::PassContext;
+use super::indentation_at;
 use super::reachability::falls_through;
 use super::temporary::block;
-use super::{indentation_at, nodes_of_kind};
 use crate::sema::{DeclKind, Declaration};
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     let tmp = ctx.fresh_name("weft_ret");
-    for function in nodes_of_kind(root, &["function_definition"]) {
+    for function in ctx.statement_nodes(root, &["function_definition"], |_| false) {
         normalize(ctx, function, &tmp);
     }
 }
@@ -49,7 +49,7 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
     let Some(ret) = decl.ty.return_type().cloned() else {
         return ctx.skip(function, "function type not understood");
     };
-    let returns = own_returns(body);
+    let returns = own_returns(ctx, body);
     let noreturn = ctx.sema.is_noreturn(ctx.index, body.start_byte(), &decl.name);
     if ret.is_void() {
         for r in &returns {
@@ -140,22 +140,12 @@ fn declaration<'a>(ctx: &PassContext<'a>, function: Node<'_>, body: Node<'_>) ->
     (decl.kind == DeclKind::Function).then_some(decl)
 }
 
-/// `return` statements of this function, not of functions nested in it.
-fn own_returns(body: Node<'_>) -> Vec<Node<'_>> {
-    let mut found = Vec::new();
-    let mut stack = vec![body];
-    while let Some(node) = stack.pop() {
-        match node.kind() {
-            "return_statement" => found.push(node),
-            "function_definition" => {}
-            _ => {
-                let mut cursor = node.walk();
-                stack.extend(node.children(&mut cursor));
-            }
-        }
-    }
-    found.sort_by_key(|n| n.start_byte());
-    found
+/// `return` statements of this function, not of functions nested in it
+/// (nor inside another return's value), in source order.
+fn own_returns<'t>(ctx: &PassContext<'_>, body: Node<'t>) -> Vec<Node<'t>> {
+    ctx.statement_nodes(body, &["return_statement"], |node| {
+        matches!(node.kind(), "return_statement" | "function_definition")
+    })
 }
 
 /// A plain name of a variable or parameter: already a single temporary.

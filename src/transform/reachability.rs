@@ -40,7 +40,7 @@ pub fn falls_through(ctx: &PassContext<'_>, stmt: Node<'_>) -> bool {
             }
         }
         "else_clause" => last_falls(&[]),
-        "for_statement" | "while_statement" | "do_statement" => !endless(ctx, stmt) || breaks_out(stmt),
+        "for_statement" | "while_statement" | "do_statement" => !endless(ctx, stmt) || breaks_out(ctx, stmt),
         "switch_statement" => switch_falls_through(ctx, stmt),
         // Only one branch is compiled: it must be one of them (there is an
         // `#else`), and none may fall through.
@@ -69,7 +69,7 @@ fn switch_falls_through(ctx: &PassContext<'_>, switch: Node<'_>) -> bool {
         .any(|c| c.kind() == "case_statement" && c.child_by_field_name("value").is_none());
     let last_case = last_statement(body, &[]).filter(|c| c.kind() == "case_statement");
     let last = last_case.and_then(|c| last_statement(c, &["value"]));
-    !has_default || breaks_out(switch) || last.is_none_or(|s| falls_through(ctx, s))
+    !has_default || breaks_out(ctx, switch) || last.is_none_or(|s| falls_through(ctx, s))
 }
 
 /// The last named child of `node` that is a statement: not a comment, and
@@ -128,21 +128,18 @@ fn nonzero_integer(literal: &str) -> bool {
 
 /// True when a `break` inside `stmt` (a loop or a switch) leaves it: one
 /// not nested in an inner loop or switch.
-fn breaks_out(stmt: Node<'_>) -> bool {
-    let mut stack: Vec<Node<'_>> = stmt.child_by_field_name("body").into_iter().collect();
-    while let Some(node) = stack.pop() {
-        match node.kind() {
-            "break_statement" => return true,
-            "for_statement"
-            | "while_statement"
-            | "do_statement"
-            | "switch_statement"
-            | "function_definition" => {}
-            _ => {
-                let mut cursor = node.walk();
-                stack.extend(node.children(&mut cursor));
-            }
-        }
-    }
-    false
+fn breaks_out(ctx: &PassContext<'_>, stmt: Node<'_>) -> bool {
+    stmt.child_by_field_name("body").is_some_and(|body| {
+        let own = |node: Node<'_>| {
+            matches!(
+                node.kind(),
+                "for_statement"
+                    | "while_statement"
+                    | "do_statement"
+                    | "switch_statement"
+                    | "function_definition"
+            )
+        };
+        !ctx.statement_nodes(body, &["break_statement"], own).is_empty()
+    })
 }

@@ -11,12 +11,15 @@
 
 use tree_sitter::Node;
 
+use super::Needles;
 use super::context::PassContext;
-use super::nodes_of_kind;
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    for decl in nodes_of_kind(root, &["declaration", "type_definition"]) {
+    // Only declarations holding a `,` between declarators are split.
+    let commas = Needles::of(&ctx.file.view, &[","]);
+    let kinds = ["declaration", "type_definition"];
+    for decl in ctx.statement_nodes(root, &kinds, |n| commas.absent_from(n)) {
         split(ctx, decl);
     }
 }

@@ -10,15 +10,18 @@
 
 use tree_sitter::Node;
 
+use super::Needles;
 use super::context::PassContext;
-use super::nodes_of_kind;
 use super::safety::duplicable_lvalue;
 use super::temporary::block;
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     let tmp = ctx.fresh_name("weft_member");
-    for statement in nodes_of_kind(root, &["expression_statement"]) {
+    // Only statements holding an `=` are rewritten.
+    let equals = Needles::of(&ctx.file.view, &["="]);
+    let statements = ctx.statement_nodes(root, &["expression_statement"], |n| equals.absent_from(n));
+    for statement in statements {
         decompose(ctx, statement, &tmp);
     }
 }

@@ -10,12 +10,12 @@
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_of_kind;
+use super::nodes_holding;
 use super::safety::duplicable_lvalue;
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    for update in nodes_of_kind(root, &["update_expression"]) {
+    for update in nodes_holding(root, &["update_expression"], &ctx.file.view, &["++", "--"]) {
         if value_is_discarded(update) {
             expand(ctx, update);
         }
