@@ -27,6 +27,22 @@ impl KindSet {
         KindSet { member }
     }
 
+    /// The kinds of tree-sitter-c's supertype `supertype` (`expression`).
+    pub fn subtypes_of(supertype: &str) -> KindSet {
+        let language: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let mut member = vec![false; language.node_kind_count()];
+        for &id in language.supertypes() {
+            if language.node_kind_for_id(id) == Some(supertype) {
+                for &kind in language.subtypes_for_supertype(id) {
+                    if let Some(slot) = member.get_mut(usize::from(kind)) {
+                        *slot = true;
+                    }
+                }
+            }
+        }
+        KindSet { member }
+    }
+
     /// Whether `node`'s kind is in the set.
     pub fn contains(&self, node: Node<'_>) -> bool {
         self.member
@@ -41,6 +57,9 @@ static STATEMENTS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(STATEMENT_K
 
 /// Preprocessor nodes: directives and conditional groups.
 pub static PREPROCESSOR: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&[], &["preproc_"]));
+
+/// tree-sitter-c's `expression` supertype.
+static EXPRESSIONS: LazyLock<KindSet> = LazyLock::new(|| KindSet::subtypes_of("expression"));
 
 /// Whether `node` is a statement (see `is_statement_kind`).
 pub fn is_statement(node: Node<'_>) -> bool {
@@ -88,27 +107,6 @@ pub fn is_statement_kind(kind: &str) -> bool {
     STATEMENT_KINDS.contains(&kind)
 }
 
-/// True for the kind ids ([`tree_sitter::Node::kind_id`]) of tree-sitter-c's
-/// `expression` supertype.
-pub fn is_expression_kind_id(id: u16) -> bool {
-    static EXPRESSIONS: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
-    let table = EXPRESSIONS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
-        let mut table = vec![false; language.node_kind_count()];
-        for &supertype in language.supertypes() {
-            if language.node_kind_for_id(supertype) == Some("expression") {
-                for &kind in language.subtypes_for_supertype(supertype) {
-                    if let Some(slot) = table.get_mut(usize::from(kind)) {
-                        *slot = true;
-                    }
-                }
-            }
-        }
-        table
-    });
-    table.get(usize::from(id)).copied().unwrap_or(false)
-}
-
 /// The offsets at which some short strings occur in a text, so that walks
 /// can ask cheaply whether a node's text may hold one of them.
 pub struct Occurrences(Vec<usize>);
@@ -148,5 +146,5 @@ impl Occurrences {
 /// (`(T){ … }`, `sizeof (struct { … })`) put those inside an expression,
 /// and each starts with `{`. Walks looking for such nodes skip it.
 pub fn holds_no_block(node: tree_sitter::Node<'_>, braces: &Occurrences) -> bool {
-    is_expression_kind_id(node.kind_id()) && !node.has_error() && !braces.any_in(node.byte_range())
+    EXPRESSIONS.contains(node) && !node.has_error() && !braces.any_in(node.byte_range())
 }
