@@ -20,3 +20,30 @@ fn unsafe_left_hand_sides_are_skipped_with_reasons() {
     assert!(out.skipped[0].reason.contains("calls a function"));
     assert!(run("NoSuchPass", &file, &sema, 0).is_err());
 }
+
+/// A function named through a declarer macro (bzip2's `BZ_API(f)`, which
+/// adds a calling convention on Windows and is the bare name elsewhere):
+/// the front end reads the name, but the declarator's text is not the
+/// parser's, so the return type cannot be cut from it. NormalizeReturn
+/// leaves the returns alone and says why; before, it copied `BZ_API(`
+/// into the temporary's type and broke the build.
+#[test]
+fn a_return_type_around_a_macro_repair_is_not_spelled() {
+    use std::path::PathBuf;
+    use weft::c::{FrontEnd, MacroTable};
+    use weft::transform::transform_text;
+    let text = "#if W\n# define API(f) WINAPI f\n#else\n# define API(f) f\n#endif\n\
+                struct s { int v; };\nstruct s *API(open_it)(int x)\n{\n  if (x)\n    return 0;\n  return 0;\n}\n";
+    let path = PathBuf::from("api.c");
+    let front = FrontEnd::new(MacroTable::learn([(path.as_path(), text)]));
+    let (texts, report) =
+        transform_text(&front, &[(path, text.to_string())], &["NormalizeReturn"], &[]).unwrap();
+    assert_eq!(texts[0], text);
+    let skipped = &report[0].outcomes[0].skipped;
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].line, 7);
+    assert!(
+        skipped[0].reason.contains("`open_it` cannot be spelled"),
+        "{skipped:?}"
+    );
+}

@@ -119,15 +119,18 @@ impl MacroTable {
     /// Classes depend on each other (`#define A B`, B an attribute), so they
     /// are settled by a few rounds until nothing changes.
     fn classify_all(&mut self) {
-        // `#define ZEXPORT WINAPI` aliases a platform macro the project never
-        // defines: that definition cannot tell what the macro is.
-        let unseen: std::collections::HashSet<String> = self
+        // Which definitions name a platform macro: see `names_unseen_macro`.
+        let vague: HashMap<String, Vec<bool>> = self
             .macros
-            .values()
-            .flat_map(|m| &m.defs)
-            .filter_map(|d| single_word(&d.body))
-            .filter(|w| macro_shaped(w) && !self.macros.contains_key(*w))
-            .map(String::from)
+            .iter()
+            .map(|(name, m)| {
+                let flags = m
+                    .defs
+                    .iter()
+                    .map(|d| names_unseen_macro(d, &self.macros))
+                    .collect();
+                (name.clone(), flags)
+            })
             .collect();
         for _ in 0..4 {
             let attributes: std::collections::HashSet<String> = self
@@ -150,15 +153,19 @@ impl MacroTable {
                     .iter()
                     .map(|d| classify(name, d.params.as_deref(), &d.body, &is_attr))
                     .collect();
-                // An alias of an unseen platform macro says nothing:
-                // `#define ZCALLBACK CALLBACK` beside `#define ZCALLBACK` is
-                // an attribute.
-                let telling: Vec<(&MacroDef, MacroClass)> = m
-                    .defs
+                // A definition naming a platform macro the project never
+                // defines says nothing certain (`#define ZCALLBACK CALLBACK`
+                // beside `#define ZCALLBACK`, `#define BZ_API(f) WINAPI f`
+                // beside `#define BZ_API(f) f`): the others decide, when
+                // there are any.
+                let all: Vec<(&MacroDef, MacroClass)> = m.defs.iter().zip(classes).collect();
+                let known: Vec<(&MacroDef, MacroClass)> = all
                     .iter()
-                    .zip(classes)
-                    .filter(|(d, _)| single_word(&d.body).is_none_or(|w| !unseen.contains(w)))
+                    .zip(&vague[name])
+                    .filter(|(_, vague)| !**vague)
+                    .map(|(def, _)| *def)
                     .collect();
+                let telling = if known.is_empty() { all } else { known };
                 let class = if telling.iter().all(|(_, c)| *c == MacroClass::Attribute)
                     && !telling.is_empty()
                     && m.defs.iter().all(|d| d.params.is_none())
@@ -186,13 +193,17 @@ impl MacroTable {
     }
 }
 
-/// The body's only word, when it is a single identifier.
-fn single_word(body: &str) -> Option<&str> {
-    let tokens = tokenize(body);
-    match tokens.as_slice() {
-        [t] if t.kind == TokenKind::Ident => Some(t.text(body)),
-        _ => None,
-    }
+/// Whether `def`'s body names an upper-case macro that no file of the
+/// project defines (`WINAPI`, `CALLBACK`: a platform's).
+fn names_unseen_macro(def: &MacroDef, macros: &HashMap<String, Macro>) -> bool {
+    let params = def.params.as_deref().unwrap_or_default();
+    tokenize(&def.body).iter().any(|t| {
+        let word = t.text(&def.body);
+        t.kind == TokenKind::Ident
+            && macro_shaped(word)
+            && !macros.contains_key(word)
+            && !params.iter().any(|p| p == word)
+    })
 }
 
 /// Parses the text after `#define`: a name, optional parameters glued to
@@ -282,40 +293,25 @@ mod tests {
     }
 
     #[test]
-    fn an_alias_of_an_unseen_platform_macro_does_not_decide() {
-        // zlib's minizip/ioapi.h and zconf.h: on Windows the calling
-        // convention comes from a system macro the project never defines;
-        // elsewhere the macro is empty. A macro of the project keeps its
-        // class, and a lower-case alias renames a function.
-        let h = "#if W
-# define ZCALLBACK CALLBACK
-#else
-# define ZCALLBACK
-#endif
-                 #if W
-# define ZEXPORT WINAPI
-#elif D
-# define ZEXPORT __declspec(dllexport)
-#else
-# define ZEXPORT
-#endif
-                 #define LIMIT 10
-#if W
-# define MAXIMUM LIMIT
-#else
-# define MAXIMUM
-#endif
-                 #if W
-# define open rpl_open
-#else
-# define open
-#endif
-";
+    fn a_definition_naming_an_unseen_platform_macro_does_not_decide() {
+        // zlib's minizip/ioapi.h and zconf.h, bzip2's bzlib.h: on Windows
+        // the calling convention comes from a system macro the project
+        // never defines; elsewhere the macro is empty or the bare name. A
+        // macro of the project keeps its class, and a lower-case alias
+        // renames a function.
+        let h = "#if W\n# define ZCALLBACK CALLBACK\n#else\n# define ZCALLBACK\n#endif\n\
+                 #if W\n# define ZEXPORT WINAPI\n#elif D\n# define ZEXPORT __declspec(dllexport)\n\
+                 #else\n# define ZEXPORT\n#endif\n\
+                 #define LIMIT 10\n#if W\n# define MAXIMUM LIMIT\n#else\n# define MAXIMUM\n#endif\n\
+                 #if W\n# define open rpl_open\n#else\n# define open\n#endif\n\
+                 #if W\n# define BZ_API(f) WINAPI f\n#elif D\n# define BZ_API(f) (WINAPI * f)\n\
+                 #else\n# define BZ_API(f) f\n#endif\n";
         let t = MacroTable::learn([(Path::new("ioapi.h"), h)]);
         assert_eq!(t.class("ZCALLBACK"), Some(MacroClass::Attribute));
         assert_eq!(t.class("ZEXPORT"), Some(MacroClass::Attribute));
         assert_eq!(t.class("MAXIMUM"), Some(MacroClass::Other));
         assert_eq!(t.class("open"), Some(MacroClass::Other));
+        assert_eq!(t.class("BZ_API"), Some(MacroClass::Identity));
     }
 
     #[test]
