@@ -4,6 +4,12 @@
 //! of them alike), as wall time and as the process's CPU time. Not a timed
 //! test: it only reports.
 //!
+//! weft parses, re-parses and transforms files on all cores (rayon). Each
+//! weaving job runs twice: on one thread, where its CPU time is its work
+//! and compares like for like with the one-thread raw parse, and on all
+//! cores, where its wall time is what a user waits (its CPU time there also
+//! counts the workers' waiting).
+//!
 //! Two file sets, each compared with its own raw parse:
 //! - the whole tree (every .c file, lib/ included): front end, no-op weave,
 //!   instrumenting weave; writing the mirrored output is I/O, not weaving,
@@ -55,6 +61,14 @@ impl Times {
         sorted.sort();
         sorted.get(sorted.len() / 2).copied().unwrap_or_default()
     }
+}
+
+/// A pool of one thread: work run in it is timed without parallelism.
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
 }
 
 /// One printed row: medians of wall and CPU time, and their ratios to `base`'s.
@@ -127,7 +141,25 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
         MacroTable::learn(all.map(|(p, t)| (p.as_path(), t.as_str())))
     };
     let front = FrontEnd::new(learn());
-    let mut t: [Times; 8] = Default::default();
+    let pool = one_thread();
+    let no_op = || {
+        let mut p = Program::load(&entries, None).expect("gzip loads");
+        p.commit();
+        std::hint::black_box(p.woven());
+    };
+    // Load, then run the aspect and commit: (load, run) times, and the
+    // woven program.
+    let instrument = |load: &mut Times, run: &mut Times| {
+        let mut p = None;
+        load.time(|| p = Some(Program::load(&entries, None).expect("gzip loads")));
+        let mut p = p.expect("loaded");
+        run.time(|| {
+            weft::engine::run(&aspect, None, &[], &mut p).expect("instrument.lara runs");
+            p.commit();
+        });
+        p
+    };
+    let mut t: [Times; 12] = Default::default();
     let mut changed = 0;
     // Round-robin, so that load from elsewhere falls on every job alike.
     for round in 0..runs {
@@ -136,23 +168,23 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
             std::hint::black_box(learn());
         });
         t[2].time(|| front_end_parse(&front, &files));
-        t[3].time(|| {
-            let mut p = Program::load(&entries, None).expect("gzip loads");
-            p.commit();
-            std::hint::black_box(p.woven());
-        });
-        let mut p = None;
-        t[5].time(|| p = Some(Program::load(&entries, None).expect("gzip loads")));
-        let Some(mut p) = p else { continue };
-        t[6].time(|| {
-            weft::engine::run(&aspect, None, &[], &mut p).expect("instrument.lara runs");
-            p.commit();
-        });
-        t[4].wall.push(t[5].wall[round] + t[6].wall[round]);
-        t[4].cpu.push(t[5].cpu[round] + t[6].cpu[round]);
+        t[3].time(|| pool.install(no_op));
+        t[4].time(no_op);
+        let [load, run] = &mut t[6..8] else { unreachable!() };
+        pool.install(|| instrument(load, run));
+        let [load, run] = &mut t[9..11] else {
+            unreachable!()
+        };
+        let p = instrument(load, run);
+        for (whole, parts) in [(5, 6), (8, 9)] {
+            let wall = t[parts].wall[round] + t[parts + 1].wall[round];
+            let cpu = t[parts].cpu[round] + t[parts + 1].cpu[round];
+            t[whole].wall.push(wall);
+            t[whole].cpu.push(cpu);
+        }
         let woven = p.woven();
         changed = woven.len();
-        t[7].time(|| {
+        t[11].time(|| {
             write_tree(&entries, &woven, &out.path().join(round.to_string())).expect("output written")
         });
     }
@@ -160,16 +192,20 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
     row("raw tree-sitter parse", &t[0], None);
     row("macro learning (.c and .h)", &t[1], base);
     row("front end parse", &t[2], base);
-    row("no-op weave (load, commit)", &t[3], base);
-    row("instrumenting weave", &t[4], base);
-    row("  load (learn macros, parse)", &t[5], base);
-    row("  run aspect, commit (re-parse)", &t[6], base);
+    row("no-op weave, one thread", &t[3], base);
+    row("no-op weave, all cores", &t[4], base);
+    row("instrumenting weave, one thread", &t[5], base);
+    row("  load (learn macros, parse)", &t[6], base);
+    row("  run aspect, commit (re-parse)", &t[7], base);
+    row("instrumenting weave, all cores", &t[8], base);
+    row("  load (learn macros, parse)", &t[9], base);
+    row("  run aspect, commit (re-parse)", &t[10], base);
     println!("  ({changed} files changed by the instrumenting weave)");
     println!(
         "  writing the mirrored output ({} entries; I/O, not weaving, not in the ratios):",
         entries.len()
     );
-    row("", &t[7], None);
+    row("", &t[11], None);
 }
 
 /// gzip's own .c files: raw parse, front end, the five passes.
@@ -191,18 +227,22 @@ fn own_sources(gzip: &Path, runs: usize) {
     let front = sources.front_end(None).expect("front end");
     let passes: Vec<&str> = pass_names().iter().map(|(n, _)| *n).collect();
     let include = [gzip.to_path_buf()];
-    let mut t: [Times; 3] = Default::default();
+    let pool = one_thread();
+    let passes_run = || {
+        let front = sources.front_end(None).expect("front end");
+        std::hint::black_box(transform_text(&front, &files, &passes, &include).expect("passes run"));
+    };
+    let mut t: [Times; 4] = Default::default();
     for _ in 0..runs {
         t[0].time(|| raw_parse(files.iter().map(|(_, t)| t.as_str())));
         t[1].time(|| front_end_parse(&front, &files));
-        t[2].time(|| {
-            let front = sources.front_end(None).expect("front end");
-            std::hint::black_box(transform_text(&front, &files, &passes, &include).expect("passes run"));
-        });
+        t[2].time(|| pool.install(passes_run));
+        t[3].time(passes_run);
     }
     row("raw tree-sitter parse", &t[0], None);
     row("front end parse", &t[1], Some(&t[0]));
-    row("five passes (macro learning included)", &t[2], Some(&t[0]));
+    row("five passes, one thread", &t[2], Some(&t[0]));
+    row("five passes, all cores", &t[3], Some(&t[0]));
 }
 
 fn main() {
