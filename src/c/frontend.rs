@@ -125,11 +125,13 @@ impl FrontEnd {
             map = new_map;
         }
 
-        let lines = LineIndex::new(src);
+        // Most files have nothing to report: lines are indexed on demand.
+        let lines = std::cell::OnceCell::new();
+        let line = |offset: usize| lines.get_or_init(|| LineIndex::new(src)).line(offset);
         let mut problems: Vec<Problem> = error_ranges(&tree, &map)
             .into_iter()
             .map(|range| Problem {
-                line: lines.line(range.start),
+                line: line(range.start),
                 culprit: culprit(src, &info, &self.macros, window(src, &info, &range)),
                 reason: "not understood: syntax error in the repaired view".into(),
                 range,
@@ -137,7 +139,7 @@ impl FrontEnd {
             .collect();
         let (aside, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.aside);
         let as_problem = |s: Skipped| Problem {
-            line: lines.line(s.range.start),
+            line: line(s.range.start),
             reason: s.reason,
             culprit: s.culprit,
             range: s.range,

@@ -129,6 +129,50 @@ pub fn tokenize(src: &str) -> Vec<Token> {
     tokens
 }
 
+/// The directives of `src` (as `tokenize` finds them), without the rest of
+/// the tokens: learning the macros of a whole tree reads every file once
+/// just for its `#define`s.
+pub fn directives(src: &str) -> impl Iterator<Item = &str> {
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    let mut line_fresh = true;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            match bytes[i] {
+                b'#' if line_fresh => {
+                    let start = i;
+                    i = directive_end(bytes, i);
+                    line_fresh = false;
+                    return Some(&src[start..i]);
+                }
+                b'/' if let Some(end) = comment_end(bytes, i) => i = end,
+                b'"' | b'\'' => {
+                    i = literal_end(bytes, i);
+                    line_fresh = false;
+                }
+                b'\n' => {
+                    line_fresh = true;
+                    i += 1;
+                }
+                // A continued line goes on.
+                b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+                b if b.is_ascii_whitespace() => i += 1,
+                _ => {
+                    // Inside a line, only what may end it or hide a line
+                    // break matters.
+                    line_fresh = false;
+                    i += 1;
+                    i += bytes[i..]
+                        .iter()
+                        .position(|b| matches!(b, b'\n' | b'/' | b'"' | b'\'' | b'\\'))
+                        .unwrap_or(bytes.len() - i);
+                }
+            }
+        }
+        None
+    })
+}
+
 fn count_newlines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
 }
@@ -240,6 +284,30 @@ pub fn match_brackets(src: &str, tokens: &[Token]) -> Vec<Option<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The directives `tokenize` finds.
+    fn directive_tokens(src: &str) -> Vec<&str> {
+        tokenize(src)
+            .iter()
+            .filter(|t| t.kind == TokenKind::Directive)
+            .map(|t| t.text(src))
+            .collect()
+    }
+
+    #[test]
+    fn directives_alone_are_the_directive_tokens() {
+        let src = "#define A 1 /* x\n# not */\n  # if B \\\n   && C\nint x = '#'; \"#\";\n\
+                   s = \"a\\\"#b\"; // # no\n#endif\nx; # no\n/* */ #define D\n#\n";
+        assert_eq!(directives(src).collect::<Vec<_>>(), directive_tokens(src));
+        assert_eq!(directive_tokens(src).len(), 5, "{:?}", directive_tokens(src));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn directives_alone_match_tokenize(src in "[ a-z#/*\"'\\\n]{0,200}") {
+            proptest::prop_assert_eq!(directives(&src).collect::<Vec<_>>(), directive_tokens(&src));
+        }
+    }
 
     fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
         tokenize(src).iter().map(|t| (t.kind, t.text(src))).collect()

@@ -2,7 +2,7 @@
 //! user macro file, each classified once.
 
 use super::classify::{MacroClass, classify, macro_shaped};
-use super::lexer::{TokenKind, directive_parts, tokenize};
+use super::lexer::{TokenKind, directive_parts, directives, tokenize};
 use anyhow::Context;
 use std::collections::HashMap;
 use std::path::Path;
@@ -88,11 +88,8 @@ impl MacroTable {
     }
 
     fn add_defines(&mut self, text: &str, user: bool) {
-        for tok in tokenize(text) {
-            if tok.kind != TokenKind::Directive {
-                continue;
-            }
-            let (name, rest) = directive_parts(tok.text(text));
+        for directive in directives(text) {
+            let (name, rest) = directive_parts(directive);
             if name != "define" {
                 continue;
             }

@@ -54,11 +54,11 @@ pub(super) fn splice(
     if error_ranges(&tree, &map) != expected {
         return None;
     }
-    let lines = LineIndex::new(text);
+    let lines = std::cell::OnceCell::new();
     let moved = |p: &Problem| {
         let range = shift(&p.range);
         Problem {
-            line: lines.line(range.start),
+            line: lines.get_or_init(|| LineIndex::new(text)).line(range.start),
             range,
             ..p.clone()
         }
