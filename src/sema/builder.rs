@@ -1,9 +1,11 @@
 //! Walks one file's syntax tree and records its scopes, declarations, tags
 //! and struct definitions.
 
-use tree_sitter::Node;
+use std::sync::LazyLock;
 
-use crate::c::syntax::{Occurrences, holds_no_block};
+use tree_sitter::{Node, TreeCursor};
+
+use crate::c::syntax::{KindSet, Occurrences, holds_no_block, is_statement};
 
 use super::ctype::{CType, TypeKind, arithmetic_kind};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
@@ -28,7 +30,7 @@ pub(super) struct FileSymbols {
 }
 
 /// State of the walk over one file.
-pub(super) struct Builder<'a> {
+pub(super) struct Builder<'a, 't> {
     view: &'a str,
     original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
     raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
@@ -41,7 +43,34 @@ pub(super) struct Builder<'a> {
     /// Where `{` occurs in the view: expressions without one hold nothing
     /// the walk records, so it does not go into them.
     braces: Occurrences,
+    /// Where the view may open something a statement can hold that the
+    /// walk records (see [`Builder::holds_nothing`]).
+    openers: Occurrences,
+    /// Cursors for the child loops, one per level of nesting being walked:
+    /// a cursor of its own for every node would cost more than its walk.
+    cursors: Vec<TreeCursor<'t>>,
 }
+
+/// The kinds [`Builder::visit`] records something for.
+static RECORDED: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::new(
+        &[
+            "function_definition",
+            "compound_statement",
+            "for_statement",
+            "declaration",
+            "type_definition",
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+        ],
+        &[],
+    )
+});
+
+/// What starts every construct below a statement that holds something the
+/// walk records (see [`Builder::holds_nothing`]).
+const STATEMENT_OPENERS: &[&str] = &["{", "for", ":", "#"];
 
 /// Base type, storage class and specifier nodes of a declaration.
 struct Specifiers<'t> {
@@ -50,7 +79,7 @@ struct Specifiers<'t> {
     nodes: Vec<Node<'t>>,
 }
 
-impl<'a> Builder<'a> {
+impl<'a, 't> Builder<'a, 't> {
     /// `original` maps a view range to its original text, or `None` if the
     /// range is not verbatim original text; `raw` gives the original text
     /// under a view range even where the front end rewrote it.
@@ -61,7 +90,7 @@ impl<'a> Builder<'a> {
         site: DeclSite,
         headers: &'a [&'a ScopeTree],
         structs: &'a mut Vec<StructDef>,
-    ) -> Builder<'a> {
+    ) -> Builder<'a, 't> {
         let tree = ScopeTree {
             scopes: vec![Scope {
                 range: 0..view.len() + 1,
@@ -78,11 +107,13 @@ impl<'a> Builder<'a> {
             structs,
             unparsed_lines: Vec::new(),
             braces: Occurrences::of(view, &["{"]),
+            openers: Occurrences::of(view, STATEMENT_OPENERS),
+            cursors: Vec::new(),
         }
     }
 
     /// Walks the whole tree and returns the symbols found.
-    pub fn build(mut self, root: Node<'_>) -> FileSymbols {
+    pub fn build(mut self, root: Node<'t>) -> FileSymbols {
         self.children(root, 0);
         FileSymbols {
             tree: self.tree,
@@ -94,11 +125,24 @@ impl<'a> Builder<'a> {
         self.view.get(node.byte_range()).unwrap_or("")
     }
 
-    fn children(&mut self, node: Node<'_>, scope: usize) {
-        let mut cursor = node.walk();
-        for kid in node.children(&mut cursor) {
-            self.visit(kid, scope);
+    fn children(&mut self, node: Node<'t>, scope: usize) {
+        self.each_child(node, |builder, kid| builder.visit(kid, scope));
+    }
+
+    /// Calls `each` on every child of `node` in order, with a cursor from
+    /// the pool (`each` may walk further down: it takes another).
+    fn each_child(&mut self, node: Node<'t>, mut each: impl FnMut(&mut Self, Node<'t>)) {
+        let mut cursor = self.cursors.pop().unwrap_or_else(|| node.walk());
+        cursor.reset(node);
+        if cursor.goto_first_child() {
+            loop {
+                each(self, cursor.node());
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
         }
+        self.cursors.push(cursor);
     }
 
     fn new_scope(&mut self, node: Node<'_>, parent: usize) -> usize {
@@ -110,11 +154,17 @@ impl<'a> Builder<'a> {
         self.tree.scopes.len() - 1
     }
 
-    fn visit(&mut self, node: Node<'_>, scope: usize) {
+    fn visit(&mut self, node: Node<'t>, scope: usize) {
         if node.is_error() {
             // Declarations inside text tree-sitter could not parse would be
             // guesses: leave their names unresolved.
             self.unparsed_lines.push(node.start_position().row + 1);
+            return;
+        }
+        if !RECORDED.contains(node) {
+            if !self.holds_nothing(node) {
+                self.children(node, scope);
+            }
             return;
         }
         match node.kind() {
@@ -126,43 +176,48 @@ impl<'a> Builder<'a> {
             "declaration" => self.declaration(node, scope, false),
             "type_definition" => self.declaration(node, scope, true),
             // Specifiers elsewhere (casts, sizeof) may still define tags.
-            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+            _ => {
                 self.specifier_type(node, scope);
             }
-            // Tokens hold nothing either.
-            _ if node.child_count() == 0 || holds_no_block(node, &self.braces) => {}
-            _ => self.children(node, scope),
         }
     }
 
-    fn specifiers<'t>(&mut self, decl: Node<'t>, scope: usize) -> Specifiers<'t> {
+    /// True when nothing in `node`'s subtree is recorded: a token; an
+    /// expression without a block ([`holds_no_block`]); or a statement that
+    /// parsed cleanly and whose text holds none of [`STATEMENT_OPENERS`].
+    /// Below a statement, tree-sitter-c puts a declaration or type
+    /// definition only in a block (`{`), a `for` header, after a label or
+    /// `case` (`:`) or in a conditional group (`#`), and a new scope, a
+    /// function or a struct, union or enum body only in a `for` or after
+    /// a `{`; an error would be recorded too.
+    fn holds_nothing(&self, node: Node<'_>) -> bool {
+        node.child_count() == 0
+            || holds_no_block(node, &self.braces)
+            || (is_statement(node) && !node.has_error() && !self.openers.any_in(node.byte_range()))
+    }
+
+    fn specifiers(&mut self, decl: Node<'t>, scope: usize) -> Specifiers<'t> {
         let mut storage = StorageClass::None;
         let (mut is_const, mut is_volatile) = (false, false);
         let mut nodes = Vec::new();
         let mut ty = CType::new(TypeKind::Integer("int".into()));
         let type_id = decl.child_by_field_name("type").map(|t| t.id());
-        let mut cursor = decl.walk();
-        for kid in decl.children(&mut cursor) {
+        self.each_child(decl, |builder, kid| {
             match kid.kind() {
                 "storage_class_specifier" => {
-                    storage = StorageClass::from_keyword(self.text(kid).trim());
+                    storage = StorageClass::from_keyword(builder.text(kid).trim());
                 }
-                "type_qualifier" => match self.text(kid).trim() {
+                "type_qualifier" => match builder.text(kid).trim() {
                     "const" => is_const = true,
                     "volatile" => is_volatile = true,
                     _ => {}
                 },
                 "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {}
-                _ => {
-                    if type_id == Some(kid.id()) {
-                        ty = self.specifier_type(kid, scope);
-                    } else {
-                        continue;
-                    }
-                }
+                _ if type_id == Some(kid.id()) => ty = builder.specifier_type(kid, scope),
+                _ => return,
             }
             nodes.push(kid);
-        }
+        });
         Specifiers {
             ty: ty.qualified(is_const, is_volatile),
             storage,
@@ -171,7 +226,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The type named by a `type` field node.
-    fn specifier_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+    fn specifier_type(&mut self, node: Node<'t>, scope: usize) -> CType {
         let text = self.text(node);
         match node.kind() {
             "primitive_type" | "sized_type_specifier" => {
@@ -205,7 +260,7 @@ impl<'a> Builder<'a> {
             .unwrap_or_else(CType::unknown)
     }
 
-    fn struct_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+    fn struct_type(&mut self, node: Node<'t>, scope: usize) -> CType {
         let union = node.kind() == "union_specifier";
         let tag = node.child_by_field_name("name").map(|n| self.text(n).to_string());
         let Some(body) = node.child_by_field_name("body") else {
@@ -262,7 +317,7 @@ impl<'a> Builder<'a> {
         ty
     }
 
-    fn enum_type(&mut self, node: Node<'_>, scope: usize) -> CType {
+    fn enum_type(&mut self, node: Node<'t>, scope: usize) -> CType {
         let tag = node.child_by_field_name("name").map(|n| self.text(n).to_string());
         let ty = CType::new(TypeKind::Enum(tag.clone()));
         if let Some(body) = node.child_by_field_name("body") {
@@ -354,7 +409,7 @@ impl<'a> Builder<'a> {
         Some(d)
     }
 
-    fn declaration(&mut self, node: Node<'_>, scope: usize, typedef: bool) {
+    fn declaration(&mut self, node: Node<'t>, scope: usize, typedef: bool) {
         if node.has_error() {
             self.unparsed_lines.push(node.start_position().row + 1);
             return;
@@ -378,7 +433,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn function(&mut self, node: Node<'_>, scope: usize) {
+    fn function(&mut self, node: Node<'t>, scope: usize) {
         let Some(declarator) = node.child_by_field_name("declarator") else {
             return;
         };
@@ -394,53 +449,45 @@ impl<'a> Builder<'a> {
         if let Some(params) = function_parameters(declarator) {
             self.parameters(params, inner);
         }
-        let mut cursor = node.walk();
-        let kids: Vec<Node<'_>> = node.children(&mut cursor).collect();
-        for kid in kids {
-            match kid.kind() {
-                // K&R: `int f(a, b) int a; char *b; { … }`.
-                "declaration" if kid.has_error() => {
-                    self.unparsed_lines.push(kid.start_position().row + 1);
-                }
-                "declaration" => {
-                    let specs = self.specifiers(kid, inner);
-                    let mut dc = kid.walk();
-                    for decl in kid.children_by_field_name("declarator", &mut dc) {
-                        if let Some(d) = self.declarator(&specs, kid, decl, DeclKind::Parameter, false) {
-                            self.tree.scopes[inner].decls.push(d);
-                        }
+        self.each_child(node, |builder, kid| match kid.kind() {
+            // K&R: `int f(a, b) int a; char *b; { … }`.
+            "declaration" if kid.has_error() => {
+                builder.unparsed_lines.push(kid.start_position().row + 1);
+            }
+            "declaration" => {
+                let specs = builder.specifiers(kid, inner);
+                let mut dc = kid.walk();
+                for decl in kid.children_by_field_name("declarator", &mut dc) {
+                    if let Some(d) = builder.declarator(&specs, kid, decl, DeclKind::Parameter, false) {
+                        builder.tree.scopes[inner].decls.push(d);
                     }
                 }
-                // The body shares the parameters' scope.
-                "compound_statement" => self.children(kid, inner),
-                _ => {}
             }
-        }
+            // The body shares the parameters' scope.
+            "compound_statement" => builder.children(kid, inner),
+            _ => {}
+        });
     }
 
-    fn parameters(&mut self, params: Node<'_>, scope: usize) {
-        let mut cursor = params.walk();
-        let kids: Vec<Node<'_>> = params.children(&mut cursor).collect();
-        for p in kids {
-            match p.kind() {
-                "parameter_declaration" if !p.has_error() => {
-                    let specs = self.specifiers(p, scope);
-                    if let Some(decl) = p.child_by_field_name("declarator")
-                        && let Some(d) = self.declarator(&specs, p, decl, DeclKind::Parameter, false)
-                    {
-                        self.tree.scopes[scope].decls.push(d);
-                    }
+    fn parameters(&mut self, params: Node<'t>, scope: usize) {
+        self.each_child(params, |builder, p| match p.kind() {
+            "parameter_declaration" if !p.has_error() => {
+                let specs = builder.specifiers(p, scope);
+                if let Some(decl) = p.child_by_field_name("declarator")
+                    && let Some(d) = builder.declarator(&specs, p, decl, DeclKind::Parameter, false)
+                {
+                    builder.tree.scopes[scope].decls.push(d);
                 }
-                // K&R identifier list: the type comes from the declarations
-                // after the parameter list, or is `int` by default.
-                "identifier" => {
-                    let int = CType::new(TypeKind::Integer("int".into()));
-                    let d = self.make(p, DeclKind::Parameter, &int, None, "int".to_string(), false);
-                    self.tree.scopes[scope].decls.push(d);
-                }
-                _ => {}
             }
-        }
+            // K&R identifier list: the type comes from the declarations
+            // after the parameter list, or is `int` by default.
+            "identifier" => {
+                let int = CType::new(TypeKind::Integer("int".into()));
+                let d = builder.make(p, DeclKind::Parameter, &int, None, "int".to_string(), false);
+                builder.tree.scopes[scope].decls.push(d);
+            }
+            _ => {}
+        });
     }
 }
 

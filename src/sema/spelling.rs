@@ -114,7 +114,13 @@ pub fn spell<'t>(
 fn one_line(node: Node<'_>, text: &str, keep: Range<usize>) -> Option<String> {
     let mut joined = String::new();
     let mut at = keep.start;
-    for comment in comments(node) {
+    // Every comment starts with `/`: text without one has none to look for.
+    let inside = if text.get(keep.clone())?.contains('/') {
+        comments(node)
+    } else {
+        Vec::new()
+    };
+    for comment in inside {
         let start = comment.start_byte() - node.start_byte();
         let end = comment.end_byte() - node.start_byte();
         if start >= keep.start && end <= keep.end {

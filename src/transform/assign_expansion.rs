@@ -8,16 +8,24 @@
 //! so `c += 1` on a `char` keeps its meaning. Works anywhere an expression
 //! may appear, including `for` headers.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::context::PassContext;
 use super::nodes_holding;
 use super::safety::{contains_assignment, duplicable_lvalue};
+use crate::c::syntax::KindSet;
+
+static ASSIGNMENTS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["assignment_expression"], &[]));
+
+/// The compound assignment operators (C11 6.5.16): only assignments
+/// written with one are expanded, so only text holding one is walked.
+const COMPOUND_OPERATORS: &[&str] = &["*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="];
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    // Every assignment operator ends with `=`.
-    for assign in nodes_holding(root, &["assignment_expression"], &ctx.file.view, &["="]) {
+    for assign in nodes_holding(root, &ASSIGNMENTS, &ctx.file.view, COMPOUND_OPERATORS) {
         expand(ctx, assign);
     }
 }

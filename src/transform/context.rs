@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::{PassOutcome, Skipped, nodes_of_kind};
 use crate::c::ParsedFile;
-use crate::c::syntax::{Occurrences, holds_no_block};
+use crate::c::syntax::{KindSet, Occurrences, holds_no_block};
 use crate::edit::Edit;
 use crate::sema::Semantics;
 
@@ -33,7 +33,7 @@ impl<'a> PassContext<'a> {
         }
     }
 
-    /// The nodes of the given kinds in `root`'s subtree, in source order,
+    /// The nodes of the kinds `kinds` in `root`'s subtree, in source order,
     /// for kinds that are statements, declarations or definitions (or stop
     /// the search, as `stop` says): expressions hold them only inside
     /// braces, so expressions without `{` are not walked, and neither are
@@ -41,7 +41,7 @@ impl<'a> PassContext<'a> {
     pub fn statement_nodes<'t>(
         &self,
         root: Node<'t>,
-        kinds: &[&str],
+        kinds: &KindSet,
         stop: impl Fn(Node<'t>) -> bool,
     ) -> Vec<Node<'t>> {
         let braces = self

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use tree_sitter::Node;
 
 use crate::c::ParsedFile;
-use crate::c::syntax::Occurrences;
+use crate::c::syntax::{KindSet, Occurrences};
 use crate::edit::Edit;
 use crate::sema::Semantics;
 use context::PassContext;
@@ -158,19 +158,17 @@ pub fn run(
     Ok(ctx.finish())
 }
 
-/// The nodes of the given kinds in `root`'s subtree (`root` included), in
-/// source order, not looking below the nodes `skip` says hold none:
-/// walking every node of a file costs about a quarter of parsing it.
-fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str], skip: impl Fn(Node<'t>) -> bool) -> Vec<Node<'t>> {
-    let mut found = Vec::new();
+/// Visits `root`'s subtree (`root` included) in source order, giving
+/// `visit` each node and its depth below `root`, and does not go below the
+/// nodes `skip` says hold nothing sought: walking every node of a file
+/// costs about a quarter of parsing it.
+fn walk<'t>(root: Node<'t>, skip: impl Fn(Node<'t>) -> bool, mut visit: impl FnMut(Node<'t>, u32)) {
     // One cursor for the whole walk: a cursor per node costs more than
     // the walk itself.
     let mut cursor = root.walk();
     'walk: loop {
         let node = cursor.node();
-        if kinds.contains(&node.kind()) {
-            found.push(node);
-        }
+        visit(node, cursor.depth());
         if !skip(node) && cursor.goto_first_child() {
             continue;
         }
@@ -180,6 +178,17 @@ fn nodes_of_kind<'t>(root: Node<'t>, kinds: &[&str], skip: impl Fn(Node<'t>) -> 
             }
         }
     }
+}
+
+/// The nodes of the kinds `kinds` in `root`'s subtree (`root` included),
+/// in source order, not looking below the nodes `skip` says hold none.
+fn nodes_of_kind<'t>(root: Node<'t>, kinds: &KindSet, skip: impl Fn(Node<'t>) -> bool) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    walk(root, skip, |node, _| {
+        if kinds.contains(node) {
+            found.push(node);
+        }
+    });
     found
 }
 
@@ -202,7 +211,7 @@ impl Needles {
 
 /// The nodes of the given kinds in `root`'s subtree whose text always holds
 /// one of `needles`, in source order.
-fn nodes_holding<'t>(root: Node<'t>, kinds: &[&str], view: &str, needles: &[&str]) -> Vec<Node<'t>> {
+fn nodes_holding<'t>(root: Node<'t>, kinds: &KindSet, view: &str, needles: &[&str]) -> Vec<Node<'t>> {
     let needles = Needles::of(view, needles);
     nodes_of_kind(root, kinds, |node| needles.absent_from(node))
 }

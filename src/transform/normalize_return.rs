@@ -16,26 +16,93 @@
 //! reported. So is `main`, differently: falling off its end returns 0
 //! (C99 5.1.2.2.3), which instrumentation of its returns would not see.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::context::PassContext;
 use super::indentation_at;
 use super::reachability::falls_through;
 use super::temporary::block;
+use super::{Needles, walk};
+use crate::c::syntax::KindSet;
 use crate::sema::{DeclKind, Declaration};
+
+static FUNCTIONS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_definition"], &[]));
+static RETURNS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["return_statement"], &[]));
+
+/// A function definition holds `{` (its body), a return `return`: text
+/// with neither holds no function nor return.
+const NEEDLES: &[&str] = &["{", "return"];
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     let tmp = ctx.fresh_name("weft_ret");
-    for function in ctx.statement_nodes(root, &["function_definition"], |_| false) {
-        normalize(ctx, function, &tmp);
+    for function in functions(ctx, root) {
+        normalize(ctx, &function, &tmp);
     }
 }
 
-fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
-    let Some(body) = function.child_by_field_name("body") else {
+/// A function definition and its own `return` statements: not those of
+/// functions nested in it, nor those inside another return's value.
+struct Function<'t> {
+    node: Node<'t>,
+    body: Option<Node<'t>>,
+    /// In source order.
+    returns: Vec<Node<'t>>,
+}
+
+/// What the walk of [`functions`] is inside of (innermost last, each with
+/// the depth it starts at): a return belongs to the function whose body
+/// is the innermost of these, and to none when a return is.
+enum Inside {
+    /// Function `functions[i]`, outside its body.
+    Header(usize),
+    Body(usize),
+    Return,
+}
+
+/// Every function definition under `root` (nested ones too), in source
+/// order, with its own returns, found in one walk.
+fn functions<'t>(ctx: &PassContext<'_>, root: Node<'t>) -> Vec<Function<'t>> {
+    let mut functions: Vec<Function<'t>> = Vec::new();
+    let mut inside: Vec<(u32, Inside)> = Vec::new();
+    let needles = Needles::of(&ctx.file.view, NEEDLES);
+    walk(
+        root,
+        |node| needles.absent_from(node),
+        |node, depth| {
+            while inside.last().is_some_and(|&(start, _)| start >= depth) {
+                inside.pop();
+            }
+            if let Some(&(_, Inside::Header(f))) = inside.last()
+                && functions[f].body == Some(node)
+            {
+                inside.push((depth, Inside::Body(f)));
+            } else if FUNCTIONS.contains(node) {
+                inside.push((depth, Inside::Header(functions.len())));
+                let body = node.child_by_field_name("body");
+                functions.push(Function {
+                    node,
+                    body,
+                    returns: Vec::new(),
+                });
+            } else if RETURNS.contains(node) {
+                if let Some(&(_, Inside::Body(f))) = inside.last() {
+                    functions[f].returns.push(node);
+                }
+                inside.push((depth, Inside::Return));
+            }
+        },
+    );
+    functions
+}
+
+fn normalize(ctx: &mut PassContext<'_>, function: &Function<'_>, tmp: &str) {
+    let Some(body) = function.body else {
         return;
     };
+    let (returns, function) = (&function.returns, function.node);
     let header_broken = function
         .child_by_field_name("type")
         .is_some_and(|t| t.has_error())
@@ -49,10 +116,9 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
     let Some(ret) = decl.ty.return_type().cloned() else {
         return ctx.skip(function, "function type not understood");
     };
-    let returns = own_returns(ctx, body);
     let noreturn = ctx.sema.is_noreturn(ctx.index, body.start_byte(), &decl.name);
     if ret.is_void() {
-        for r in &returns {
+        for r in returns {
             if r.named_child(0).is_some_and(|e| e.kind() != "comment") {
                 ctx.skip(*r, "return with a value in a void function");
             }
@@ -74,7 +140,7 @@ fn normalize(ctx: &mut PassContext<'_>, function: Node<'_>, tmp: &str) {
             format!("return type of `{}` cannot be spelled", decl.name),
         );
     };
-    for r in returns {
+    for &r in returns {
         let Some(value) = r.named_children(&mut r.walk()).find(|n| n.kind() != "comment") else {
             continue;
         };
@@ -138,14 +204,6 @@ fn declaration<'a>(ctx: &PassContext<'a>, function: Node<'_>, body: Node<'_>) ->
     let name = ctx.view_text(node);
     let decl = ctx.sema.lookup(ctx.index, body.start_byte(), name)?;
     (decl.kind == DeclKind::Function).then_some(decl)
-}
-
-/// `return` statements of this function, not of functions nested in it
-/// (nor inside another return's value), in source order.
-fn own_returns<'t>(ctx: &PassContext<'_>, body: Node<'t>) -> Vec<Node<'t>> {
-    ctx.statement_nodes(body, &["return_statement"], |node| {
-        matches!(node.kind(), "return_statement" | "function_definition")
-    })
 }
 
 /// A plain name of a variable or parameter: already a single temporary.

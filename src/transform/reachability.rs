@@ -20,9 +20,30 @@
 //!   with an `#else` where no branch falls through (`#error` does not):
 //!   whichever is compiled does not.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::context::PassContext;
+use crate::c::syntax::KindSet;
+
+static BREAKS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["break_statement"], &[]));
+
+/// Where the `break`s inside belong to instead of the statement around
+/// them (a nested function definition's are its own): the search for a
+/// statement's own `break`s does not go into these.
+static BREAK_TARGETS: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::new(
+        &[
+            "for_statement",
+            "while_statement",
+            "do_statement",
+            "switch_statement",
+            "function_definition",
+        ],
+        &[],
+    )
+});
 
 /// True when control may reach the end of `stmt`.
 pub fn falls_through(ctx: &PassContext<'_>, stmt: Node<'_>) -> bool {
@@ -130,16 +151,7 @@ fn nonzero_integer(literal: &str) -> bool {
 /// not nested in an inner loop or switch.
 fn breaks_out(ctx: &PassContext<'_>, stmt: Node<'_>) -> bool {
     stmt.child_by_field_name("body").is_some_and(|body| {
-        let own = |node: Node<'_>| {
-            matches!(
-                node.kind(),
-                "for_statement"
-                    | "while_statement"
-                    | "do_statement"
-                    | "switch_statement"
-                    | "function_definition"
-            )
-        };
-        !ctx.statement_nodes(body, &["break_statement"], own).is_empty()
+        !ctx.statement_nodes(body, &BREAKS, |node| BREAK_TARGETS.contains(node))
+            .is_empty()
     })
 }

@@ -9,17 +9,22 @@
 //! `… int a; int b; {…}`): a K&R list may declare each parameter on its
 //! own.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::Needles;
 use super::context::PassContext;
+use crate::c::syntax::KindSet;
+
+static DECLARATIONS: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::new(&["declaration", "type_definition"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     // Only declarations holding a `,` between declarators are split.
     let commas = Needles::of(&ctx.file.view, &[","]);
-    let kinds = ["declaration", "type_definition"];
-    for decl in ctx.statement_nodes(root, &kinds, |n| commas.absent_from(n)) {
+    for decl in ctx.statement_nodes(root, &DECLARATIONS, |n| commas.absent_from(n)) {
         split(ctx, decl);
     }
 }

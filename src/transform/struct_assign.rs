@@ -8,19 +8,28 @@
 //! before `s->m` is evaluated, so the member access must be side-effect
 //! free. A right-hand side that is already a plain name is left as is.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::Needles;
 use super::context::PassContext;
 use super::safety::duplicable_lvalue;
 use super::temporary::block;
+use crate::c::syntax::KindSet;
+
+static EXPRESSION_STATEMENTS: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::new(&["expression_statement"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
     let tmp = ctx.fresh_name("weft_member");
-    // Only statements holding an `=` are rewritten.
+    // Only statements holding an `=` and a member access are rewritten.
     let equals = Needles::of(&ctx.file.view, &["="]);
-    let statements = ctx.statement_nodes(root, &["expression_statement"], |n| equals.absent_from(n));
+    let members = Needles::of(&ctx.file.view, &["->", "."]);
+    let statements = ctx.statement_nodes(root, &EXPRESSION_STATEMENTS, |n| {
+        equals.absent_from(n) || members.absent_from(n)
+    });
     for statement in statements {
         decompose(ctx, statement, &tmp);
     }

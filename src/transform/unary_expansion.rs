@@ -7,15 +7,20 @@
 //! non-volatile rule as AssignExpansion applies. For pointers the result
 //! is the same pointer arithmetic; for `_Bool` the same conversion.
 
+use std::sync::LazyLock;
+
 use tree_sitter::Node;
 
 use super::context::PassContext;
 use super::nodes_holding;
 use super::safety::duplicable_lvalue;
+use crate::c::syntax::KindSet;
+
+static UPDATES: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["update_expression"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
     let root = ctx.file.tree.root_node();
-    for update in nodes_holding(root, &["update_expression"], &ctx.file.view, &["++", "--"]) {
+    for update in nodes_holding(root, &UPDATES, &ctx.file.view, &["++", "--"]) {
         if value_is_discarded(update) {
             expand(ctx, update);
         }
