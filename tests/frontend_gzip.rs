@@ -17,13 +17,19 @@ fn health_of<'a>(front: &FrontEnd, files: impl Iterator<Item = &'a (PathBuf, Arc
     )
 }
 
-#[test]
-fn every_gzip_function_is_understood() {
+/// gzip 1.12's sources, which must have been fetched.
+fn gzip_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
     assert!(
         dir.join("gzip.c").is_file(),
         "gzip 1.12 missing: run scripts/fetch-gzip.sh"
     );
+    dir
+}
+
+#[test]
+fn every_gzip_function_is_understood() {
+    let dir = gzip_dir();
     let files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -39,11 +45,7 @@ fn every_gzip_function_is_understood() {
 
 #[test]
 fn gzip_functions_stay_understood_with_gnulib_macros_learned() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
-    assert!(
-        dir.join("gzip.c").is_file(),
-        "gzip 1.12 missing: run scripts/fetch-gzip.sh"
-    );
+    let dir = gzip_dir();
     let sources = Sources::collect(std::slice::from_ref(&dir), false).unwrap();
     let front = sources.front_end(None).unwrap();
     assert!(front.macros().len() > 1000, "gnulib's macros are learned");
@@ -62,9 +64,8 @@ fn gzip_functions_stay_understood_with_gnulib_macros_learned() {
 /// front end repairs around each of them and understands the functions.
 #[test]
 fn a_file_whose_raw_parse_fails_as_a_whole_is_repaired_locally() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
+    let dir = gzip_dir();
     let file = dir.join("lib/vasnprintf.c");
-    assert!(file.is_file(), "gzip 1.12 missing: run scripts/fetch-gzip.sh");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(weft::c::parse_view(&text).root_node().is_error());
     let sources = Sources::collect(std::slice::from_ref(&dir), false).unwrap();

@@ -90,10 +90,19 @@ impl ParsedFile {
         }
     }
 
-    /// The original byte range of a view range, or `None` when any part of
-    /// it was synthesized by a repair (such text must not be edited).
+    /// The original byte range of a view range, or `None` when an end of it
+    /// lies in text synthesized by a repair (such text must not be edited).
+    /// Repairs that keep their length inside the range (a blanked macro
+    /// use) map back with it: see [`ParsedFile::verbatim_range`].
     pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
         self.map.original_range(view)
+    }
+
+    /// The original byte range of a view range copied verbatim, with no
+    /// repaired byte inside: text that may be copied as the parser read it.
+    pub fn verbatim_range(&self, view: Range<usize>) -> Option<Range<usize>> {
+        self.original_range(view.clone())
+            .filter(|_| self.map.is_verbatim(view))
     }
 
     /// The view text of a node.

@@ -40,8 +40,9 @@ impl OffsetMap {
         OffsetMapBuilder::default()
     }
 
-    /// The original range covering `view`, if every byte of it was copied
-    /// verbatim from one contiguous original range.
+    /// The original range covering `view`, if both of its ends lie in
+    /// copied text and the lengths agree. Repairs that keep their length
+    /// inside it (blanked macros) map back with it; `is_verbatim` tells.
     pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
         // An empty range is a position: it may sit at the end of a copy.
         let start = self.copied_offset(view.start, view.is_empty())?;

@@ -166,6 +166,12 @@ mod tests {
         Arc::from(crate::edit::splice(SRC, edits))
     }
 
+    /// Whether `edits` to `old` (a parse of `SRC`) are left to the whole
+    /// front end.
+    fn refused(front: &FrontEnd, old: &ParsedFile, edits: &[Edit]) -> bool {
+        splice(front.macros(), old, edits, &edited(edits)).is_none()
+    }
+
     #[test]
     fn plain_statements_are_spliced_into_the_view_and_parse_like_a_fresh_parse() {
         let front = front();
@@ -193,11 +199,11 @@ mod tests {
         assert_eq!(front.macros().class("CHECK"), Some(MacroClass::Statement));
         let edits = [insert_before("return a", "CHECK(a)\n  ")];
         assert!(!is_plain(front.macros(), &edits[0].text));
-        assert!(splice(front.macros(), &old, &edits, &edited(&edits)).is_none());
+        assert!(refused(&front, &old, &edits));
         let directive = [insert_before("return a", "#line 1\n  ")];
-        assert!(splice(front.macros(), &old, &directive, &edited(&directive)).is_none());
+        assert!(refused(&front, &old, &directive));
         let open_comment = [insert_before("return a", "/* ")];
-        assert!(splice(front.macros(), &old, &open_comment, &edited(&open_comment)).is_none());
+        assert!(refused(&front, &old, &open_comment));
     }
 
     #[test]
@@ -207,9 +213,9 @@ mod tests {
         // `local` is blanked in the view: inserting right before it borders
         // synthesized text.
         let at_blank = [insert_before("local int", "int g;\n")];
-        assert!(splice(front.macros(), &old, &at_blank, &edited(&at_blank)).is_none());
+        assert!(refused(&front, &old, &at_blank));
         let glued = [insert_before(" + 1;", "b")];
-        assert!(splice(front.macros(), &old, &glued, &edited(&glued)).is_none());
+        assert!(refused(&front, &old, &glued));
     }
 
     #[test]
@@ -217,7 +223,7 @@ mod tests {
         let front = front();
         let old = front.parse(Path::new("t.c"), Arc::from(SRC));
         let edits = [insert_before("return a", "int )(;\n  ")];
-        assert!(splice(front.macros(), &old, &edits, &edited(&edits)).is_none());
+        assert!(refused(&front, &old, &edits));
         let reparsed = front.reparse_edited(&old, &edits, edited(&edits));
         let fresh = front.parse(Path::new("t.c"), edited(&edits));
         assert_eq!(

@@ -402,8 +402,7 @@ impl Ctx<'_> {
             // After other code on the line (`a(); b();`): the line breaks
             // where the blanks before the anchor start, so that none trail
             // on it, and those blanks become the end of the indentation.
-            let gap =
-                self.text[..range.start].len() - self.text[..range.start].trim_end_matches([' ', '\t']).len();
+            let gap = range.start - self.text[..range.start].trim_end_matches([' ', '\t']).len();
             match indent.strip_suffix(&self.text[range.start - gap..range.start]) {
                 Some(rest) if gap > 0 => (range.start - gap, format!("{nl}{lines}{rest}")),
                 _ => (range.start, format!("{nl}{lines}{indent}")),

@@ -212,13 +212,10 @@ impl Semantics {
             .filter_map(|&h| self.headers.get(h))
             .map(|u| &u.symbols.tree)
             .collect();
-        // Same-length repairs (a blanked `BZ_API(` around a name) map back
-        // too, so verbatim is checked: a spelling copied from such a range
-        // would bring the macro back without its closing parenthesis.
+        // Verbatim only: a spelling copied across a blanked `BZ_API(` would
+        // bring the macro back without its closing parenthesis.
         let original = |r: Range<usize>| {
-            let o = file
-                .original_range(r.clone())
-                .filter(|_| file.map.is_verbatim(r))?;
+            let o = file.verbatim_range(r)?;
             file.text.get(o).map(str::to_string)
         };
         // Blanked macros map to their own original bytes (the repairs keep
