@@ -46,10 +46,15 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
         file,
         text: &file.text,
     };
-    if node.parent().is_none() {
+    let root = file.tree.root_node();
+    if node.id() == root.id() {
         return ctx.around_file(node, at, code);
     }
-    let range = ctx.understood(node)?;
+    // tree-sitter's `parent()` walks down from the root at each call: the
+    // node's ancestors are found once, and every look upwards reads them.
+    let mut chain = ancestors(root, node);
+    chain.push(node);
+    let range = ctx.understood(&chain)?;
     if node.has_error() {
         return ctx.refuse(node, "cannot edit code the parser did not understand");
     }
@@ -67,10 +72,10 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
     } else {
         Side::After
     };
-    let anchor = ctx.anchor(node)?;
+    let anchor = ctx.anchor(&chain)?;
     let ops = match anchor.scope {
-        Scope::File => vec![ctx.own_line(ctx.file_item(anchor.node)?, side, code, Layer::Code)],
-        Scope::Block => ctx.in_block(anchor.node, side, code)?,
+        Scope::File => vec![ctx.own_line(ctx.file_item(&chain[..=anchor.depth])?, side, code, Layer::Code)],
+        Scope::Block => ctx.in_block(&chain[..=anchor.depth], side, code)?,
     };
     Ok(Plan {
         ops,
@@ -103,8 +108,10 @@ enum Scope {
     Block,
 }
 
-struct Anchor<'t> {
-    node: Node<'t>,
+/// Where an insertion attaches: the node at `depth` of the chain from the
+/// root down to the join point.
+struct Anchor {
+    depth: usize,
     scope: Scope,
 }
 
@@ -159,15 +166,14 @@ impl Ctx<'_> {
         })
     }
 
-    /// The original range of `node`, if weft may edit around it.
-    fn understood(&self, node: Node<'_>) -> Result<Range<usize>, Refusal> {
+    /// The original range of the last node of `chain` (a node and its
+    /// ancestors, root first), if weft may edit around it.
+    fn understood(&self, chain: &[Node<'_>]) -> Result<Range<usize>, Refusal> {
+        let node = last(chain);
         let Some(range) = self.file.original_range(node.byte_range()) else {
             return self.refuse(node, "cannot edit text synthesized by a macro repair");
         };
-        let in_error = node.is_error()
-            || ancestors(self.file.tree.root_node(), node)
-                .iter()
-                .any(|n| n.is_error());
+        let in_error = chain.iter().any(|n| n.is_error());
         let in_problem = self
             .file
             .problems
@@ -179,13 +185,14 @@ impl Ctx<'_> {
         Ok(range)
     }
 
-    /// The original range of file-scope item `item`, widened to the start of
-    /// its line when only blanks precede it in the view: attribute and
-    /// storage-class macros (`local`, `__init`) are blanked in the view, so
-    /// the item's node starts after them, but code inserted before the item
-    /// must not land between them and it.
-    fn file_item(&self, item: Node<'_>) -> Result<Range<usize>, Refusal> {
+    /// The original range of file-scope item `item` (the last of its
+    /// chain), widened to the start of its line when only blanks precede it
+    /// in the view: attribute and storage-class macros (`local`, `__init`)
+    /// are blanked in the view, so the item's node starts after them, but
+    /// code inserted before the item must not land between them and it.
+    fn file_item(&self, item: &[Node<'_>]) -> Result<Range<usize>, Refusal> {
         let range = self.understood(item)?;
+        let item = last(item);
         let view = &self.file.view;
         let view_line = layout::line_start(view, item.start_byte());
         if view[view_line..item.start_byte()].trim().is_empty() {
@@ -194,23 +201,26 @@ impl Ctx<'_> {
         Ok(range)
     }
 
-    /// The statement or file-scope item an insertion around `node` attaches to.
-    fn anchor<'t>(&self, node: Node<'t>) -> Result<Anchor<'t>, Refusal> {
-        let mut cur = node;
+    /// The statement or file-scope item an insertion around the last node
+    /// of `chain` attaches to: that node or one of its ancestors.
+    fn anchor(&self, chain: &[Node<'_>]) -> Result<Anchor, Refusal> {
+        let node = last(chain);
+        let mut depth = chain.len() - 1;
         loop {
-            if is_file_scope(cur) {
+            let cur = chain[depth];
+            if is_file_scope(&chain[..=depth]) {
                 return Ok(Anchor {
-                    node: cur,
+                    depth,
                     scope: Scope::File,
                 });
             }
-            if is_statement(cur) && in_statement_context(cur) {
+            if is_statement(cur) && in_statement_context(&chain[..=depth]) {
                 return Ok(Anchor {
-                    node: cur,
+                    depth,
                     scope: Scope::Block,
                 });
             }
-            let Some(parent) = cur.parent() else {
+            let Some(parent) = depth.checked_sub(1).map(|d| chain[d]) else {
                 return self.refuse(node, "not inside a statement or file-scope item");
             };
             let is_body = parent.child_by_field_name("body") == Some(cur);
@@ -239,17 +249,20 @@ impl Ctx<'_> {
                 kind if kind.starts_with("preproc_") && !is_preproc_group(parent) => {
                     return self.refuse(node, "cannot insert code inside a preprocessor directive");
                 }
-                _ => cur = parent,
+                _ => depth -= 1,
             }
         }
     }
 
-    /// Edits for code before/after statement `stmt` of a block.
-    fn in_block(&self, stmt: Node<'_>, side: Side, code: &str) -> Result<Vec<Op>, Refusal> {
+    /// Edits for code before/after statement `stmt` of a block, the last
+    /// node of `chain`.
+    fn in_block(&self, chain: &[Node<'_>], side: Side, code: &str) -> Result<Vec<Op>, Refusal> {
+        let (stmt, above) = (last(chain), &chain[..chain.len() - 1]);
+        let parent = above.last().copied();
         // Parsing `code` to tell is only needed next to a declaration.
         let stmt = match side {
             Side::Before => {
-                if is_declaration(stmt) && leading_declaration(stmt) && !is_declarations(code) {
+                if is_declaration(stmt) && leading_declaration(stmt, parent) && !is_declarations(code) {
                     return self.refuse(
                         stmt,
                         "cannot insert statements among a block's leading declarations (C89 wants declarations first); insert before the first statement instead",
@@ -268,17 +281,19 @@ impl Ctx<'_> {
                     );
                 }
                 if is_declaration(stmt) && !is_declarations(code) {
-                    last_of_declaration_run(stmt)
+                    last_of_declaration_run(stmt, parent)
                 } else {
                     stmt
                 }
             }
         };
-        let range = self.understood(stmt)?;
-        let Some(control) = stmt.parent().filter(|p| is_control(*p, stmt)) else {
+        // `stmt` may now be a later sibling: it shares the ancestors.
+        let chain = [above, &[stmt]].concat();
+        let range = self.understood(&chain)?;
+        if !parent.is_some_and(|p| is_control(p, stmt)) {
             return Ok(vec![self.own_line(range, side, code, Layer::Code)]);
-        };
-        let body = self.body_layout(control, stmt, range)?;
+        }
+        let body = self.body_layout(&chain, range)?;
         let code = match side {
             Side::Before if body.shares_header => {
                 // The opening brace already broke the line and indented
@@ -304,29 +319,30 @@ impl Ctx<'_> {
         Ok(vec![code, open, close])
     }
 
-    /// How body `body` of `control`, at original `range`, is laid out once
-    /// it is wrapped in braces.
-    fn body_layout(
-        &self,
-        control: Node<'_>,
-        body: Node<'_>,
-        range: Range<usize>,
-    ) -> Result<BodyLayout, Refusal> {
+    /// How a control statement's body (the last node of `chain`, after its
+    /// control statement), at original `range`, is laid out once it is
+    /// wrapped in braces.
+    fn body_layout(&self, chain: &[Node<'_>], range: Range<usize>) -> Result<BodyLayout, Refusal> {
+        let (body, above) = (last(chain), &chain[..chain.len() - 1]);
         let Some(prev) = body.prev_sibling() else {
             return self.refuse(body, "cannot find where this body starts");
         };
-        let header_end = self.understood(prev)?.end;
+        let header_end = self.understood(&[above, &[prev]].concat())?.end;
         // An `else` may follow the then-branch on its line; the `if` gives
         // the indentation both branches share.
-        let header = match control.parent() {
-            Some(stmt) if control.kind() == "else_clause" => stmt,
+        let control = above.len() - 1;
+        let header = match control.checked_sub(1) {
+            Some(stmt) if above[control].kind() == "else_clause" => stmt,
             _ => control,
         };
-        let header = self.understood(header)?.start;
+        let header = self.understood(&above[..=header])?.start;
         let header_indent = layout::indentation(self.text, header).to_string();
         let shares_header = !layout::starts_line(self.text, range.start);
         let inner = if shares_header {
-            format!("{header_indent}{}", self.indent_step(control, &header_indent))
+            format!(
+                "{header_indent}{}",
+                self.indent_step(&above[..control], &header_indent)
+            )
         } else {
             layout::indentation(self.text, range.start).to_string()
         };
@@ -339,11 +355,14 @@ impl Ctx<'_> {
         })
     }
 
-    /// One level of indentation, as the code around `control` (indented by
-    /// `indent`) uses it: what `indent` adds to the indentation of the
-    /// nearest enclosing construct that is indented less.
-    fn indent_step<'i>(&self, control: Node<'_>, indent: &'i str) -> &'i str {
-        std::iter::successors(control.parent(), |n| n.parent())
+    /// One level of indentation, as the code around a control statement
+    /// (indented by `indent`, under `enclosing`, its ancestors) uses it:
+    /// what `indent` adds to the indentation of the nearest enclosing
+    /// construct that is indented less.
+    fn indent_step<'i>(&self, enclosing: &[Node<'_>], indent: &'i str) -> &'i str {
+        enclosing
+            .iter()
+            .rev()
             .map(|n| layout::indentation(self.text, self.file.map.approximate(n.start_byte())))
             .find(|outer| outer.len() < indent.len() && indent.starts_with(outer))
             .map_or(if indent.starts_with('\t') { "\t" } else { "    " }, |outer| {
@@ -476,19 +495,30 @@ fn is_preproc_group(node: Node<'_>) -> bool {
     )
 }
 
-/// Is `node` a statement where statements may be added next to it: in a
-/// block, under a label or case, or the body of a control statement (which
-/// then gets braces)?
-fn in_statement_context(node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
+/// The last node of a chain (a node after its ancestors).
+fn last<'t>(chain: &[Node<'t>]) -> Node<'t> {
+    *chain.last().expect("a chain holds at least its node")
+}
+
+/// The parent of the last node of `chain`, and the chain up to it.
+fn parent_of<'c, 't>(chain: &'c [Node<'t>]) -> Option<(Node<'t>, &'c [Node<'t>])> {
+    let above = &chain[..chain.len().checked_sub(1)?];
+    Some((*above.last()?, above))
+}
+
+/// Is the last node of `chain` a statement where statements may be added
+/// next to it: in a block, under a label or case, or the body of a control
+/// statement (which then gets braces)?
+fn in_statement_context(chain: &[Node<'_>]) -> bool {
+    let Some((parent, above)) = parent_of(chain) else {
         return false;
     };
     match parent.kind() {
         "compound_statement" | "case_statement" | "labeled_statement" => true,
         "if_statement" | "else_clause" | "for_statement" | "while_statement" | "do_statement" => {
-            is_control(parent, node)
+            is_control(parent, last(chain))
         }
-        _ if is_preproc_group(parent) => in_statement_context(parent),
+        _ if is_preproc_group(parent) => in_statement_context(above),
         _ => false,
     }
 }
@@ -505,12 +535,12 @@ fn is_control(control: Node<'_>, body: Node<'_>) -> bool {
     }
 }
 
-/// Is `node` at file scope: a child of the translation unit, possibly
-/// through `#if` groups?
-fn is_file_scope(node: Node<'_>) -> bool {
-    match node.parent() {
-        Some(p) if p.kind() == "translation_unit" => true,
-        Some(p) if is_preproc_group(p) => is_file_scope(p),
+/// Is the last node of `chain` at file scope: a child of the translation
+/// unit, possibly through `#if` groups?
+fn is_file_scope(chain: &[Node<'_>]) -> bool {
+    match parent_of(chain) {
+        Some((p, _)) if p.kind() == "translation_unit" => true,
+        Some((p, above)) if is_preproc_group(p) => is_file_scope(above),
         _ => false,
     }
 }
@@ -528,15 +558,16 @@ fn siblings<'t>(node: Node<'t>, forward: bool) -> impl Iterator<Item = Node<'t>>
     .filter(|n| n.kind() != "comment")
 }
 
-/// Is declaration `decl` one of its block's leading declarations?
-fn leading_declaration(decl: Node<'_>) -> bool {
-    decl.parent().is_some_and(|p| p.kind() == "compound_statement")
-        && siblings(decl, false).all(is_declaration)
+/// Is declaration `decl`, under `parent`, one of its block's leading
+/// declarations?
+fn leading_declaration(decl: Node<'_>, parent: Option<Node<'_>>) -> bool {
+    parent.is_some_and(|p| p.kind() == "compound_statement") && siblings(decl, false).all(is_declaration)
 }
 
-/// The last declaration of the run of declarations starting at `stmt`.
-fn last_of_declaration_run(stmt: Node<'_>) -> Node<'_> {
-    if !is_declaration(stmt) || stmt.parent().is_none_or(|p| p.kind() != "compound_statement") {
+/// The last declaration of the run of declarations starting at `stmt`,
+/// under `parent`.
+fn last_of_declaration_run<'t>(stmt: Node<'t>, parent: Option<Node<'_>>) -> Node<'t> {
+    if !is_declaration(stmt) || parent.is_none_or(|p| p.kind() != "compound_statement") {
         return stmt;
     }
     siblings(stmt, true)
