@@ -136,3 +136,51 @@ fn synthesized_text_is_never_editable() {
     let decl = pf.view.find("unsigned char inbuf").unwrap();
     assert_eq!(pf.original_range(decl..decl + 8), None);
 }
+
+/// `lines` lines of i386 assembly, as gzip's lib/match.c has under an `#if`.
+fn assembly(lines: usize) -> String {
+    (0..lines)
+        .map(|i| format!("L{i}:  movl    {i}(%esp),%eax\n        cmpw    (%edi,%eax),%bx\n"))
+        .collect()
+}
+
+#[test]
+fn a_conditional_branch_that_is_not_c_is_skipped_whole_and_reported() {
+    let text = format!(
+        "int before(int x) {{ return x + 1; }}\n\
+         #if defined __i386__\n{}#else\nint longest(int m) {{ return m; }}\n#endif\n\
+         int after(int y) {{ return y * 2; }}\n",
+        assembly(30)
+    );
+    let pf = parse(&text, None);
+    assert_eq!(
+        functions(&pf),
+        [("after".to_string(), true), ("before".to_string(), true)]
+    );
+    let reasons: Vec<&str> = pf.skipped.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].starts_with("conditional group not understood ("),
+        "{}",
+        reasons[0]
+    );
+    assert!(reasons[0].contains("syntax errors in"), "{}", reasons[0]);
+    // The branch is reported once, not as one syntax error per line.
+    assert!(
+        pf.problems.is_empty(),
+        "{:?}",
+        pf.problems.iter().map(|p| p.line).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_long_branch_of_c_with_one_error_is_not_skipped() {
+    let bodies: String = (0..12)
+        .map(|i| format!("int f{i}(int x) {{\n    int y = x + {i};\n    return y;\n}}\n"))
+        .collect();
+    let text = format!("#ifdef FAST\n{bodies}int broken(int x) {{ return x +; }}\n#endif\n");
+    let pf = parse(&text, None);
+    let understood = functions(&pf).iter().filter(|(_, ok)| *ok).count();
+    assert_eq!(understood, 12);
+    assert!(pf.skipped.is_empty());
+}

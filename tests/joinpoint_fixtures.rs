@@ -425,3 +425,30 @@ fn undeclared_vars_keep_their_common_attributes() {
     };
     assert_eq!(parent.kind, "assignment");
 }
+
+#[test]
+fn statements_inside_expressions_are_found() {
+    // Selections of statement-level kinds skip expressions without braces;
+    // GNU statement expressions and nested functions hold statements inside
+    // expressions and blocks, and must still be found.
+    let files = source(
+        "int f(int n) {\n\
+         \x20   int total = ({ int s = 0; for (int i = 0; i < n; i++) s += i; s; });\n\
+         \x20   int twice(int x) { while (x > 100) x /= 2; return 2 * x; }\n\
+         \x20   g(({ if (n) n--; n; }));\n\
+         \x20   return twice(total);\n\
+         }\n",
+    );
+    assert_eq!(
+        attrs(&files, &chain(&files, "file.function"), "name"),
+        ["f", "twice"]
+    );
+    let f = function(&files, "f");
+    assert_eq!(attrs(&files, &sel(&files, &f, "loop"), "kind"), ["for", "while"]);
+    assert_eq!(sel(&files, &f, "if").len(), 1);
+    assert_eq!(
+        attrs(&files, &sel(&files, &f, "vardecl"), "name"),
+        ["total", "s", "i"]
+    );
+    assert_eq!(sel(&files, &f, "return").len(), 2);
+}

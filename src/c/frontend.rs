@@ -3,7 +3,9 @@
 
 use super::conditional::{CondGroup, groups};
 use super::macros::MacroTable;
-use super::recover::{GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, window};
+use super::recover::{
+    GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, skip_unreadable_groups, window,
+};
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::splice::splice;
@@ -98,6 +100,9 @@ impl FrontEnd {
             // had; the other errors get theirs at once.
             let before = set.iter().count();
             let (fallen, others) = old_style_fallback(src, &mut old_style, &errors, &mut set);
+            let (unreadable, others) =
+                skip_unreadable_groups(src, &info, &self.macros, &groups, &mut state, others, &mut set);
+            skipped.extend(unreadable);
             if !others.is_empty() {
                 rounds += 1;
                 for range in &others {
@@ -155,6 +160,7 @@ impl FrontEnd {
             tree,
             problems,
             skipped: aside,
+            braces: Default::default(),
         }
     }
 }

@@ -32,7 +32,9 @@ pub use sources::Sources;
 
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use syntax::Occurrences;
 
 /// A region of a file the front end could not understand. Join points are
 /// never produced inside it and weaving never edits it.
@@ -71,6 +73,8 @@ pub struct ParsedFile {
     /// in the view, so it is never editable, but the code around them
     /// stays understood.
     pub skipped: Vec<Problem>,
+    /// Where `{` occurs in the view, found when first asked for.
+    braces: OnceLock<Occurrences>,
 }
 
 impl ParsedFile {
@@ -87,7 +91,15 @@ impl ParsedFile {
             text,
             view,
             tree,
+            braces: OnceLock::new(),
         }
+    }
+
+    /// Where `{` occurs in the view: walks looking for what only a block
+    /// can hold skip the expressions holding none (see
+    /// [`syntax::holds_no_block`]).
+    pub fn braces(&self) -> &Occurrences {
+        self.braces.get_or_init(|| Occurrences::of(&self.view, &["{"]))
     }
 
     /// The original byte range of a view range, or `None` when an end of it

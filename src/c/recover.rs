@@ -130,6 +130,68 @@ pub fn old_style_fallback(
     (blanked, others)
 }
 
+/// Error regions a kept branch must hold, at least, to be read as not C.
+const MIN_UNREADABLE_ERRORS: usize = 8;
+
+/// A kept branch with one error region or more for every this many lines,
+/// after a round of repairs, is not C.
+const LINES_PER_UNREADABLE_ERROR: usize = 4;
+
+/// Skips whole the conditional groups whose kept branch is not C even after
+/// a round of repairs (assembly or prose under an `#if`): errors
+/// (original byte ranges) lie thick in it, at least
+/// `MIN_UNREADABLE_ERRORS` and one for every `LINES_PER_UNREADABLE_ERROR`
+/// lines. One large error region means a misread construct in real code,
+/// not an unreadable branch, and a short branch is skipped by [`recover`]
+/// anyway. Every further round would re-parse such a branch, whose error
+/// recovery is tree-sitter's slowest work, for nothing. Returns what was
+/// skipped and the errors outside the skipped groups.
+pub fn skip_unreadable_groups(
+    src: &str,
+    info: &TokenInfo,
+    macros: &MacroTable,
+    groups: &[CondGroup],
+    group_state: &mut [GroupRepair],
+    errors: Vec<Range<usize>>,
+    set: &mut RewriteSet,
+) -> (Vec<Skipped>, Vec<Range<usize>>) {
+    let mut blanked = Vec::new();
+    let mut dropped: Vec<Range<usize>> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let kept = group.kept_tokens();
+        if group_state[g] != GroupRepair::KeptBranch || kept.is_empty() {
+            continue;
+        }
+        let bytes = info.tokens[kept.start].range.start..info.tokens[kept.end - 1].range.end;
+        let inside = errors
+            .iter()
+            .filter(|e| bytes.start <= e.start && e.end <= bytes.end)
+            .count();
+        let lines = 1 + src[bytes.clone()].matches('\n').count();
+        if inside < MIN_UNREADABLE_ERRORS || inside * LINES_PER_UNREADABLE_ERROR < lines {
+            continue;
+        }
+        let range = group.byte_range(&info.tokens);
+        if set.add_over(Rewrite::blank(src, range.clone())) {
+            group_state[g] = GroupRepair::Skipped;
+            blanked.push(Skipped {
+                culprit: culprit(src, info, macros, kept),
+                reason: format!(
+                    "conditional group not understood ({inside} syntax errors in {lines} lines), skipped"
+                ),
+                aside: true,
+                range: range.clone(),
+            });
+            dropped.push(range);
+        }
+    }
+    let others = errors
+        .into_iter()
+        .filter(|e| !dropped.iter().any(|d| d.start <= e.start && e.end <= d.end))
+        .collect();
+    (blanked, others)
+}
+
 /// A conditional group whose kept branch is longer than this is never
 /// skipped whole: an error inside it is the code's, not the group's.
 const MAX_SKIPPED_BRANCH: usize = 64;

@@ -71,6 +71,7 @@ pub(super) fn splice(
         tree,
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
+        braces: Default::default(),
     })
 }
 

@@ -109,6 +109,7 @@ pub fn is_statement_kind(kind: &str) -> bool {
 
 /// The offsets at which some short strings occur in a text, so that walks
 /// can ask cheaply whether a node's text may hold one of them.
+#[derive(Clone)]
 pub struct Occurrences(Vec<usize>);
 
 impl Occurrences {
@@ -147,4 +148,29 @@ impl Occurrences {
 /// and each starts with `{`. Walks looking for such nodes skip it.
 pub fn holds_no_block(node: tree_sitter::Node<'_>, braces: &Occurrences) -> bool {
     EXPRESSIONS.contains(node) && !node.has_error() && !braces.any_in(node.byte_range())
+}
+
+/// Statements and declarations that hold no other statement unless a
+/// block (`{`) is inside them.
+static SIMPLE_STATEMENTS: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::new(
+        &[
+            "expression_statement",
+            "return_statement",
+            "break_statement",
+            "continue_statement",
+            "goto_statement",
+            "declaration",
+        ],
+        &[],
+    )
+});
+
+/// True when `node` cannot hold a statement or a function definition: it
+/// [`holds_no_block`], or it is a declaration or a statement that holds no
+/// other statement (an expression statement, a `return`…), parsed cleanly,
+/// with no `{` in its text. Walks looking for statements skip it.
+pub fn holds_no_statement(node: tree_sitter::Node<'_>, braces: &Occurrences) -> bool {
+    holds_no_block(node, braces)
+        || SIMPLE_STATEMENTS.contains(node) && !node.has_error() && !braces.any_in(node.byte_range())
 }

@@ -14,7 +14,7 @@ use super::tree::{
 };
 use super::vars::is_var_use;
 use crate::c::ParsedFile;
-use crate::c::syntax::{KindSet, PREPROCESSOR, ancestors, is_statement};
+use crate::c::syntax::{KindSet, PREPROCESSOR, ancestors, holds_no_block, holds_no_statement, is_statement};
 use crate::engine::HostError;
 
 /// The join points of kind `kind` (canonical name or alias) selected from
@@ -117,6 +117,7 @@ fn collect(
             descendants(
                 file,
                 scope,
+                Walk::for_kind(kind),
                 |at| matches(file, kind, at),
                 |n| out.push(handle(kind, index, n)),
             );
@@ -133,6 +134,7 @@ fn owners<'t>(file: &'t ParsedFile, scope: Node<'t>, scope_kind: &str) -> Vec<No
         _ => descendants(
             file,
             scope,
+            Walk::Statements,
             |at| at.node.kind() == "function_definition" && function_name(file, at.node).is_some(),
             |n| found.push(n),
         ),
@@ -244,14 +246,52 @@ static FUNCTION: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_d
 static CONDITION_OWNER: LazyLock<KindSet> =
     LazyLock::new(|| KindSet::new(&["preproc_if", "preproc_elif"], &[]));
 
+/// How much of a tree a traversal looks at: kinds that stand only where a
+/// declaration or a statement may need no look into the expressions (or
+/// simple statements) without braces that are most of a function's nodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// Everything that is code.
+    Code,
+    /// What may hold a declaration: expressions are left out unless they
+    /// hold a block (see [`holds_no_block`]).
+    Declarations,
+    /// What may hold a statement or a function definition: declarations
+    /// and simple statements without a block are left out too (see
+    /// [`holds_no_statement`]).
+    Statements,
+}
+
+impl Walk {
+    /// The walk that finds every join point of code kind `kind`.
+    fn for_kind(kind: &str) -> Walk {
+        match kind {
+            "decl" | "vardecl" => Walk::Declarations,
+            "function" | "stmt" | "return" | "loop" | "if" | "switch" => Walk::Statements,
+            _ => Walk::Code,
+        }
+    }
+
+    /// Whether a walk of this kind leaves out what is under `node`.
+    fn prunes(self, file: &ParsedFile, node: Node<'_>) -> bool {
+        match self {
+            Walk::Code => false,
+            Walk::Declarations => holds_no_block(node, file.braces()),
+            Walk::Statements => holds_no_statement(node, file.braces()),
+        }
+    }
+}
+
 /// Whether the traversal looks inside the node `at` stands on (see
 /// `OPAQUE`): never inside a function it did not understand, nor into the
-/// condition of an `#if`.
-fn enters(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
+/// condition of an `#if`, nor, when walking statements, into an expression
+/// that cannot hold one.
+fn enters(file: &ParsedFile, walk: Walk, at: &Ancestry<'_>) -> bool {
     let n = at.node;
     !(OPAQUE.contains(n)
         || FUNCTION.contains(n) && !understood(file, n)
-        || at.field == Some("condition") && CONDITION_OWNER.contains(n))
+        || at.field == Some("condition") && CONDITION_OWNER.contains(n)
+        || walk.prunes(file, n))
 }
 
 /// Whether the node `at` stands on and everything in it are left out: what
@@ -312,6 +352,7 @@ impl<'t> Ancestry<'t> {
 fn descendants<'t>(
     file: &'t ParsedFile,
     scope: Node<'t>,
+    walk: Walk,
     mut wanted: impl FnMut(&Ancestry<'t>) -> bool,
     mut found: impl FnMut(Node<'t>),
 ) {
@@ -329,7 +370,7 @@ fn descendants<'t>(
         if whole && wanted(&at) {
             found(at.node);
         }
-        if whole && enters(file, &at) && cursor.goto_first_child() {
+        if whole && enters(file, walk, &at) && cursor.goto_first_child() {
             at.above.push(at.node);
             continue;
         }
@@ -348,6 +389,12 @@ fn descendants<'t>(
 /// The number of join points of code kind `kind` under `scope`.
 pub fn count(file: &ParsedFile, scope: Node<'_>, kind: &str) -> usize {
     let mut n = 0;
-    descendants(file, scope, |at| matches(file, kind, at), |_| n += 1);
+    descendants(
+        file,
+        scope,
+        Walk::for_kind(kind),
+        |at| matches(file, kind, at),
+        |_| n += 1,
+    );
     n
 }

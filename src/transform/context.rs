@@ -1,14 +1,13 @@
 //! What every pass needs while it looks at one file: the file, its
 //! semantics, the edits produced so far and the places it left alone.
 
-use std::cell::OnceCell;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
 use super::{PassOutcome, Skipped, nodes_of_kind};
 use crate::c::ParsedFile;
-use crate::c::syntax::{KindSet, Occurrences, holds_no_block};
+use crate::c::syntax::{KindSet, holds_no_block};
 use crate::edit::Edit;
 use crate::sema::Semantics;
 
@@ -18,8 +17,6 @@ pub struct PassContext<'a> {
     pub sema: &'a Semantics,
     pub index: usize,
     outcome: PassOutcome,
-    /// Where `{` occurs in the view, found when first needed.
-    braces: OnceCell<Occurrences>,
 }
 
 impl<'a> PassContext<'a> {
@@ -29,7 +26,6 @@ impl<'a> PassContext<'a> {
             sema,
             index,
             outcome: PassOutcome::default(),
-            braces: OnceCell::new(),
         }
     }
 
@@ -44,9 +40,7 @@ impl<'a> PassContext<'a> {
         kinds: &KindSet,
         stop: impl Fn(Node<'t>) -> bool,
     ) -> Vec<Node<'t>> {
-        let braces = self
-            .braces
-            .get_or_init(|| Occurrences::of(&self.file.view, &["{"]));
+        let braces = self.file.braces();
         nodes_of_kind(root, kinds, |node| stop(node) || holds_no_block(node, braces))
     }
 
