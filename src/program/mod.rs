@@ -145,8 +145,15 @@ impl Program {
     }
 
     /// Applies every pending edit; the changed files are parsed when next
-    /// looked at.
+    /// looked at. With nothing pending it does nothing: the text committed
+    /// before stays unparsed (a weave's last apply commits, and the caller
+    /// committing again to be sure must not cost a parse of every changed
+    /// file).
     pub fn commit(&mut self) {
+        if self.pending.iter().all(Option::is_none) {
+            return;
+        }
+        // Pending edits were made against parsed files (see `edits_of`).
         self.parse_committed();
         for (i, pending) in self.pending.iter_mut().enumerate() {
             let Some(set) = pending.take() else { continue };
@@ -205,4 +212,26 @@ impl Program {
 struct Committed {
     text: Arc<str>,
     edits: Vec<Edit>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Host, InsertAt};
+
+    #[test]
+    fn a_commit_with_nothing_pending_leaves_committed_text_unparsed() {
+        let source = ("f.c".into(), "int f(void) {\n    return 1;\n}\n".to_string());
+        let mut program = Program::new(FrontEnd::default(), [source]);
+        let root = program.root();
+        let function = program.select(&root, "function").unwrap().remove(0);
+        let ret = program.select(&function, "return").unwrap().remove(0);
+        program.insert(&ret, InsertAt::Before, "g();").unwrap();
+        program.commit();
+        assert!(program.unparsed[0].is_some());
+        program.commit();
+        assert!(program.unparsed[0].is_some(), "an empty commit parsed the file");
+        assert!(program.files()[0].view.contains("g();\n    return 1;"));
+        assert!(program.unparsed[0].is_none());
+    }
 }
