@@ -358,3 +358,43 @@ fn code_before_a_function_goes_before_its_blanked_storage_class_macro() {
     let out = set.apply();
     assert!(out.contains("\nint g;\nlocal int f(void)\n"), "{out}");
 }
+
+#[test]
+fn lines_inserted_between_two_statements_sharing_a_line_stack_without_a_blank_line() {
+    let src = "void f(void) {\n    a(); b();\n}\n";
+    let expected = "void f(void) {\n    a();\n    x();\n    y();\n    b();\n}\n";
+    // After the first and before the second, in one apply.
+    let out = weave(
+        src,
+        &[
+            ("a()", "expression_statement", After, "x();"),
+            ("b()", "expression_statement", Before, "y();"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(out, expected);
+    // Two inserts after the first.
+    let out = weave(
+        src,
+        &[
+            ("a()", "expression_statement", After, "x();"),
+            ("a()", "expression_statement", After, "y();"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(out, expected);
+    // After the first alone: the blanks before the second become the end
+    // of its indentation, as before it.
+    let out = weave(src, &[("a()", "expression_statement", After, "x();")]).unwrap();
+    assert_eq!(out, "void f(void) {\n    a();\n    x();\n    b();\n}\n");
+    // No blanks between the two.
+    let out = weave(
+        "void f(void) {\n    a();b();\n}\n",
+        &[
+            ("a()", "expression_statement", After, "x();"),
+            ("b()", "expression_statement", Before, "y();"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(out, expected);
+}

@@ -2,12 +2,15 @@
 //! sorted splice pass.
 //!
 //! Ordering rules at a single offset (all deterministic):
-//! 1. insertions that belong *after* an anchor ending here, innermost anchor
+//! 1. the line break that opens lines inserted between two items sharing a
+//!    line;
+//! 2. insertions that belong *after* an anchor ending here, innermost anchor
 //!    first; for one anchor the code comes before the closing brace of a
 //!    wrapped body;
-//! 2. insertions that belong *before* an anchor starting here, outermost
+//! 3. insertions that belong *before* an anchor starting here, outermost
 //!    anchor first; for one anchor the opening brace comes before the code;
-//! 3. a replacement starting here.
+//! 4. the indentation that closes those inserted lines;
+//! 5. a replacement starting here.
 //!
 //! Within each group, insertions keep the order in which they were issued.
 
@@ -25,13 +28,21 @@ pub enum Side {
     After,
 }
 
-/// What an insertion is: requested code, or one brace of a brace-less body
-/// that had to be wrapped. Braces of one body are shared by every edit
-/// around it, so identical brace insertions are merged.
+/// What an insertion is: requested code, one brace of a brace-less body
+/// that had to be wrapped, or the line break and indentation around lines
+/// inserted between two items sharing a line (`a(); b();`). Braces of one
+/// body are shared by every edit around it, and so are the break and the
+/// indentation by every edit between the two items (after the first, before
+/// the second): identical ones are merged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layer {
     Code,
     Brace,
+    /// The newline that ends the first item's line.
+    LineBreak,
+    /// What the second item's indentation needs before the blanks that
+    /// already precede it.
+    Indent,
 }
 
 /// Text inserted at `offset`, on `side` of the `anchor` it was placed for.
@@ -149,7 +160,7 @@ impl EditSet {
         };
         self.check_range(&range, origin)?;
         if let Op::Insert(ins) = &op
-            && ins.layer == Layer::Brace
+            && ins.layer != Layer::Code
             && self.has_insertion(ins)
         {
             return Ok(());
@@ -165,10 +176,19 @@ impl EditSet {
         Ok(())
     }
 
+    /// Whether an insertion merging with `ins` is pending: the same brace
+    /// of the same body, or the same break or indentation at the same
+    /// place, whichever item asked for it.
     fn has_insertion(&self, ins: &Insertion) -> bool {
+        let same = |other: &Insertion| match ins.layer {
+            Layer::LineBreak | Layer::Indent => {
+                (other.offset, &other.text, other.layer) == (ins.offset, &ins.text, ins.layer)
+            }
+            _ => other == ins,
+        };
         self.pending
             .iter()
-            .any(|p| matches!(&p.op, Op::Insert(other) if other == ins))
+            .any(|p| matches!(&p.op, Op::Insert(other) if same(other)))
     }
 
     fn check_range(&self, range: &Range<usize>, origin: usize) -> Result<(), EditError> {
@@ -256,22 +276,24 @@ impl EditSet {
 /// (offset, group, nesting, layer, issue order); see the module comment.
 fn sort_key(p: &Pending) -> (usize, u8, Reverse<usize>, u8, usize) {
     match &p.op {
-        Op::Insert(ins) => match ins.side {
-            Side::After => (
+        Op::Insert(ins) => match (ins.layer, ins.side) {
+            (Layer::LineBreak, _) => (ins.offset, 0, Reverse(0), 0, p.seq),
+            (Layer::Indent, _) => (ins.offset, 3, Reverse(0), 0, p.seq),
+            (_, Side::After) => (
                 ins.offset,
-                0,
+                1,
                 Reverse(ins.anchor.start),
                 (ins.layer == Layer::Brace) as u8,
                 p.seq,
             ),
-            Side::Before => (
+            (_, Side::Before) => (
                 ins.offset,
-                1,
+                2,
                 Reverse(ins.anchor.end),
                 (ins.layer == Layer::Code) as u8,
                 p.seq,
             ),
         },
-        Op::Replace { range, .. } => (range.start, 2, Reverse(0), 0, p.seq),
+        Op::Replace { range, .. } => (range.start, 4, Reverse(0), 0, p.seq),
     }
 }

@@ -74,7 +74,7 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
     };
     let anchor = ctx.anchor(&chain)?;
     let ops = match anchor.scope {
-        Scope::File => vec![ctx.own_line(ctx.file_item(&chain[..=anchor.depth])?, side, code, Layer::Code)],
+        Scope::File => ctx.own_line(ctx.file_item(&chain[..=anchor.depth])?, side, code, Layer::Code),
         Scope::Block => ctx.in_block(&chain[..=anchor.depth], side, code)?,
     };
     Ok(Plan {
@@ -291,10 +291,10 @@ impl Ctx<'_> {
         let chain = [above, &[stmt]].concat();
         let range = self.understood(&chain)?;
         if !parent.is_some_and(|p| is_control(p, stmt)) {
-            return Ok(vec![self.own_line(range, side, code, Layer::Code)]);
+            return Ok(self.own_line(range, side, code, Layer::Code));
         }
         let body = self.body_layout(&chain, range)?;
-        let code = match side {
+        let mut ops = match side {
             Side::Before if body.shares_header => {
                 // The opening brace already broke the line and indented
                 // the body; the code takes the body's place and passes the
@@ -304,19 +304,19 @@ impl Ctx<'_> {
                     Some(rest) => format!("{rest}{}", body.inner),
                     None => lines,
                 };
-                Op::Insert(Insertion {
+                vec![Op::Insert(Insertion {
                     offset: body.range.start,
                     text,
                     anchor: body.range.clone(),
                     side,
                     layer: Layer::Code,
-                })
+                })]
             }
             Side::Before => self.lines_before(body.range.clone(), code, &body.inner, Layer::Code),
             Side::After => self.lines_after(body.range.clone(), code, &body.inner, Layer::Code, true),
         };
-        let [open, close] = self.braces(&body);
-        Ok(vec![code, open, close])
+        ops.extend(self.braces(&body));
+        Ok(ops)
     }
 
     /// How a control statement's body (the last node of `chain`, after its
@@ -374,7 +374,7 @@ impl Ctx<'_> {
     /// lines gets `{` at the end of its header and `}` on a line of its
     /// own; a body sharing its header's line moves to a line of its own
     /// after the `{`, indented one level deeper than the header.
-    fn braces(&self, body: &BodyLayout) -> [Op; 2] {
+    fn braces(&self, body: &BodyLayout) -> Vec<Op> {
         let open = if body.shares_header {
             let nl = layout::newline(self.text);
             let before = self.text[..body.range.start].chars().next_back();
@@ -400,11 +400,11 @@ impl Ctx<'_> {
             }
         };
         let close = self.lines_after(body.range.clone(), "}", &body.header_indent, Layer::Brace, true);
-        [Op::Insert(open), close]
+        std::iter::once(Op::Insert(open)).chain(close).collect()
     }
 
     /// `code` on its own lines before or after `range`, indented like it.
-    fn own_line(&self, range: Range<usize>, side: Side, code: &str, layer: Layer) -> Op {
+    fn own_line(&self, range: Range<usize>, side: Side, code: &str, layer: Layer) -> Vec<Op> {
         let indent = layout::indentation(self.text, range.start);
         match side {
             Side::Before => self.lines_before(range, code, indent, layer),
@@ -412,34 +412,47 @@ impl Ctx<'_> {
         }
     }
 
-    fn lines_before(&self, range: Range<usize>, code: &str, indent: &str, layer: Layer) -> Op {
+    fn lines_before(&self, range: Range<usize>, code: &str, indent: &str, layer: Layer) -> Vec<Op> {
         let nl = layout::newline(self.text);
         let lines = layout::as_lines(code, indent, nl);
-        let (offset, text) = if layout::starts_line(self.text, range.start) {
-            (layout::line_start(self.text, range.start), lines)
-        } else {
-            // After other code on the line (`a(); b();`): the line breaks
-            // where the blanks before the anchor start, so that none trail
-            // on it, and those blanks become the end of the indentation.
-            let gap = range.start - self.text[..range.start].trim_end_matches([' ', '\t']).len();
-            match indent.strip_suffix(&self.text[range.start - gap..range.start]) {
-                Some(rest) if gap > 0 => (range.start - gap, format!("{nl}{lines}{rest}")),
-                _ => (range.start, format!("{nl}{lines}{indent}")),
-            }
+        let insertion = |offset, text| {
+            Op::Insert(Insertion {
+                offset,
+                text,
+                anchor: range.clone(),
+                side: Side::Before,
+                layer,
+            })
         };
-        Op::Insert(Insertion {
-            offset,
-            text,
-            anchor: range,
-            side: Side::Before,
+        if layout::starts_line(self.text, range.start) {
+            return vec![insertion(layout::line_start(self.text, range.start), lines)];
+        }
+        // After other code on the line (`a(); b();`).
+        let gap = range.start - self.text[..range.start].trim_end_matches([' ', '\t']).len();
+        match self.line_between(
+            range.start - gap..range.start,
+            indent,
+            lines,
+            &range,
+            Side::Before,
             layer,
-        })
+        ) {
+            Ok(ops) => ops,
+            Err(lines) => vec![insertion(range.start, format!("{nl}{lines}{indent}"))],
+        }
     }
 
     /// `code` on its own lines after `range`, indented by `indent`. When
     /// `braced`, a closing brace on its own line follows (or is) the code,
     /// so code sharing the rest of the line needs no indentation of its own.
-    fn lines_after(&self, range: Range<usize>, code: &str, indent: &str, layer: Layer, braced: bool) -> Op {
+    fn lines_after(
+        &self,
+        range: Range<usize>,
+        code: &str,
+        indent: &str,
+        layer: Layer,
+        braced: bool,
+    ) -> Vec<Op> {
         let nl = layout::newline(self.text);
         let lines = layout::as_lines(code, indent, nl);
         let (offset, text) = match layout::line_end(self.text, range.end) {
@@ -452,15 +465,66 @@ impl Ctx<'_> {
                 range.end,
                 format!("{nl}{}", lines.strip_suffix(nl).unwrap_or(&lines)),
             ),
-            LineEnd::Shared => (range.end, format!("{nl}{lines}{indent}")),
+            LineEnd::Shared => {
+                let rest = &self.text[range.end..];
+                let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+                match self.line_between(
+                    range.end..range.end + gap,
+                    indent,
+                    lines,
+                    &range,
+                    Side::After,
+                    layer,
+                ) {
+                    Ok(ops) => return ops,
+                    Err(lines) => (range.end, format!("{nl}{lines}{indent}")),
+                }
+            }
         };
-        Op::Insert(Insertion {
+        vec![Op::Insert(Insertion {
             offset,
             text,
             anchor: range,
             side: Side::After,
             layer,
-        })
+        })]
+    }
+
+    /// `lines` (indented by `indent`) between two items sharing a line,
+    /// with blanks over `gap` between them: the line breaks where the
+    /// blanks start, so that none trail on it, and those blanks become the
+    /// end of the second item's indentation. The break and the indentation
+    /// are edits of their own, shared with every other insertion there
+    /// (after the first item or before the second), so that lines inserted
+    /// by several of them stack with no blank line between. `Err(lines)`
+    /// when the blanks are not the end of the indentation (a tab after
+    /// spaces): those are left alone.
+    fn line_between(
+        &self,
+        gap: Range<usize>,
+        indent: &str,
+        lines: String,
+        anchor: &Range<usize>,
+        side: Side,
+        layer: Layer,
+    ) -> Result<Vec<Op>, String> {
+        let Some(rest) = indent.strip_suffix(&self.text[gap.clone()]) else {
+            return Err(lines);
+        };
+        let insertion = |text: String, layer| {
+            Op::Insert(Insertion {
+                offset: gap.start,
+                text,
+                anchor: anchor.clone(),
+                side,
+                layer,
+            })
+        };
+        Ok(vec![
+            insertion(layout::newline(self.text).to_string(), Layer::LineBreak),
+            insertion(lines, layer),
+            insertion(rest.to_string(), Layer::Indent),
+        ])
     }
 }
 
