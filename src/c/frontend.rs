@@ -8,7 +8,7 @@ use super::recover::{
 };
 use super::repair::{TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
-use super::splice::splice;
+use super::splice::{Reparsed, splice};
 use super::tree_edit::reparse;
 use super::{OffsetMap, ParsedFile, Problem};
 use std::ops::Range;
@@ -55,9 +55,13 @@ impl FrontEnd {
     /// (sorted, non-overlapping, as [`crate::edit::EditSet::splices`] gives
     /// them) applied. Edits of plain code in understood text are spliced
     /// into the old view and re-parsed from their exact positions, keeping
-    /// the file's repairs; anything else goes through the whole front end.
-    pub fn reparse_edited(&self, old: &ParsedFile, edits: &[Edit], text: Arc<str>) -> ParsedFile {
-        splice(&self.macros, old, edits, &text).unwrap_or_else(|| self.reparse(old, text))
+    /// the file's repairs (the result then says how the view was edited);
+    /// anything else goes through the whole front end.
+    pub fn reparse_edited(&self, old: &ParsedFile, edits: &[Edit], text: Arc<str>) -> Reparsed {
+        splice(&self.macros, old, edits, &text).unwrap_or_else(|| Reparsed {
+            file: self.reparse(old, text),
+            view_edits: None,
+        })
     }
 
     fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {

@@ -29,6 +29,7 @@ pub use health::{Culprit, FileHealth, Health, Region};
 pub use macros::{Macro, MacroDef, MacroTable};
 pub use offset_map::OffsetMap;
 pub use sources::Sources;
+pub use splice::Reparsed;
 
 use std::ops::Range;
 use std::path::PathBuf;

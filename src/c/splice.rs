@@ -22,6 +22,16 @@ use super::tree_edit::advance;
 use super::{ParsedFile, Problem};
 use crate::edit::Edit;
 
+/// A file parsed again after edits ([`super::FrontEnd::reparse_edited`]).
+pub struct Reparsed {
+    pub file: ParsedFile,
+    /// The edits as they apply to the old view, when they were spliced into
+    /// it (the new view is the old one with them applied); `None` when the
+    /// whole front end parsed the file again, so that the view may differ
+    /// anywhere.
+    pub view_edits: Option<Vec<Edit>>,
+}
+
 /// `old` after `edits` (sorted, non-overlapping ranges of `old.text`, whose
 /// result is `text`), or `None` when the edits need the full front end.
 pub(super) fn splice(
@@ -29,7 +39,7 @@ pub(super) fn splice(
     old: &ParsedFile,
     edits: &[Edit],
     text: &Arc<str>,
-) -> Option<ParsedFile> {
+) -> Option<Reparsed> {
     if !edits
         .iter()
         .all(|e| is_plain(macros, &e.text) && !glues(&old.text, e))
@@ -63,7 +73,7 @@ pub(super) fn splice(
             ..p.clone()
         }
     };
-    Some(ParsedFile {
+    let file = ParsedFile {
         path: old.path.clone(),
         text: Arc::clone(text),
         view,
@@ -72,6 +82,10 @@ pub(super) fn splice(
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
         braces: Default::default(),
+    };
+    Some(Reparsed {
+        file,
+        view_edits: Some(view_edits),
     })
 }
 
@@ -183,6 +197,9 @@ mod tests {
         ];
         let text = edited(&edits);
         let spliced = splice(front.macros(), &old, &edits, &text).expect("plain edits are spliced");
+        let view_edits = spliced.view_edits.expect("spliced edits are view edits");
+        assert_eq!(crate::edit::splice(&old.view, &view_edits), spliced.file.view);
+        let spliced = spliced.file;
         let fresh = front.parse(Path::new("t.c"), Arc::clone(&text));
         assert_eq!(spliced.view, fresh.view);
         assert_eq!(spliced.map, fresh.map);
@@ -226,6 +243,8 @@ mod tests {
         let edits = [insert_before("return a", "int )(;\n  ")];
         assert!(refused(&front, &old, &edits));
         let reparsed = front.reparse_edited(&old, &edits, edited(&edits));
+        assert!(reparsed.view_edits.is_none());
+        let reparsed = reparsed.file;
         let fresh = front.parse(Path::new("t.c"), edited(&edits));
         assert_eq!(
             reparsed.tree.root_node().to_sexp(),

@@ -53,7 +53,8 @@ impl Host for Program {
             location: Location::of(&file.path, &file.text, r.offset).to_string(),
             message: r.message,
         })?;
-        self.edits_of(index)
+        // Inserted code may declare anything: the file is walked again.
+        self.edits_of(index, false)
             .push(plan.ops, plan.origin)
             .map_err(|e| HostError::Failed(e.to_string()))
     }

@@ -8,7 +8,10 @@
 //! after a commit still see the edited program.
 //! The [`Semantics`] of the files is built when first asked for; after a
 //! commit only the files it changed are walked again, so it always
-//! describes the files as they are.
+//! describes the files as they are. A file whose committed edits all came
+//! from passes that keep declarations
+//! ([`crate::transform::keeps_declarations`]) and were spliced into its
+//! view is not walked: its symbols are shifted through the view edits.
 
 mod host;
 mod load;
@@ -22,7 +25,7 @@ use rayon::prelude::*;
 
 use crate::c::{FrontEnd, ParsedFile};
 use crate::edit::{Edit, EditSet};
-use crate::sema::Semantics;
+use crate::sema::{FileChange, Semantics, ViewShift};
 
 /// The files being woven, with their pending edits. The default is the
 /// empty program.
@@ -33,7 +36,7 @@ pub struct Program {
     /// Text each file had when the program was built.
     originals: Vec<Arc<str>>,
     /// Edits waiting for [`Program::commit`], one set per file.
-    pending: Vec<Option<EditSet>>,
+    pending: Vec<Option<Pending>>,
     /// Committed text not parsed yet, with the edits that made it from
     /// the text of `files`.
     unparsed: Vec<Option<Committed>>,
@@ -44,8 +47,9 @@ pub struct Program {
     include_dirs: Vec<PathBuf>,
     /// Semantics of the parsed files, built on first use.
     sema: Option<Semantics>,
-    /// Files changed since `sema` was built: walked again when next asked.
-    sema_stale: Vec<bool>,
+    /// How each file changed since `sema` was built: applied when next
+    /// asked.
+    sema_changes: Vec<FileChange>,
     /// Each file's stable name, the `file` attribute: its path relative to
     /// the input directory it was found in, so that names (and the range
     /// entries aspects derive from them) do not depend on where the program
@@ -76,7 +80,7 @@ impl Program {
             originals: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             pending: files.iter().map(|_| None).collect(),
             unparsed: files.iter().map(|_| None).collect(),
-            sema_stale: vec![false; files.len()],
+            sema_changes: files.iter().map(|_| FileChange::Unchanged).collect(),
             files,
             include_dirs,
             sema: None,
@@ -108,13 +112,13 @@ impl Program {
         let front = &self.front;
         let parse = |path: &Path, text: Arc<str>| front.parse(path, text);
         let sema = match self.sema.take() {
-            Some(sema) if self.sema_stale.contains(&true) => {
-                sema.update(&self.files, &self.sema_stale, &self.include_dirs, &parse)
+            Some(sema) if self.sema_changes.iter().any(FileChange::is_changed) => {
+                sema.update(&self.files, &self.sema_changes, &self.include_dirs, &parse)
             }
             Some(sema) => sema,
             None => Semantics::build_with(&self.files, &self.include_dirs, &parse),
         };
-        self.sema_stale.fill(false);
+        self.sema_changes.fill_with(FileChange::default);
         (&self.files, self.sema.insert(sema))
     }
 
@@ -137,11 +141,18 @@ impl Program {
         index < self.files.len() && *self.text(index) != self.originals[index]
     }
 
-    /// The pending edits of file `index`, created on first use.
-    fn edits_of(&mut self, index: usize) -> &mut EditSet {
+    /// The pending edits of file `index`, created on first use, for edits
+    /// that keep the file's declarations (`keeps_declarations`, see
+    /// [`Pending`]) or not.
+    fn edits_of(&mut self, index: usize, keeps_declarations: bool) -> &mut EditSet {
         self.parse_committed();
         let file = &self.files[index];
-        self.pending[index].get_or_insert_with(|| EditSet::new(file.path.clone(), Arc::clone(&file.text)))
+        let pending = self.pending[index].get_or_insert_with(|| Pending {
+            set: EditSet::new(file.path.clone(), Arc::clone(&file.text)),
+            keeps_declarations: true,
+        });
+        pending.keeps_declarations &= keeps_declarations;
+        &mut pending.set
     }
 
     /// Applies every pending edit; the changed files are parsed when next
@@ -156,21 +167,28 @@ impl Program {
         // Pending edits were made against parsed files (see `edits_of`).
         self.parse_committed();
         for (i, pending) in self.pending.iter_mut().enumerate() {
-            let Some(set) = pending.take() else { continue };
+            let Some(Pending {
+                set,
+                keeps_declarations,
+            }) = pending.take()
+            else {
+                continue;
+            };
             let edits = set.splices();
             let text = crate::edit::splice(set.text(), &edits);
             if *text != *self.files[i].text {
                 self.unparsed[i] = Some(Committed {
                     text: Arc::from(text),
                     edits,
+                    keeps_declarations,
                 });
-                self.sema_stale[i] = true;
             }
         }
     }
 
     /// Parses the committed text of every file that has some (incrementally:
-    /// most of a woven file is as it was).
+    /// most of a woven file is as it was), noting how each one changed for
+    /// the semantics.
     fn parse_committed(&mut self) {
         if self.unparsed.iter().all(Option::is_none) {
             return;
@@ -179,10 +197,22 @@ impl Program {
         self.files
             .par_iter_mut()
             .zip(self.unparsed.par_iter_mut())
-            .for_each(|(file, unparsed)| {
-                if let Some(Committed { text, edits }) = unparsed.take() {
-                    *file = front.reparse_edited(file, &edits, text);
-                }
+            .zip(self.sema_changes.par_iter_mut())
+            .for_each(|((file, unparsed), change)| {
+                let Some(committed) = unparsed.take() else {
+                    return;
+                };
+                let reparsed = front.reparse_edited(file, &committed.edits, committed.text);
+                // Without view edits (the whole front end ran) the view may
+                // differ anywhere: only a walk can tell what it declares.
+                let now = match reparsed.view_edits {
+                    Some(edits) if committed.keeps_declarations => {
+                        FileChange::Shifted(ViewShift::new(&file.view, &edits))
+                    }
+                    _ => FileChange::Rewritten,
+                };
+                *change = std::mem::take(change).then(now);
+                *file = reparsed.file;
             });
     }
 
@@ -208,10 +238,21 @@ impl Program {
     }
 }
 
+/// A file's edits waiting for the next commit.
+struct Pending {
+    set: EditSet,
+    /// Every edit came from a pass that keeps declarations
+    /// ([`crate::transform::keeps_declarations`]); an insert from an aspect
+    /// or any other pass's edit clears it.
+    keeps_declarations: bool,
+}
+
 /// A file's committed text and the edits that made it.
 struct Committed {
     text: Arc<str>,
     edits: Vec<Edit>,
+    /// See [`Pending::keeps_declarations`].
+    keeps_declarations: bool,
 }
 
 #[cfg(test)]

@@ -76,9 +76,10 @@ impl Program {
                 Ok((index, file.map.approximate(origin), outcome))
             })
             .collect::<Result<_, TransformError>>()?;
+        let keeps_declarations = crate::transform::keeps_declarations(pass)?;
         let mut reports = Vec::with_capacity(outcomes.len());
         for (index, origin, outcome) in outcomes {
-            self.edits_of(index)
+            self.edits_of(index, keeps_declarations)
                 .push(outcome.edits.iter().cloned().map(Op::from), origin)?;
             reports.push(outcome);
         }

@@ -1,6 +1,7 @@
 //! Walks one file's syntax tree and records its scopes, declarations, tags
 //! and struct definitions.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use tree_sitter::{Node, TreeCursor};
@@ -9,7 +10,7 @@ use crate::c::syntax::{KindSet, Occurrences, holds_no_block, is_statement};
 
 use super::ctype::{CType, TypeKind, arithmetic_kind};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
-use super::noreturn::attribute_words;
+use super::noreturn::{attribute_ranges, attribute_words};
 use super::scope::{Scope, ScopeTree, Tag};
 use super::spelling::{TypeSpelling, spell, written};
 use super::stdtypes::standard_typedef;
@@ -23,10 +24,23 @@ pub struct StructDef {
 }
 
 /// Everything the walk of one file produces.
+#[derive(Debug)]
 pub(super) struct FileSymbols {
     pub tree: ScopeTree,
-    /// 1-based lines of regions skipped because they did not parse.
-    pub unparsed_lines: Vec<usize>,
+    /// Regions skipped because they did not parse.
+    pub unparsed: Vec<Unparsed>,
+    /// The view ranges whose text declarations were read from (specifiers,
+    /// declarators, attribute words): an edit there changes symbols, where
+    /// edits elsewhere only move them (see [`super::shift`]).
+    pub read: Vec<Range<usize>>,
+}
+
+/// Where a region that did not parse starts.
+#[derive(Debug)]
+pub(super) struct Unparsed {
+    pub offset: usize,
+    /// 1-based.
+    pub line: usize,
 }
 
 /// State of the walk over one file.
@@ -39,7 +53,8 @@ pub(super) struct Builder<'a, 't> {
     /// File scopes of the headers this file includes.
     headers: &'a [&'a ScopeTree],
     structs: &'a mut Vec<StructDef>,
-    unparsed_lines: Vec<usize>,
+    unparsed: Vec<Unparsed>,
+    read: Vec<Range<usize>>,
     /// Where `{` occurs in the view: expressions without one hold nothing
     /// the walk records, so it does not go into them.
     braces: Occurrences,
@@ -105,7 +120,8 @@ impl<'a, 't> Builder<'a, 't> {
             tree,
             headers,
             structs,
-            unparsed_lines: Vec::new(),
+            unparsed: Vec::new(),
+            read: Vec::new(),
             braces: Occurrences::of(view, &["{"]),
             openers: Occurrences::of(view, STATEMENT_OPENERS),
             cursors: Vec::new(),
@@ -117,7 +133,8 @@ impl<'a, 't> Builder<'a, 't> {
         self.children(root, 0);
         FileSymbols {
             tree: self.tree,
-            unparsed_lines: self.unparsed_lines,
+            unparsed: self.unparsed,
+            read: self.read,
         }
     }
 
@@ -145,6 +162,14 @@ impl<'a, 't> Builder<'a, 't> {
         self.cursors.push(cursor);
     }
 
+    /// Records `node`, which did not parse, as skipped.
+    fn skip_unparsed(&mut self, node: Node<'_>) {
+        self.unparsed.push(Unparsed {
+            offset: node.start_byte(),
+            line: node.start_position().row + 1,
+        });
+    }
+
     fn new_scope(&mut self, node: Node<'_>, parent: usize) -> usize {
         self.tree.scopes.push(Scope {
             range: node.byte_range(),
@@ -158,7 +183,7 @@ impl<'a, 't> Builder<'a, 't> {
         if node.is_error() {
             // Declarations inside text tree-sitter could not parse would be
             // guesses: leave their names unresolved.
-            self.unparsed_lines.push(node.start_position().row + 1);
+            self.skip_unparsed(node);
             return;
         }
         if !RECORDED.contains(node) {
@@ -393,6 +418,10 @@ impl<'a, 't> Builder<'a, 't> {
         // A function's spelling is that of its return type: the hole is the
         // whole `name(params)` declarator.
         let hole = if is_function { function_node? } else { name };
+        if let (Some(first), Some(last)) = (specs.nodes.first(), specs.nodes.last()) {
+            self.read.push(first.start_byte()..last.end_byte());
+        }
+        self.read.push(declarator.byte_range());
         let original = self.original;
         let text_of = |n: Node<'_>| original(n.byte_range());
         let spelling = spell(&specs.nodes, Some(declarator), hole, &text_of);
@@ -404,14 +433,16 @@ impl<'a, 't> Builder<'a, 't> {
         d.storage = specs.storage;
         if is_function {
             let params = function_node.and_then(|f| f.child_by_field_name("parameters"));
-            d.attribute_words = attribute_words(item, name, params, self.raw);
+            let ranges = attribute_ranges(item, name, params);
+            d.attribute_words = attribute_words(&ranges, self.raw);
+            self.read.extend(ranges);
         }
         Some(d)
     }
 
     fn declaration(&mut self, node: Node<'t>, scope: usize, typedef: bool) {
         if node.has_error() {
-            self.unparsed_lines.push(node.start_position().row + 1);
+            self.skip_unparsed(node);
             return;
         }
         let specs = self.specifiers(node, scope);
@@ -438,7 +469,7 @@ impl<'a, 't> Builder<'a, 't> {
             return;
         };
         if node.child_by_field_name("type").is_some_and(|t| t.has_error()) || declarator.has_error() {
-            self.unparsed_lines.push(node.start_position().row + 1);
+            self.skip_unparsed(node);
             return;
         }
         let specs = self.specifiers(node, scope);
@@ -452,7 +483,7 @@ impl<'a, 't> Builder<'a, 't> {
         self.each_child(node, |builder, kid| match kid.kind() {
             // K&R: `int f(a, b) int a; char *b; { … }`.
             "declaration" if kid.has_error() => {
-                builder.unparsed_lines.push(kid.start_position().row + 1);
+                builder.skip_unparsed(kid);
             }
             "declaration" => {
                 let specs = builder.specifiers(kid, inner);

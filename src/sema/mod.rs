@@ -9,18 +9,22 @@
 //! anything unresolved has type [`TypeKind::Unknown`]. See docs/types.md.
 
 mod builder;
+mod change;
 mod ctype;
 mod declaration;
 mod expr;
 mod headers;
 mod noreturn;
 mod scope;
+mod shift;
 mod spelling;
 mod stdtypes;
 
 pub use builder::StructDef;
+pub use change::FileChange;
 pub use ctype::{CType, TypeKind};
 pub use declaration::{DeclKind, DeclSite, Declaration, StorageClass};
+pub use shift::ViewShift;
 pub use spelling::TypeSpelling;
 pub use stdtypes::standard_typedef;
 
@@ -40,6 +44,7 @@ use scope::ScopeTree;
 pub type HeaderParser<'a> = &'a dyn Fn(&Path, Arc<str>) -> ParsedFile;
 
 /// Symbols of one file (a program file or a header).
+#[derive(Debug)]
 struct Unit {
     path: PathBuf,
     /// The original text (its `#define`s decide what macros mean).
@@ -97,15 +102,16 @@ impl Semantics {
         sema
     }
 
-    /// The semantics of `files` after some of them changed: `changed[i]`
-    /// says file `i` is no longer the one these semantics were built from.
-    /// Only changed files are walked again; headers (never edited) are kept,
+    /// The semantics of `files` after some of them changed: `changes[i]`
+    /// says how file `i` changed since these semantics were built. A
+    /// shifted file's symbols are moved ([`Semantics::shift`]); other
+    /// changed files are walked again. Headers (never edited) are kept,
     /// and so is where includes lead: `include_dirs` must be those of the
     /// build.
     pub fn update(
         mut self,
         files: &[ParsedFile],
-        changed: &[bool],
+        changes: &[FileChange],
         include_dirs: &[PathBuf],
         parse: HeaderParser<'_>,
     ) -> Semantics {
@@ -113,8 +119,10 @@ impl Semantics {
             return Semantics::build_with(files, include_dirs, parse);
         }
         for (i, file) in files.iter().enumerate() {
-            if !changed.get(i).copied().unwrap_or(true) {
-                continue;
+            match changes.get(i).unwrap_or(&FileChange::Rewritten) {
+                FileChange::Unchanged => continue,
+                FileChange::Shifted(shift) if self.shift(i, file, shift) => continue,
+                _ => {}
             }
             // Edits may add or drop definitions: learn them again if asked.
             self.macros = OnceLock::new();
@@ -127,6 +135,27 @@ impl Semantics {
             self.files[i] = self.file_unit(i, file, include_dirs, parse);
         }
         self
+    }
+
+    /// Moves the symbols of program file `i` through `shift`, the view
+    /// edits that made `file` from the file these semantics describe,
+    /// instead of walking it again. Returns false, changing nothing, when
+    /// the edits do more than move them: something recorded (a scope, a
+    /// declaration, a tag) lies inside replaced text, or text a declaration
+    /// was read from changed.
+    pub fn shift(&mut self, i: usize, file: &ParsedFile, shift: &ViewShift) -> bool {
+        let Some(unit) = self.files.get_mut(i) else {
+            return false;
+        };
+        if !shift::shift_symbols(&mut unit.symbols, &mut self.structs[unit.structs.clone()], shift) {
+            return false;
+        }
+        unit.text = Arc::clone(&file.text);
+        unit.view.clone_from(&file.view);
+        if shift.touches_directive() {
+            self.macros = OnceLock::new();
+        }
+        true
     }
 
     /// Walks program file `i`, loading the headers it reaches.
@@ -330,11 +359,11 @@ impl Semantics {
 
     /// 1-based lines of the regions of `file` skipped because they did not
     /// parse (their names are unresolved).
-    pub fn unparsed_lines(&self, file: usize) -> &[usize] {
+    pub fn unparsed_lines(&self, file: usize) -> impl Iterator<Item = usize> + '_ {
         self.files
             .get(file)
-            .map(|u| u.symbols.unparsed_lines.as_slice())
-            .unwrap_or(&[])
+            .into_iter()
+            .flat_map(|u| u.symbols.unparsed.iter().map(|r| r.line))
     }
 
     /// The project headers that were read, in load order.
@@ -345,5 +374,17 @@ impl Semantics {
     /// The path a program file was given with.
     pub fn file_path(&self, file: usize) -> Option<&Path> {
         self.files.get(file).map(|u| u.path.as_path())
+    }
+
+    /// Everything known about program file `file`, in full: its text and
+    /// view, every scope with its declarations and tags, the headers it
+    /// reaches and the structs it defines. For tests comparing two ways of
+    /// arriving at the same semantics.
+    #[doc(hidden)]
+    pub fn describe_file(&self, file: usize) -> String {
+        let Some(unit) = self.files.get(file) else {
+            return String::new();
+        };
+        format!("{unit:#?}\n{:#?}", &self.structs[unit.structs.clone()])
     }
 }

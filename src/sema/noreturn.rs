@@ -43,17 +43,15 @@ pub(super) fn is_standard(name: &str) -> bool {
     STANDARD.contains(&name)
 }
 
-/// The identifiers written around the function declarator `declarator` of
-/// declaration or definition `item`, from the end of the item before it:
-/// specifiers, attributes and attribute macros, but neither the name nor
-/// the function's own parameter list. `raw` gives the original text under
-/// a view range, blanked macros included.
-pub(super) fn attribute_words(
+/// The view ranges around the function declarator `declarator` of
+/// declaration or definition `item` that hold its specifiers, attributes
+/// and attribute macros: from the end of the item before it to the name,
+/// and from the end of the function's own parameter list to the body.
+pub(super) fn attribute_ranges(
     item: Node<'_>,
     name: Node<'_>,
     params: Option<Node<'_>>,
-    raw: &dyn Fn(Range<usize>) -> String,
-) -> Vec<String> {
+) -> [Range<usize>; 2] {
     // Comments before the item are nodes of their own, so only blanked
     // macros and whitespace lie between the previous node and this one.
     let start = item
@@ -63,9 +61,16 @@ pub(super) fn attribute_words(
         .child_by_field_name("body")
         .map_or(item.end_byte(), |b| b.start_byte());
     let after_params = params.map_or(name.end_byte(), |p| p.end_byte());
+    [start..name.start_byte(), after_params..end]
+}
+
+/// The identifiers written in `ranges` (see [`attribute_ranges`]), once
+/// each. `raw` gives the original text under a view range, blanked macros
+/// included.
+pub(super) fn attribute_words(ranges: &[Range<usize>], raw: &dyn Fn(Range<usize>) -> String) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for range in [start..name.start_byte(), after_params..end] {
-        for word in identifiers(&raw(range)) {
+    for range in ranges {
+        for word in identifiers(&raw(range.clone())) {
             if !words.iter().any(|w| w == word) {
                 words.push(word.to_string());
             }

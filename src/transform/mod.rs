@@ -74,11 +74,21 @@ pub enum TransformError {
     Edit(#[from] crate::edit::EditError),
 }
 
-/// One pass: what runs it over a file, and whether it consults the
-/// program's semantics (building them costs about as much as the pass).
+/// One pass: what runs it over a file, whether it consults the program's
+/// semantics (building them costs about as much as the pass), and whether
+/// its edits keep every declaration.
 struct Implementation {
     run: fn(&mut PassContext<'_>),
     uses_semantics: bool,
+    /// Every edit replaces an expression by an expression built from the
+    /// replaced text's own parts and operators, so it declares nothing,
+    /// opens no block and defines no tag: the file's scopes, declarations
+    /// and tags stay the same, only moved, and its semantics can be shifted
+    /// through the edits instead of rebuilt ([`crate::sema::ViewShift`]).
+    /// True for AssignExpansion and UnaryExpansion only: SingleDeclarator
+    /// splits declarations, StructAssignDecomposition and NormalizeReturn
+    /// declare temporaries in new blocks.
+    keeps_declarations: bool,
 }
 
 /// Canonical names and aliases (MANET's LARA spellings), in MANET's
@@ -95,22 +105,27 @@ const IMPLEMENTATIONS: [Implementation; 5] = [
     Implementation {
         run: single_declarator::run,
         uses_semantics: false,
+        keeps_declarations: false,
     },
     Implementation {
         run: assign_expansion::run,
         uses_semantics: true,
+        keeps_declarations: true,
     },
     Implementation {
         run: struct_assign::run,
         uses_semantics: true,
+        keeps_declarations: false,
     },
     Implementation {
         run: unary_expansion::run,
         uses_semantics: true,
+        keeps_declarations: true,
     },
     Implementation {
         run: normalize_return::run,
         uses_semantics: true,
+        keeps_declarations: false,
     },
 ];
 
@@ -142,6 +157,13 @@ pub fn canonical_name(name: &str) -> Result<&'static str, TransformError> {
 /// (`Semantics::build(&[], &[])`) instead of the program's.
 pub fn uses_semantics(name: &str) -> Result<bool, TransformError> {
     Ok(IMPLEMENTATIONS[pass_index(name)?].uses_semantics)
+}
+
+/// Whether every edit of pass `name` (canonical or alias) keeps the file's
+/// declarations, scopes and tags, only moving them: then the semantics of
+/// a file it changed can be shifted instead of walked again.
+pub fn keeps_declarations(name: &str) -> Result<bool, TransformError> {
+    Ok(IMPLEMENTATIONS[pass_index(name)?].keeps_declarations)
 }
 
 /// Runs pass `name` (canonical or alias) over file `file_index` of the
