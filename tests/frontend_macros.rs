@@ -184,3 +184,61 @@ fn a_long_branch_of_c_with_one_error_is_not_skipped() {
     assert_eq!(understood, 12);
     assert!(pf.skipped.is_empty());
 }
+
+#[test]
+fn parameter_lists_spelled_with_punctuation_macros_are_understood() {
+    // bc's dc: one spelling for K&R compilers, one for ANSI ones.
+    let text = "#ifndef __STDC__\n\
+                # define DC_DECLARG(arglist) arglist\n\
+                # define DC_DECLSEP ;\n\
+                # define DC_DECLEND ;\n\
+                # define DC_DECLVOID() ()\n\
+                #else\n\
+                # define DC_DECLARG(arglist) (\n\
+                # define DC_DECLSEP ,\n\
+                # define DC_DECLEND )\n\
+                # define DC_DECLVOID() (void)\n\
+                #endif\n\
+                int dc_set DC_DECLARG((id, value))\n\
+                \x20   int id DC_DECLSEP\n\
+                \x20   long value DC_DECLEND\n\
+                {\n    return id + (int) value;\n}\n\
+                void dc_init DC_DECLVOID()\n{\n}\n";
+    let pf = parse(text, None);
+    let understood: Vec<bool> = functions(&pf).into_iter().map(|(_, ok)| ok).collect();
+    assert_eq!(understood, [true, true]);
+    assert!(pf.problems.is_empty());
+    // The functions are read with their names and parameters.
+    // The K&R spelling comes first: the identifier list, then declarations.
+    assert!(
+        pf.view
+            .contains("int dc_set            (id, value) \n    int id ;"),
+        "{}",
+        pf.view
+    );
+    let root = pf.tree.root_node();
+    let mut cursor = root.walk();
+    let params: Vec<usize> = root
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() == "function_definition")
+        .map(|f| {
+            let declarator = f.child_by_field_name("declarator").unwrap();
+            let list = declarator.child_by_field_name("parameters").unwrap();
+            list.named_child_count()
+        })
+        .collect();
+    assert_eq!(params, [2, 0]);
+    // The repairs keep lengths: the text maps back byte for byte.
+    assert_eq!(pf.original_range(root.byte_range()), Some(0..text.len()));
+}
+
+#[test]
+fn an_object_like_statement_macro_standing_alone_is_a_statement() {
+    // flex's scanners end every rule with `YY_BREAK`.
+    let text = "#define YY_BREAK /*LINTED*/break;\n\
+                int f(int c) {\n    switch (c) {\n    case 1:\n        c = 2;\n        YY_BREAK\n\
+                \x20   case 2:\n        c = 3;\n        YY_BREAK\n    }\n    return c;\n}\n";
+    let pf = parse(text, None);
+    assert_eq!(functions(&pf), [("f".to_string(), true)]);
+    assert!(pf.problems.is_empty());
+}

@@ -12,6 +12,13 @@ pub enum MacroClass {
     /// Function-like whose body is its single parameter (`#define OF(a) a`):
     /// uses are unwrapped to their argument.
     Identity,
+    /// Body is only the punctuation of parameter lists (`(`, `)`, `,`, `;`,
+    /// and `void` between parentheses), whatever the arguments: the pieces
+    /// of a parameter list that old code spells differently for K&R and
+    /// ANSI compilers (`#define DC_DECLSEP ,`, `#define DC_DECLARG(list) (`,
+    /// `#define DC_PROTO(x) ()`). Uses, with their arguments, are replaced
+    /// by the body.
+    Punctuation,
     /// Body is a block or a statement: a use written without `;` gets one.
     Statement,
     /// A loop header (`for (...)`, or a name like `list_for_each`): a use
@@ -82,6 +89,9 @@ pub fn classify(
     {
         return MacroClass::Identity;
     }
+    if parameter_list_pieces(&words) {
+        return MacroClass::Punctuation;
+    }
     if iterator_name(name)
         || (matches!(words.first(), Some(&"for" | &"while")) && !matches!(words.last(), Some(&";" | &"}")))
     {
@@ -103,6 +113,27 @@ pub fn classify(
         return MacroClass::Attribute;
     }
     MacroClass::Other
+}
+
+/// True when `words` are only pieces of a parameter list: `(`, `)`, `,`,
+/// `;`, and `void` inside parentheses. A type (`void *`) or a bare `void`
+/// is not: read as written, it keeps what the code around means.
+fn parameter_list_pieces(words: &[&str]) -> bool {
+    let mut depth = 0usize;
+    !words.is_empty()
+        && words.iter().all(|w| match *w {
+            "(" => {
+                depth += 1;
+                true
+            }
+            ")" => {
+                depth = depth.saturating_sub(1);
+                true
+            }
+            "," | ";" => true,
+            "void" => depth > 0,
+            _ => false,
+        })
 }
 
 /// True when the body is only attribute words, each optionally followed by
@@ -165,6 +196,19 @@ mod tests {
         );
         assert_eq!(class("WSIZE", None, "0x8000"), MacroClass::Other);
         assert_eq!(class("Trace", Some(&["x"]), ""), MacroClass::Other);
+    }
+
+    #[test]
+    fn parameter_list_pieces_are_punctuation() {
+        assert_eq!(class("DC_DECLSEP", None, ","), MacroClass::Punctuation);
+        assert_eq!(class("DC_DECLEND", None, ";"), MacroClass::Punctuation);
+        assert_eq!(class("DC_DECLARG", Some(&["list"]), "("), MacroClass::Punctuation);
+        assert_eq!(class("DC_PROTO", Some(&["x"]), "()"), MacroClass::Punctuation);
+        assert_eq!(class("DC_DECLVOID", Some(&[]), "(void)"), MacroClass::Punctuation);
+        // Types and words keep their meaning where they are written.
+        assert_eq!(class("VOID_PARAM", None, "void"), MacroClass::Other);
+        assert_eq!(class("VOID_POINTER", None, "void *"), MacroClass::Other);
+        assert_eq!(class("STAR", None, "*"), MacroClass::Other);
     }
 
     #[test]

@@ -291,6 +291,24 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 ));
                 i = c;
             }
+            (Some(MacroClass::Punctuation), close) => {
+                let last = close.unwrap_or(i);
+                let range = info.tokens[i].range.start..info.tokens[last].range.end;
+                // Padded to the use's length, as every repair inside code is,
+                // so that the code around still maps back (a longer body
+                // cannot be).
+                let body = macros
+                    .get(name)
+                    .and_then(|m| m.expansion_def())
+                    .map(|d| d.body.trim());
+                if let Some(body) = body.filter(|b| b.len() <= range.len()) {
+                    set.add(Rewrite {
+                        text: format!("{body:<width$}", width = range.len()),
+                        range,
+                    });
+                }
+                i = last;
+            }
             (Some(MacroClass::Identity), Some(c)) => {
                 let open = i + 1;
                 set.add(Rewrite::blank(
@@ -312,6 +330,16 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             {
                 terminate_statement(src, info, i, c, set);
                 i = c;
+            }
+            // An object-like statement macro standing alone (flex's
+            // `YY_BREAK` before the next `case`).
+            (Some(MacroClass::Statement), None)
+                if info.depth[i] > 0
+                    && info.at_statement_start(src, i)
+                    && !continues_statement(src, info, i)
+                    && next_is_not(src, info, i, ";") =>
+            {
+                terminate_statement(src, info, i, i, set);
             }
             (Some(MacroClass::Other | MacroClass::Statement), Some(c))
                 if info.depth[i] == 0 && info.at_statement_start(src, i) =>
