@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use tree_sitter::{Node, TreeCursor};
 
+use crate::c::ParsedFile;
 use crate::c::syntax::{KindSet, Occurrences, holds_no_block, is_statement};
 
 use super::ctype::{CType, TypeKind, arithmetic_kind};
@@ -57,7 +58,7 @@ pub(super) struct Builder<'a, 't> {
     read: Vec<Range<usize>>,
     /// Where `{` occurs in the view: expressions without one hold nothing
     /// the walk records, so it does not go into them.
-    braces: Occurrences,
+    braces: &'a Occurrences,
     /// Where the view may open something a statement can hold that the
     /// walk records (see [`Builder::holds_nothing`]).
     openers: Occurrences,
@@ -95,17 +96,19 @@ struct Specifiers<'t> {
 }
 
 impl<'a, 't> Builder<'a, 't> {
-    /// `original` maps a view range to its original text, or `None` if the
-    /// range is not verbatim original text; `raw` gives the original text
-    /// under a view range even where the front end rewrote it.
+    /// A walk of `file`'s view. `original` maps a view range to its
+    /// original text, or `None` if the range is not verbatim original text;
+    /// `raw` gives the original text under a view range even where the
+    /// front end rewrote it.
     pub fn new(
-        view: &'a str,
+        file: &'a ParsedFile,
         original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
         raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
         site: DeclSite,
         headers: &'a [&'a ScopeTree],
         structs: &'a mut Vec<StructDef>,
     ) -> Builder<'a, 't> {
+        let view = file.view.as_str();
         let tree = ScopeTree {
             scopes: vec![Scope {
                 range: 0..view.len() + 1,
@@ -122,7 +125,7 @@ impl<'a, 't> Builder<'a, 't> {
             structs,
             unparsed: Vec::new(),
             read: Vec::new(),
-            braces: Occurrences::of(view, &["{"]),
+            braces: file.braces(),
             openers: Occurrences::of(view, STATEMENT_OPENERS),
             cursors: Vec::new(),
         }
@@ -217,7 +220,7 @@ impl<'a, 't> Builder<'a, 't> {
     /// a `{`; an error would be recorded too.
     fn holds_nothing(&self, node: Node<'_>) -> bool {
         node.child_count() == 0
-            || holds_no_block(node, &self.braces)
+            || holds_no_block(node, self.braces)
             || (is_statement(node) && !node.has_error() && !self.openers.any_in(node.byte_range()))
     }
 

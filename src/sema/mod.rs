@@ -254,7 +254,7 @@ impl Semantics {
             let end = file.map.approximate(r.end);
             file.text.get(start..end).unwrap_or_default().to_string()
         };
-        let builder = Builder::new(&file.view, &original, &raw, site, &trees, &mut self.structs);
+        let builder = Builder::new(file, &original, &raw, site, &trees, &mut self.structs);
         builder.build(file.tree.root_node())
     }
 
