@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use weft::c::{FrontEnd, MacroTable, ParsedFile, Sources, parse_view};
 use weft::output::{Selection, scan, write_tree};
 use weft::program::Program;
-use weft::transform::{pass_names, transform_text};
+use weft::program::transform_text;
+use weft::transform::pass_names;
 
 /// Rounds unless `WEFT_BENCH_RUNS` says otherwise.
 const DEFAULT_RUNS: usize = 7;
@@ -168,7 +169,8 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
         let mut p = p.expect("loaded");
         let mut woven = None;
         run.time(|| {
-            weft::engine::run(&aspect, None, &[], &mut p).expect("instrument.lara runs");
+            weft::engine::run(&aspect, None, &[], weft_monitor::SCRIPT_APIS, &mut p)
+                .expect("instrument.lara runs");
             p.commit();
             woven = Some(std::mem::take(&mut p).woven());
         });

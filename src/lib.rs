@@ -1,21 +1,27 @@
 //! weft: a source-to-source C instrumentation weaver.
 //!
-//! Data flows one way: aspect text is parsed by [`aspect`] and run by
-//! [`engine`]; C text is parsed by [`c`] (macro-aware, on raw source) and
-//! exposed as join points by [`joinpoint`]; actions become byte-range edits
-//! ([`edit`]) on the [`program`]'s current text; [`output`] writes the woven
-//! tree. See ARCHITECTURE.md for the map and the invariants.
+//! The workspace's crates are its layers, lowest first; a crate imports
+//! only from the ones below it, so an upward import is a compile error:
+//!
+//! | crate | owns |
+//! |---|---|
+//! | `weft-text` | byte-range edits, splicing, lines and columns |
+//! | `weft-c` | the macro-aware C front end ([`c`]) and symbols and types ([`sema`]) |
+//! | `weft-lang` | the aspect language ([`aspect`]), join point vocabulary, interpreter ([`engine`]), diagnostics ([`diag`]) |
+//! | `weft-weave` | join points in C ([`joinpoint`]), edits ([`edit`]), the program being woven ([`program`]), passes ([`transform`]), the woven tree ([`output`]) |
+//! | `weft-monitor` | monitors' C runtimes, their records and readers ([`ranges`]) |
+//! | `weft-study` | fault-detection studies ([`experiment`]) |
+//! | `weft` (this crate) | the command line ([`cli`]) |
+//!
+//! This crate re-exports each layer under the module name it is known by
+//! in the docs (`weft::c`, `weft::engine`, …). See ARCHITECTURE.md.
 
-pub mod aspect;
-pub mod c;
 pub mod cli;
-pub mod diag;
-pub mod edit;
-pub mod engine;
-pub mod experiment;
-pub mod joinpoint;
-pub mod output;
-pub mod program;
-pub mod ranges;
-pub mod sema;
-pub mod transform;
+
+pub use weft_c as c;
+pub use weft_c::sema;
+pub use weft_lang::{aspect, diag, engine};
+pub use weft_monitor::ranges;
+pub use weft_study as experiment;
+pub use weft_text as text;
+pub use weft_weave::{edit, joinpoint, output, program, transform};

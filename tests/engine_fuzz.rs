@@ -47,7 +47,8 @@ fn program() -> MockHost {
 #[test]
 fn seed_runs() {
     let module = weft::aspect::load_source(SourceFile::new("seed.lara", SEED)).unwrap();
-    let report = weft::engine::run(&module, None, &[], &mut program()).unwrap_or_else(|e| panic!("{e}"));
+    let report = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut program())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.printed, vec!["[1, 0.3333333333333333, #{\"k\": 1}]"]);
 }
 
@@ -69,7 +70,7 @@ proptest! {
         // from spelling loops so the test stays fast.
         prop_assume!(!text.contains("while") && !text.contains("loop {"));
         if let Ok(module) = weft::aspect::load_source(SourceFile::new("m.lara", text)) {
-            let _ = weft::engine::run(&module, None, &[], &mut program());
+            let _ = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut program());
         }
     }
 }

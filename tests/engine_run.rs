@@ -13,7 +13,7 @@ fn run_with(src: &str, host: &mut MockHost, args: &[(&str, &str)]) -> Result<Run
     let module = weft::aspect::load_source(SourceFile::new("t.lara", src))
         .unwrap_or_else(|e| panic!("does not parse:\n{e}"));
     let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    weft::engine::run(&module, None, &args, host)
+    weft::engine::run(&module, None, &args, weft_monitor::SCRIPT_APIS, host)
 }
 
 fn run(src: &str, host: &mut MockHost) -> RunReport {

@@ -64,7 +64,8 @@ fn program() -> MockHost {
 fn ascv3_instruments_parameters_writes_and_returns() {
     let module = load("ascv3.lara");
     let mut h = program();
-    let report = weft::engine::run(&module, None, &[], &mut h).unwrap_or_else(|e| panic!("{e}"));
+    let report = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut h)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.warnings.is_empty());
     let log = h.log.join("\n");
     for expected in [
@@ -112,8 +113,14 @@ fn run_choice(file: &str, dir: &std::path::Path) -> Vec<String> {
         ("reportDir".to_string(), format!("{}/", dir.display())),
         ("reportName".to_string(), "gz".to_string()),
     ];
-    let report =
-        weft::engine::run(&module, None, &args, &mut MockHost::new()).unwrap_or_else(|e| panic!("{e}"));
+    let report = weft::engine::run(
+        &module,
+        None,
+        &args,
+        weft_monitor::SCRIPT_APIS,
+        &mut MockHost::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     report.printed
 }
 

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use weft::c::{FrontEnd, MacroTable};
-use weft::transform::transform_text;
+use weft::program::transform_text;
 
 fn cases() -> Vec<(String, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/transform");

@@ -13,7 +13,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use weft::c::{Sources, parse_view};
-use weft::transform::{pass_names, transform_text};
+use weft::program::transform_text;
+use weft::transform::pass_names;
 
 fn gzip_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12")

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use weft::c::{ParsedFile, Sources};
+use weft::program::transform_text;
 use weft::sema::Semantics;
-use weft::transform::{run, transform_text};
+use weft::transform::run;
 
 #[test]
 fn non_void_functions_that_may_fall_off_their_end_are_reported() {

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use weft::c::{FrontEnd, MacroTable};
-use weft::transform::{pass_names, transform_text};
+use weft::program::transform_text;
+use weft::transform::pass_names;
 
 fn programs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

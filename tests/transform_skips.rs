@@ -31,7 +31,7 @@ fn unsafe_left_hand_sides_are_skipped_with_reasons() {
 fn a_return_type_around_a_macro_repair_is_not_spelled() {
     use std::path::PathBuf;
     use weft::c::{FrontEnd, MacroTable};
-    use weft::transform::transform_text;
+    use weft::program::transform_text;
     let text = "#if W\n# define API(f) WINAPI f\n#else\n# define API(f) f\n#endif\n\
                 struct s { int v; };\nstruct s *API(open_it)(int x)\n{\n  if (x)\n    return 0;\n  return 0;\n}\n";
     let path = PathBuf::from("api.c");

@@ -70,7 +70,7 @@ fn re_parsing_woven_gzip_matches_a_fresh_parse() {
     let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
     let aspect = weft::aspect::load(&root.join("benches/instrument.lara")).unwrap();
     let mut program = Program::load(&entries, None).unwrap();
-    weft::engine::run(&aspect, None, &[], &mut program).unwrap();
+    weft::engine::run(&aspect, None, &[], weft_monitor::SCRIPT_APIS, &mut program).unwrap();
     let front = program.front_end().clone();
     let changed = program.woven().len();
     assert!(changed > 50, "the aspect changes most files ({changed})");

@@ -55,10 +55,11 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 fn run_aspect(aspect: &Path, args: &[(String, String)], program: &mut Program) -> Result<(), Failure> {
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
     let module = crate::aspect::load(aspect).map_err(|d| diagnosed(2, d.to_string()))?;
-    let report = crate::engine::run(&module, None, args, program).map_err(|e| match e {
-        EngineError::Aspect(d) => diagnosed(2, d.to_string()),
-        other => diagnosed(1, other.to_string()),
-    })?;
+    let report =
+        crate::engine::run(&module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
+            EngineError::Aspect(d) => diagnosed(2, d.to_string()),
+            other => diagnosed(1, other.to_string()),
+        })?;
     for warning in &report.warnings {
         eprintln!("warning: {}: {}", warning.c_location, warning.message);
     }

@@ -1,0 +1,192 @@
+//! `#if`/`#ifdef` groups. tree-sitter-c accepts a conditional only around
+//! whole statements, fields or declarations; a group whose branches open or
+//! close braces or parentheses cuts through a statement. As Coccinelle does,
+//! such a group is read with one branch kept (the first, or the `#else` of an
+//! `#if 0`) and the other branches and the directives blanked.
+
+use super::lexer::{Token, TokenKind, directive_parts};
+use std::ops::Range;
+
+/// One conditional group, by token indices.
+#[derive(Debug, Clone)]
+pub struct CondGroup {
+    /// Indices of `#if…`, each `#elif`/`#else`, and `#endif` when present.
+    pub directives: Vec<usize>,
+    /// Index into the branches of the branch read as code.
+    pub kept: usize,
+    /// True when every branch leaves braces and parentheses balanced.
+    pub balanced: bool,
+    /// Token index one past the group (end of file for an unterminated one).
+    end: usize,
+    has_endif: bool,
+}
+
+impl CondGroup {
+    /// Token range covered by the group, directives included.
+    pub fn tokens(&self) -> Range<usize> {
+        self.directives[0]..self.end
+    }
+
+    /// Byte range of the whole group, directives included.
+    pub fn byte_range(&self, tokens: &[Token]) -> Range<usize> {
+        let last = self.end.saturating_sub(1).max(self.directives[0]);
+        tokens[self.directives[0]].range.start..tokens[last].range.end
+    }
+
+    /// Token range of the kept branch's content.
+    pub fn kept_tokens(&self) -> Range<usize> {
+        let start = self.directives[self.kept] + 1;
+        let end = self.directives.get(self.kept + 1).copied().unwrap_or(self.end);
+        start..end.max(start)
+    }
+
+    /// Byte ranges to blank so that only the kept branch remains.
+    pub fn blanks(&self, tokens: &[Token]) -> Vec<Range<usize>> {
+        let n = self.directives.len();
+        let has_endif = self.has_endif;
+        let branches = if has_endif { n - 1 } else { n };
+        let mut out = Vec::new();
+        for b in 0..branches {
+            let start = tokens[self.directives[b]].range.start;
+            let end = if b == self.kept {
+                tokens[self.directives[b]].range.end
+            } else if b + 1 < n {
+                tokens[self.directives[b + 1]].range.start
+            } else {
+                tokens
+                    .get(self.end.wrapping_sub(1))
+                    .map_or(start, |t| t.range.end)
+            };
+            out.push(start..end);
+        }
+        if has_endif {
+            out.push(tokens[self.directives[n - 1]].range.clone());
+        }
+        out
+    }
+}
+
+/// Finds every conditional group in `tokens`, with its balance.
+pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
+    struct Open {
+        group: usize,
+    }
+    let mut groups: Vec<CondGroup> = Vec::new();
+    // Owner (group, branch) of each group, and per-branch (braces, parens).
+    let mut parent: Vec<Option<(usize, usize)>> = Vec::new();
+    let mut own: Vec<Vec<(i32, i32)>> = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == TokenKind::Directive {
+            let (name, rest) = directive_parts(t.text(src));
+            match name {
+                "if" | "ifdef" | "ifndef" => {
+                    let owner = stack
+                        .last()
+                        .map(|o| (o.group, groups[o.group].directives.len() - 1));
+                    let if_zero = name == "if" && rest.trim() == "0";
+                    groups.push(CondGroup {
+                        directives: vec![i],
+                        kept: usize::from(if_zero),
+                        balanced: true,
+                        end: tokens.len(),
+                        has_endif: false,
+                    });
+                    parent.push(owner);
+                    own.push(vec![(0, 0)]);
+                    stack.push(Open {
+                        group: groups.len() - 1,
+                    });
+                }
+                "elif" | "else" | "elifdef" | "elifndef" => {
+                    if let Some(o) = stack.last() {
+                        groups[o.group].directives.push(i);
+                        own[o.group].push((0, 0));
+                    }
+                }
+                "endif" => {
+                    if let Some(o) = stack.pop() {
+                        groups[o.group].directives.push(i);
+                        groups[o.group].end = i + 1;
+                        groups[o.group].has_endif = true;
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let Some(o) = stack.last() else { continue };
+        let branch = own[o.group].len() - 1;
+        let counts = &mut own[o.group][branch];
+        match (t.kind, t.text(src)) {
+            (TokenKind::Punct, "{") => counts.0 += 1,
+            (TokenKind::Punct, "}") => counts.0 -= 1,
+            (TokenKind::Punct, "(") => counts.1 += 1,
+            (TokenKind::Punct, ")") => counts.1 -= 1,
+            _ => {}
+        }
+    }
+    // Children come after their parents: fold each group's kept branch into
+    // the branch that contains it, innermost first.
+    for g in (0..groups.len()).rev() {
+        let branches = own[g].len();
+        let kept = groups[g].kept.min(branches - 1);
+        groups[g].kept = kept;
+        groups[g].balanced = own[g].iter().all(|&c| c == (0, 0));
+        let total = own[g][kept];
+        if let Some((p, b)) = parent[g] {
+            own[p][b].0 += total.0;
+            own[p][b].1 += total.1;
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::tokenize;
+
+    fn blanked(src: &str) -> String {
+        let toks = tokenize(src);
+        let mut out = src.as_bytes().to_vec();
+        for g in groups(src, &toks).iter().filter(|g| !g.balanced) {
+            for r in g.blanks(&toks) {
+                for b in &mut out[r] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn unbalanced_group_keeps_first_branch() {
+        let src = "#ifdef X\nif (a) {\n#else\nif (b) {\n#endif\nf();\n}\n";
+        let out = blanked(src);
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            ["if", "(a)", "{", "f();", "}"]
+        );
+        assert_eq!(out.len(), src.len());
+    }
+
+    #[test]
+    fn balanced_group_is_left_alone_and_if_zero_keeps_else() {
+        let src = "#ifdef X\nint a;\n#else\nlong a;\n#endif\n";
+        assert_eq!(blanked(src), src);
+        let src = "#if 0\n{\n#else\nx(\n#endif\n);";
+        assert_eq!(blanked(src).split_whitespace().collect::<Vec<_>>(), ["x(", ");"]);
+    }
+
+    #[test]
+    fn nested_groups_count_their_kept_branch() {
+        let src = "#if A\n#if B\n{\n#else\n{\n#endif\n}\n#endif\n";
+        let toks = tokenize(src);
+        let gs = groups(src, &toks);
+        assert!(gs[0].balanced);
+        assert!(!gs[1].balanced);
+    }
+}

@@ -1,0 +1,233 @@
+//! The macro-aware front end: repairs, parses, looks at what failed,
+//! repairs around it and re-parses, a bounded number of times.
+
+use super::conditional::{CondGroup, groups};
+use super::macros::MacroTable;
+use super::recover::{
+    GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, skip_unreadable_groups, window,
+};
+use super::repair::{TokenInfo, repair_pass};
+use super::rewrite::{Rewrite, RewriteSet};
+use super::splice::{Reparsed, splice};
+use super::tree_edit::reparse;
+use super::{OffsetMap, ParsedFile, Problem};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use weft_text::{Edit, LineIndex};
+
+/// Error-driven rounds after the first parse. Each round only touches text
+/// around remaining errors, so few are needed; the bound keeps parsing linear.
+const RECOVERY_ROUNDS: usize = 3;
+
+/// Parses C files with the project's macro knowledge.
+#[derive(Debug, Clone, Default)]
+pub struct FrontEnd {
+    macros: MacroTable,
+}
+
+impl FrontEnd {
+    /// A front end using `macros` (learned and user-given definitions).
+    pub fn new(macros: MacroTable) -> FrontEnd {
+        FrontEnd { macros }
+    }
+
+    /// The macro table in use.
+    pub fn macros(&self) -> &MacroTable {
+        &self.macros
+    }
+
+    /// Parses one file: a repaired view, its tree, and the problems left.
+    pub fn parse(&self, path: &Path, text: Arc<str>) -> ParsedFile {
+        self.parse_reusing(path, text, None)
+    }
+
+    /// Parses `text`, the new text of the file `old` was parsed from (after
+    /// edits), reusing `old`'s tree wherever the view is unchanged. The
+    /// result is the same as [`FrontEnd::parse`]'s, only faster when the
+    /// edits are small.
+    pub fn reparse(&self, old: &ParsedFile, text: Arc<str>) -> ParsedFile {
+        self.parse_reusing(&old.path, text, Some(old))
+    }
+
+    /// [`FrontEnd::reparse`] for a text that is `old.text` with `edits`
+    /// (sorted, non-overlapping, as `EditSet::splices` gives
+    /// them) applied. Edits of plain code in understood text are spliced
+    /// into the old view and re-parsed from their exact positions, keeping
+    /// the file's repairs (the result then says how the view was edited);
+    /// anything else goes through the whole front end.
+    pub fn reparse_edited(&self, old: &ParsedFile, edits: &[Edit], text: Arc<str>) -> Reparsed {
+        splice(&self.macros, old, edits, &text).unwrap_or_else(|| Reparsed {
+            file: self.reparse(old, text),
+            view_edits: None,
+        })
+    }
+
+    fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {
+        let src: &str = &text;
+        let mut info = TokenInfo::new(src, &[]);
+        let groups = groups(src, &info.tokens);
+        let mut state = vec![GroupRepair::None; groups.len()];
+        let mut set = RewriteSet::default();
+        let mut dead = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            if !group.balanced {
+                state[g] = GroupRepair::KeptBranch;
+                for r in group.blanks(&info.tokens) {
+                    if set.add(Rewrite::blank(src, r.clone())) {
+                        dead.push(r);
+                    }
+                }
+            }
+        }
+        info.mark_dead(src, &dead);
+        let mut old_style = repair_pass(src, &info, &self.macros, &mut set);
+
+        let mut parser = new_parser();
+        let (mut view, mut map) = set.build_view(src);
+        let mut tree = match old {
+            Some(old) => reparse(&mut parser, old.tree.clone(), &old.view, &view),
+            None => parse_with(&mut parser, &view, None),
+        };
+        let mut skipped = Vec::new();
+        let mut rounds = 0;
+        while rounds < RECOVERY_ROUNDS {
+            let errors = error_ranges(&tree, &map);
+            if errors.is_empty() {
+                break;
+            }
+            // A failing old-style definition first loses its parameter
+            // declarations, and its errors wait for the next round. A round
+            // with only such errors is not counted (each definition falls
+            // back once), so the heuristics get every round they would have
+            // had; the other errors get theirs at once.
+            let before = set.iter().count();
+            let (fallen, others) = old_style_fallback(src, &mut old_style, &errors, &mut set);
+            let (unreadable, others) =
+                skip_unreadable_groups(src, &info, &self.macros, &groups, &mut state, others, &mut set);
+            skipped.extend(unreadable);
+            if !others.is_empty() {
+                rounds += 1;
+                for range in &others {
+                    let win = window(src, &info, range);
+                    let err = error_tokens(&info, range);
+                    skipped.extend(recover(
+                        src,
+                        &info,
+                        &self.macros,
+                        &groups,
+                        &mut state,
+                        (err, win),
+                        &mut set,
+                    ));
+                }
+            }
+            if set.iter().count() == before && fallen.is_empty() {
+                break;
+            }
+            skipped.extend(fallen);
+            refresh_dead(src, &mut info, &groups, &state);
+            let (new_view, new_map) = set.build_view(src);
+            tree = reparse(&mut parser, tree, &view, &new_view);
+            view = new_view;
+            map = new_map;
+        }
+
+        // Most files have nothing to report: lines are indexed on demand.
+        let lines = std::cell::OnceCell::new();
+        let line = |offset: usize| lines.get_or_init(|| LineIndex::new(src)).line(offset);
+        let mut problems: Vec<Problem> = error_ranges(&tree, &map)
+            .into_iter()
+            .map(|range| Problem {
+                line: line(range.start),
+                culprit: culprit(src, &info, &self.macros, window(src, &info, &range)),
+                reason: "not understood: syntax error in the repaired view".into(),
+                range,
+            })
+            .collect();
+        let (aside, declarers): (Vec<_>, Vec<_>) = skipped.into_iter().partition(|s| s.aside);
+        let as_problem = |s: Skipped| Problem {
+            line: line(s.range.start),
+            reason: s.reason,
+            culprit: s.culprit,
+            range: s.range,
+        };
+        problems.extend(declarers.into_iter().map(as_problem));
+        let aside = aside.into_iter().map(as_problem).collect();
+        problems.sort_by_key(|p| (p.range.start, p.range.end));
+        ParsedFile {
+            path: path.to_path_buf(),
+            text: text.clone(),
+            view,
+            map,
+            tree,
+            problems,
+            skipped: aside,
+            braces: Default::default(),
+        }
+    }
+}
+
+/// Tokens inside blanked conditional branches stop counting for depths.
+fn refresh_dead(src: &str, info: &mut TokenInfo, groups: &[CondGroup], state: &[GroupRepair]) {
+    let ranges: Vec<Range<usize>> = groups
+        .iter()
+        .zip(state)
+        .flat_map(|(g, s)| match s {
+            GroupRepair::None => Vec::new(),
+            GroupRepair::KeptBranch => g.blanks(&info.tokens),
+            GroupRepair::Skipped => vec![g.byte_range(&info.tokens)],
+        })
+        .collect();
+    info.mark_dead(src, &ranges);
+}
+
+pub(super) fn new_parser() -> tree_sitter::Parser {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .expect("tree-sitter-c grammar is compatible with the tree-sitter runtime");
+    parser
+}
+
+pub(super) fn parse_with(
+    parser: &mut tree_sitter::Parser,
+    view: &str,
+    old: Option<&tree_sitter::Tree>,
+) -> tree_sitter::Tree {
+    parser
+        .parse(view, old)
+        .expect("tree-sitter parse without timeout or cancellation always yields a tree")
+}
+
+/// Original ranges of the outermost ERROR nodes and of MISSING nodes.
+pub(super) fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        // A root ERROR only says the file as a whole is not a translation
+        // unit; the errors are the ones inside it.
+        if (node.is_error() && node.id() != root.id()) || node.is_missing() {
+            let r = node.byte_range();
+            out.push(map.approximate(r.start)..map.approximate(r.end));
+            continue;
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// tree-sitter's position (0-based row, byte column) of `offset`.
+pub(super) fn point(lines: &LineIndex, offset: usize) -> tree_sitter::Point {
+    let (line, col) = lines.line_col(offset);
+    tree_sitter::Point {
+        row: line - 1,
+        column: col - 1,
+    }
+}

@@ -1,0 +1,160 @@
+//! C front end: parses raw C source (no preprocessor) with tree-sitter-c.
+//!
+//! Real C hides structure behind macros, so the parser does not see the
+//! original text directly: it sees a *repaired view* in which macro uses the
+//! grammar cannot handle have been blanked, rewritten or expanded. Every byte
+//! of the view maps back to the original through an [`OffsetMap`], and code
+//! that came from a rewrite is never edited.
+//!
+//! Contract used by the rest of weft: [`ParsedFile`].
+
+mod classify;
+mod conditional;
+mod frontend;
+mod health;
+mod lexer;
+mod macros;
+mod offset_map;
+mod recover;
+mod repair;
+mod rewrite;
+mod sources;
+mod splice;
+pub mod syntax;
+mod tree_edit;
+
+pub mod sema;
+
+pub use classify::MacroClass;
+pub use frontend::FrontEnd;
+pub use health::{Culprit, FileHealth, Health, Region};
+pub use macros::{Macro, MacroDef, MacroTable};
+pub use offset_map::OffsetMap;
+pub use sources::Sources;
+pub use splice::Reparsed;
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use syntax::Occurrences;
+
+/// A region of a file the front end could not understand. Join points are
+/// never produced inside it and weaving never edits it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// Byte range in the original text.
+    pub range: Range<usize>,
+    /// 1-based line of `range.start` in the original text.
+    pub line: usize,
+    /// Human-readable reason.
+    pub reason: String,
+    /// The identifier most likely responsible (usually an unknown macro).
+    pub culprit: Option<String>,
+}
+
+/// One C file as the front end understood it.
+#[derive(Clone)]
+pub struct ParsedFile {
+    /// Path as given by the user (used in diagnostics and output).
+    pub path: PathBuf,
+    /// The original text, byte for byte.
+    pub text: Arc<str>,
+    /// The repaired view that tree-sitter parsed.
+    pub view: String,
+    /// Maps view offsets back to original offsets.
+    pub map: OffsetMap,
+    /// tree-sitter's tree over `view`.
+    pub tree: tree_sitter::Tree,
+    /// Regions not understood, in original offsets.
+    pub problems: Vec<Problem>,
+    /// Text read as blank because it did not parse even alone: conditional
+    /// branches (typically `#if` guards around deliberate non-C such as
+    /// `error: ...`) and the parameter declarations of old-style
+    /// definitions tree-sitter-c does not accept (`char *f(s) char *s;
+    /// {…}`, whose parameters are then untyped). Their text is synthesized
+    /// in the view, so it is never editable, but the code around them
+    /// stays understood.
+    pub skipped: Vec<Problem>,
+    /// Where `{` occurs in the view, found when first asked for.
+    braces: OnceLock<Occurrences>,
+}
+
+impl ParsedFile {
+    /// Parses `text` with no macro knowledge (the view is the text itself).
+    pub fn parse_plain(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> ParsedFile {
+        let text: Arc<str> = text.into();
+        let view = text.to_string();
+        let tree = parse_view(&view);
+        ParsedFile {
+            path: path.into(),
+            map: OffsetMap::identity(view.len()),
+            problems: Vec::new(),
+            skipped: Vec::new(),
+            text,
+            view,
+            tree,
+            braces: OnceLock::new(),
+        }
+    }
+
+    /// Where `{` occurs in the view: walks looking for what only a block
+    /// can hold skip the expressions holding none (see
+    /// [`syntax::holds_no_block`]).
+    pub fn braces(&self) -> &Occurrences {
+        self.braces.get_or_init(|| Occurrences::of(&self.view, &["{"]))
+    }
+
+    /// The original byte range of a view range, or `None` when an end of it
+    /// lies in text synthesized by a repair (such text must not be edited).
+    /// Repairs that keep their length inside the range (a blanked macro
+    /// use) map back with it: see [`ParsedFile::verbatim_range`].
+    pub fn original_range(&self, view: Range<usize>) -> Option<Range<usize>> {
+        self.map.original_range(view)
+    }
+
+    /// The original byte range of a view range copied verbatim, with no
+    /// repaired byte inside: text that may be copied as the parser read it.
+    pub fn verbatim_range(&self, view: Range<usize>) -> Option<Range<usize>> {
+        self.original_range(view.clone())
+            .filter(|_| self.map.is_verbatim(view))
+    }
+
+    /// The view text of a node.
+    pub fn node_text(&self, node: tree_sitter::Node<'_>) -> &str {
+        &self.view[node.byte_range()]
+    }
+
+    /// The original text of a node (macro uses as written), when the node
+    /// maps back.
+    pub fn original_text(&self, node: tree_sitter::Node<'_>) -> Option<&str> {
+        self.original_range(node.byte_range())
+            .and_then(|r| self.text.get(r))
+    }
+
+    /// True when `node` (a node of `tree`) is fully understood: no ERROR/MISSING inside,
+    /// not overlapping a Problem, and its whole range maps back to original text.
+    pub fn is_understood(&self, node: tree_sitter::Node<'_>) -> bool {
+        if node.has_error() || node.is_missing() {
+            return false;
+        }
+        let Some(range) = self.original_range(node.byte_range()) else {
+            return false;
+        };
+        // A token (or a preprocessor argument) with rewritten bytes inside
+        // is text the parser never saw as written.
+        if node.child_count() == 0 && !self.map.is_verbatim(node.byte_range()) {
+            return false;
+        }
+        !self.problems.iter().any(|p| {
+            p.range.start < range.end && range.start < p.range.end
+                || p.range.is_empty() && range.contains(&p.range.start)
+        })
+    }
+}
+
+/// Parses a view with tree-sitter-c. tree-sitter always returns a tree for
+/// UTF-8 input with the C language set; failure here is a programming error.
+pub fn parse_view(view: &str) -> tree_sitter::Tree {
+    frontend::parse_with(&mut frontend::new_parser(), view, None)
+}

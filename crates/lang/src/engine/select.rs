@@ -1,0 +1,143 @@
+//! Evaluating select chains against a host: stepping from the program root
+//! kind by kind, filtering, and joining labelled selects (`apply to F::P`).
+
+use crate::aspect::ast::{Chain, CmpOp};
+use crate::model::{JoinPoint, Value};
+
+use super::convert::compare;
+use super::host::{Host, HostError};
+
+/// One selected tuple: the join point of every step, named as the chain
+/// writes the step (`first_stmt`, `loop`, …), in chain order.
+pub type Tuple = Vec<(String, JoinPoint)>;
+
+/// The tuples `chain` selects. `values` are the right-hand sides of the
+/// chain's filter comparisons, in source order.
+pub fn select(chain: &Chain, values: &[Value], host: &mut dyn Host) -> Result<Vec<Tuple>, HostError> {
+    let mut tuples: Vec<Tuple> = vec![Vec::new()];
+    let mut values = values.iter();
+    for (i, step) in chain.steps.iter().enumerate() {
+        let filter: Vec<(&str, CmpOp, &Value)> = step
+            .filter
+            .iter()
+            .map(|c| {
+                (
+                    c.attribute.name.as_str(),
+                    c.op,
+                    values.next().unwrap_or(&Value::Null),
+                )
+            })
+            .collect();
+        let mut next = Vec::new();
+        for tuple in tuples {
+            let candidates = match tuple.last() {
+                None if i == 0 && step.kind.name == "program" => vec![host.root()],
+                None => host.select(&host.root(), &step.kind.name)?,
+                Some((_, parent)) => host.select(parent, &step.kind.name)?,
+            };
+            for jp in candidates {
+                if passes(&jp, &filter, host)? {
+                    let mut extended = tuple.clone();
+                    extended.push((step.kind.name.clone(), jp));
+                    next.push(extended);
+                }
+            }
+        }
+        tuples = next;
+    }
+    Ok(tuples)
+}
+
+/// A join point passes a filter if any comparison holds (LARA's comma is
+/// "or"); an empty filter passes everything.
+fn passes(jp: &JoinPoint, filter: &[(&str, CmpOp, &Value)], host: &mut dyn Host) -> Result<bool, HostError> {
+    if filter.is_empty() {
+        return Ok(true);
+    }
+    for (attribute, op, value) in filter {
+        let actual = host.attribute(jp, attribute)?;
+        let ordering = compare(&actual, value);
+        let holds = match op {
+            CmpOp::Eq => ordering == Some(std::cmp::Ordering::Equal),
+            CmpOp::Ne => ordering != Some(std::cmp::Ordering::Equal),
+            CmpOp::Lt => ordering == Some(std::cmp::Ordering::Less),
+            CmpOp::Le => matches!(
+                ordering,
+                Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+            ),
+            CmpOp::Gt => ordering == Some(std::cmp::Ordering::Greater),
+            CmpOp::Ge => matches!(
+                ordering,
+                Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+            ),
+        };
+        if holds {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Joins the tuples of several selects: tuples combine when they agree on
+/// the join points of their common prefix (the leading steps both chains
+/// name alike). The result is ordered by the first select, then the next;
+/// each joined tuple is the first tuple followed by the others' own steps.
+pub fn join(selects: Vec<Vec<Tuple>>) -> Vec<Tuple> {
+    let mut selects = selects.into_iter();
+    let Some(mut joined) = selects.next() else {
+        return Vec::new();
+    };
+    for other in selects {
+        let mut next = Vec::new();
+        for left in &joined {
+            for right in &other {
+                let common = left
+                    .iter()
+                    .zip(right)
+                    .take_while(|((a, _), (b, _))| a == b)
+                    .count();
+                if left[..common] == right[..common] {
+                    let mut tuple = left.clone();
+                    tuple.extend(right[common..].iter().cloned());
+                    next.push(tuple);
+                }
+            }
+        }
+        joined = next;
+    }
+    joined
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jp(start: usize) -> JoinPoint {
+        JoinPoint {
+            kind: "x",
+            file: Some(0),
+            range: start..start + 1,
+            node_kind: 0,
+        }
+    }
+
+    #[test]
+    fn joins_on_common_prefix() {
+        let f = vec![
+            vec![("function".to_string(), jp(1)), ("first_stmt".to_string(), jp(2))],
+            vec![
+                ("function".to_string(), jp(10)),
+                ("first_stmt".to_string(), jp(11)),
+            ],
+        ];
+        let p = vec![
+            vec![("function".to_string(), jp(1)), ("param".to_string(), jp(3))],
+            vec![("function".to_string(), jp(1)), ("param".to_string(), jp(4))],
+            vec![("function".to_string(), jp(10)), ("param".to_string(), jp(12))],
+        ];
+        let joined = join(vec![f, p]);
+        let params: Vec<usize> = joined.iter().map(|t| t[2].1.range.start).collect();
+        assert_eq!(params, vec![3, 4, 12]);
+        assert_eq!(joined[2][1].1.range.start, 11);
+    }
+}

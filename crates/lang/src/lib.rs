@@ -1,0 +1,12 @@
+//! The aspect language: the LARA dialect's grammar and parser ([`aspect`]),
+//! the join point vocabulary aspects are checked against ([`model`]), the
+//! interpreter that runs an aspect against a [`engine::Host`] ([`engine`]),
+//! and aspect diagnostics with carets ([`diag`]).
+//!
+//! This crate knows nothing of C: the host (the program being woven)
+//! implements [`engine::Host`] in a crate above it.
+
+pub mod aspect;
+pub mod diag;
+pub mod engine;
+pub mod model;

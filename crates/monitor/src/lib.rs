@@ -1,0 +1,11 @@
+//! Monitors: C runtime text woven into each translation unit of a program,
+//! the per-process records that runtime writes under `$WEFT_OUT`, and the
+//! readers of those records. Range monitoring ([`ranges`]) is the first.
+
+pub mod ranges;
+
+use weft_lang::engine::ScriptApi;
+
+/// Every monitor's aspect API (e.g. `RangeTables`), for the runs of
+/// aspects that may use them.
+pub const SCRIPT_APIS: &[ScriptApi] = &[ranges::aspect_api::register];

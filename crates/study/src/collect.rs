@@ -1,0 +1,99 @@
+//! Turning finished runs into the oracle matrix and each strategy's
+//! evaluation.
+
+use serde::Serialize;
+
+use super::evaluate::{Evaluation, evaluate};
+use super::exec::Ctx;
+use super::jobs::Arm;
+use super::matrix::{FaultMatrix, Observation};
+use super::oracle::passes;
+use weft_monitor::ranges::learn::Run;
+
+/// Everything a report is made of.
+#[derive(Debug, Clone, Serialize)]
+pub struct Results {
+    pub oracle: FaultMatrix,
+    pub evaluations: Vec<Evaluation>,
+    /// Per strategy: (version, test) pairs whose monitored build's outputs
+    /// differ from the plain build's (the instrumentation changed behaviour).
+    pub instrumentation_changes: Vec<(String, Vec<String>)>,
+    /// Per strategy: training runs usable (ended normally).
+    pub training_runs: Vec<(String, usize)>,
+}
+
+/// Reads every finished run; fails when one is missing or stale.
+pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
+    let s = ctx.study;
+    let tests: Vec<String> = s.tests.iter().map(|t| t.name.clone()).collect();
+    let load_arm = |arm: Arm| -> anyhow::Result<Vec<Vec<_>>> {
+        (0..s.versions.len())
+            .map(|v| (0..s.tests.len()).map(|t| ctx.load_run(arm, v, t)).collect())
+            .collect()
+    };
+    let plain = load_arm(Arm::Plain)?;
+    let cells = plain[1..]
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(&plain[0])
+                .map(|((r, _), (o, _))| passes(o, r, s.compare_stderr))
+                .collect()
+        })
+        .collect();
+    let oracle = FaultMatrix {
+        versions: s.faulty().iter().map(|v| v.name.clone()).collect(),
+        tests: tests.clone(),
+        cells,
+    };
+
+    let mut evaluations = Vec::new();
+    let mut instrumentation_changes = Vec::new();
+    let mut training_runs = Vec::new();
+    for (i, st) in s.strategies.iter().enumerate() {
+        let runs = load_arm(Arm::Monitor(i))?;
+        let training: Vec<Run> = ctx
+            .training_tests()
+            .into_iter()
+            .filter_map(|t| match &runs[0][t].1 {
+                Observation::Ranges(set) => Some(Run {
+                    name: tests[t].clone(),
+                    set: set.clone(),
+                }),
+                Observation::Abnormal => None,
+            })
+            .collect();
+        let observed: Vec<Vec<Observation>> = runs[1..]
+            .iter()
+            .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
+            .collect();
+        let mut changed = Vec::new();
+        for (v, row) in runs.iter().enumerate() {
+            for (t, (r, _)) in row.iter().enumerate() {
+                let p = &plain[v][t].0;
+                if (r.abnormal, r.status, &r.stdout, &r.outputs)
+                    != (p.abnormal, p.status, &p.stdout, &p.outputs)
+                {
+                    changed.push(format!("{}/{}", s.versions[v].name, tests[t]));
+                }
+            }
+        }
+        training_runs.push((st.name.clone(), training.len()));
+        instrumentation_changes.push((st.name.clone(), changed));
+        evaluations.push(evaluate(
+            &st.name,
+            &oracle,
+            &training,
+            &observed,
+            &s.percentages,
+            s.draws,
+            s.seed,
+        ));
+    }
+    Ok(Results {
+        oracle,
+        evaluations,
+        instrumentation_changes,
+        training_runs,
+    })
+}

@@ -1,0 +1,370 @@
+//! Executing one step: building a (version, arm) in a scratch copy,
+//! running one test against a build, or making a report file (see
+//! [`super::report_stage`]). Each step is skipped when its key (the hash of
+//! everything it depends on) matches the finished one.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use anyhow::{Context, bail};
+
+use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
+use super::fsops::{copy_into, logged, recreate, shell};
+use super::jobs::{Arm, Job};
+use super::matrix::Observation;
+use super::run::{RECORD_VERSION, RunRecord, execute};
+use super::study::{StrategyKind, Study};
+use weft_monitor::ranges::{RangeSet, RangesError, load};
+
+/// Shared state of one study execution.
+pub struct Ctx<'a> {
+    pub study: &'a Study,
+    pub counters: Counters,
+    /// This very executable (`$WEFT` of report commands).
+    pub weft: PathBuf,
+    /// The weft that weaves: the study's `weaver`, or this executable.
+    weaver: PathBuf,
+    source_hash: OnceLock<String>,
+    weft_hash: OnceLock<String>,
+    weaver_hash: OnceLock<String>,
+    /// Content hashes of the tests' input files, computed once: many tests
+    /// share the same inputs, and runs are the study's bulk.
+    input_hashes: Mutex<HashMap<PathBuf, String>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(study: &'a Study) -> anyhow::Result<Ctx<'a>> {
+        let weft = std::env::current_exe().context("cannot locate the weft executable")?;
+        Ok(Ctx {
+            study,
+            counters: Counters::default(),
+            weaver: study.weaver.clone().unwrap_or_else(|| weft.clone()),
+            weft,
+            source_hash: OnceLock::new(),
+            weft_hash: OnceLock::new(),
+            weaver_hash: OnceLock::new(),
+            input_hashes: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn build_dir(&self, arm: Arm, version: usize) -> PathBuf {
+        self.study
+            .work_dir
+            .join("builds")
+            .join(arm.dir_name(self.study))
+            .join(&self.study.versions[version].name)
+    }
+
+    /// The tree that is built and that tests see as `$WEFT_BUILD`: the
+    /// copied sources, or for a woven arm the weaver's output.
+    pub fn tree_dir(&self, arm: Arm, version: usize) -> PathBuf {
+        let dir = self.build_dir(arm, version);
+        if self.weaves(arm) {
+            dir.join("woven").join("tree")
+        } else {
+            dir.join("tree")
+        }
+    }
+
+    pub fn run_dir(&self, arm: Arm, version: usize, test: usize) -> PathBuf {
+        self.study
+            .work_dir
+            .join("runs")
+            .join(arm.dir_name(self.study))
+            .join(&self.study.versions[version].name)
+            .join(&self.study.tests[test].name)
+    }
+
+    /// Performs one step (or reuses its finished result).
+    pub fn execute(&self, job: Job) -> anyhow::Result<()> {
+        match job {
+            Job::Build { arm, version } => self.build(arm, version),
+            Job::Run { arm, version, test } => self.run(arm, version, test),
+            Job::Report(r) => self.make_report(r),
+        }
+        .with_context(|| format!("step {}", job.id(self.study)))
+    }
+
+    fn hashed_once(&self, cell: &OnceLock<String>, path: &Path) -> anyhow::Result<String> {
+        if let Some(h) = cell.get() {
+            return Ok(h.clone());
+        }
+        let h = KeyHasher::new("tree").path(path)?.finish();
+        Ok(cell.get_or_init(|| h).clone())
+    }
+
+    /// The hash of this executable (built-in report making depends on it).
+    pub fn weft_hash(&self) -> anyhow::Result<String> {
+        self.hashed_once(&self.weft_hash, &self.weft)
+    }
+
+    fn weaver_hash(&self) -> anyhow::Result<String> {
+        self.hashed_once(&self.weaver_hash, &self.weaver)
+    }
+
+    fn weaves(&self, arm: Arm) -> bool {
+        match arm {
+            Arm::Plain => false,
+            Arm::Report(_) => true,
+            Arm::Monitor(s) => matches!(self.study.strategies[s].kind, StrategyKind::Weave { .. }),
+        }
+    }
+
+    fn build_key(&self, arm: Arm, version: usize) -> anyhow::Result<String> {
+        let s = self.study;
+        let v = &s.versions[version];
+        let mut h = KeyHasher::new("build");
+        h.str(&self.hashed_once(&self.source_hash, &s.source)?);
+        h.str(&format!("{:?}", (&s.build, &s.cflags, &s.env, &v.cflags)));
+        for patch in s.patch.iter().chain(&v.patch) {
+            h.path(patch)?;
+        }
+        match arm {
+            Arm::Plain => {}
+            Arm::Report(r) => {
+                let report = &s.reports[r];
+                h.str("report").str(&self.weaver_hash()?);
+                h.path(&report.aspect)?.str(&format!("{:?}", report.args));
+            }
+            Arm::Monitor(i) => {
+                let st = &s.strategies[i];
+                h.str(&format!("{:?}", (&st.cflags, &st.ldflags, &st.libs)));
+                for f in &st.extra_files {
+                    h.path(f)?;
+                }
+                match &st.kind {
+                    StrategyKind::Patch { patch } => {
+                        h.path(patch)?;
+                    }
+                    StrategyKind::Weave {
+                        aspect,
+                        args,
+                        reports,
+                    } => {
+                        h.str(&self.weaver_hash()?);
+                        h.path(aspect)?.str(&format!("{args:?}"));
+                        for (arg, r) in reports {
+                            h.str(arg).path(&self.report_file(*r))?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(h.finish())
+    }
+
+    /// Indices of the training tests.
+    pub fn training_tests(&self) -> Vec<usize> {
+        (0..self.study.tests.len())
+            .filter(|&t| self.study.training.contains(&self.study.tests[t].name))
+            .collect()
+    }
+
+    fn build(&self, arm: Arm, version: usize) -> anyhow::Result<()> {
+        let key = self.build_key(arm, version)?;
+        let dir = self.build_dir(arm, version);
+        if is_fresh(&dir, &key) {
+            Counters::count(&self.counters.builds_reused);
+            return Ok(());
+        }
+        let s = self.study;
+        let v = &s.versions[version];
+        recreate(&dir)?;
+        let tree = dir.join("tree");
+        let log = dir.join("build.log");
+        copy_into(&s.source, &tree)?;
+        for patch in s.patch.iter().chain(&v.patch) {
+            apply_patch(patch, &tree, &log)?;
+        }
+        let mut env = s.env.clone();
+        let mut cflags = format!("{} {}", s.cflags, v.cflags);
+        match arm {
+            Arm::Plain => {}
+            Arm::Report(r) => {
+                let report = &s.reports[r];
+                self.weave(&report.aspect, &report.args, &[], &dir, &log)?;
+            }
+            Arm::Monitor(i) => {
+                let st = &s.strategies[i];
+                cflags = format!("{cflags} {}", st.cflags);
+                env.insert("LDFLAGS".into(), st.ldflags.clone());
+                env.insert("LIBS".into(), st.libs.clone());
+                match &st.kind {
+                    StrategyKind::Patch { patch } => apply_patch(patch, &tree, &log)?,
+                    StrategyKind::Weave {
+                        aspect,
+                        args,
+                        reports,
+                    } => {
+                        let reports: Vec<(String, PathBuf)> = reports
+                            .iter()
+                            .map(|(arg, r)| (arg.clone(), self.report_file(*r)))
+                            .collect();
+                        self.weave(aspect, args, &reports, &dir, &log)?;
+                    }
+                }
+                let built = self.tree_dir(arm, version);
+                for f in &st.extra_files {
+                    copy_into(f, &built.join(f.file_name().unwrap_or_default()))?;
+                }
+            }
+        }
+        env.insert("CFLAGS".into(), cflags.trim().to_string());
+        let built = self.tree_dir(arm, version);
+        for cmd in &s.build {
+            shell(cmd, &built, &env, &log)?;
+        }
+        mark_fresh(&dir, &key)?;
+        Counters::count(&self.counters.built);
+        Ok(())
+    }
+
+    /// Weaves `aspect` into `DIR/tree`, writing the woven tree to
+    /// `DIR/woven/tree`: `weft weave --aspect ASPECT [--arg NAME=VALUE]...
+    /// --output woven tree`, run in `dir`. Each report is passed as
+    /// `--arg NAME=PATH`.
+    fn weave(
+        &self,
+        aspect: &Path,
+        args: &BTreeMap<String, toml::Value>,
+        reports: &[(String, PathBuf)],
+        dir: &Path,
+        log: &Path,
+    ) -> anyhow::Result<()> {
+        let mut cmd = Command::new(&self.weaver);
+        cmd.current_dir(dir).arg("weave").arg("--aspect").arg(aspect);
+        for (name, value) in args {
+            cmd.arg("--arg").arg(format!("{name}={}", arg_text(value)));
+        }
+        for (name, path) in reports {
+            cmd.arg("--arg").arg(format!("{name}={}", path.display()));
+        }
+        cmd.args(["--output", "woven", "tree"]);
+        let what = format!("{cmd:?}");
+        logged(&mut cmd, &what, log)
+    }
+
+    fn run_key(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<String> {
+        let s = self.study;
+        let build_dir = self.build_dir(arm, version);
+        let build_key = std::fs::read_to_string(build_dir.join("key"))
+            .with_context(|| format!("{} is not built yet", build_dir.display()))?;
+        let t = &s.tests[test];
+        let mut h = KeyHasher::new("run");
+        h.str(RECORD_VERSION)
+            .str(&build_key)
+            .str(&format!("{:?}", (t, &s.env, s.timeout, s.output_cap)));
+        for input in t.inputs.iter().chain(&t.stdin) {
+            h.str(input).str(&self.input_hash(&s.inputs.join(input))?);
+        }
+        Ok(h.finish())
+    }
+
+    fn input_hash(&self, path: &Path) -> anyhow::Result<String> {
+        let cached = |m: &Mutex<HashMap<PathBuf, String>>| {
+            m.lock().unwrap_or_else(|e| e.into_inner()).get(path).cloned()
+        };
+        if let Some(h) = cached(&self.input_hashes) {
+            return Ok(h);
+        }
+        let h = KeyHasher::new("input").path(path)?.finish();
+        self.input_hashes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_path_buf(), h.clone());
+        Ok(h)
+    }
+
+    fn run(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<()> {
+        let key = self.run_key(arm, version, test)?;
+        let dir = self.run_dir(arm, version, test);
+        if is_fresh(&dir, &key) {
+            Counters::count(&self.counters.runs_reused);
+            return Ok(());
+        }
+        let s = self.study;
+        let t = &s.tests[test];
+        recreate(&dir)?;
+        let cwd = dir.join("cwd");
+        // `out` is left to the runtime, which creates it when a monitored
+        // unit loads: inode creation is most of a trivial run's cost.
+        let out = dir.join("out");
+        std::fs::create_dir_all(&cwd)?;
+        for input in &t.inputs {
+            copy_into(&s.inputs.join(input), &cwd.join(input))?;
+        }
+        let mut env = s.env.clone();
+        env.insert("WEFT_OUT".into(), out.display().to_string());
+        env.insert(
+            "WEFT_BUILD".into(),
+            self.tree_dir(arm, version).display().to_string(),
+        );
+        let stdin = t.stdin.as_ref().map(|p| s.inputs.join(p));
+        let record = execute(
+            &t.cmd,
+            &cwd,
+            &env,
+            stdin.as_deref(),
+            &t.outputs,
+            s.timeout,
+            s.output_cap,
+        )?;
+        std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&record)?)?;
+        mark_fresh(&dir, &key)?;
+        Counters::count(&self.counters.ran);
+        Ok(())
+    }
+
+    /// The finished result of a run and what the range monitor saw in it;
+    /// fails when the run is missing or stale, or left a broken record.
+    pub fn load_run(
+        &self,
+        arm: Arm,
+        version: usize,
+        test: usize,
+    ) -> anyhow::Result<(RunRecord, Observation)> {
+        let dir = self.run_dir(arm, version, test);
+        let key = self.run_key(arm, version, test)?;
+        if !is_fresh(&dir, &key) {
+            bail!("run {} is missing or stale", dir.display());
+        }
+        let text = std::fs::read_to_string(dir.join("result.json"))?;
+        let record: RunRecord = serde_json::from_str(&text)
+            .with_context(|| format!("bad result {}", dir.join("result.json").display()))?;
+        let observation = match record.abnormal {
+            Some(_) => Observation::Abnormal,
+            None => Observation::Ranges(run_ranges(&dir.join("out"))?),
+        };
+        Ok((record, observation))
+    }
+}
+
+/// Every range a run's records hold; a run that left no record (an
+/// unmonitored build, or a monitored one that reached no woven unit)
+/// has none.
+fn run_ranges(out: &Path) -> anyhow::Result<RangeSet> {
+    if !out.exists() {
+        return Ok(RangeSet::default());
+    }
+    match load::read_path(out) {
+        Ok(set) => Ok(set),
+        Err(RangesError::Empty { .. }) => Ok(RangeSet::default()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn apply_patch(patch: &Path, tree: &Path, log: &Path) -> anyhow::Result<()> {
+    let cmd = format!("patch -p1 --quiet < '{}'", patch.display());
+    shell(&cmd, tree, &BTreeMap::new(), log)
+}
+
+/// An aspect argument's value on the command line: strings as they are,
+/// other values as JSON (`1.5`, `true`, `[1,2]`).
+fn arg_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
+    }
+}

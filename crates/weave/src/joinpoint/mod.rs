@@ -1,0 +1,21 @@
+//! Join points in C: selecting them in the parsed program ([`select`]) and
+//! computing their attributes ([`attribute`]). The vocabulary (kinds,
+//! attributes, actions, handles, values) is the aspect language's
+//! (`weft_lang::model`), re-exported here.
+
+mod attribute;
+mod loops;
+mod params;
+mod select;
+mod tree;
+mod typed;
+mod vars;
+
+pub use attribute::attribute;
+pub use select::select;
+pub use tree::node;
+pub use typed::uses_semantics;
+pub use weft_lang::model::{
+    AttrType, AttributeSpec, JoinPoint, KindSpec, Value, attribute_names, catalogue, kind, kinds, reference,
+    suggest,
+};

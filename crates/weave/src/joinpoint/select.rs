@@ -1,0 +1,400 @@
+//! Selection: the join points of one kind under a parent join point, in
+//! source order, computed from the tree on demand with one traversal.
+
+use std::sync::LazyLock;
+
+use tree_sitter::Node;
+
+use super::JoinPoint;
+use super::catalogue::{self, KindSpec};
+use super::params::parameters;
+use super::tree::{
+    Shape, declarator_name, declarator_shape, function_name, handle, is_expression_kind, is_loop_kind,
+    is_statement_kind, node, understood,
+};
+use super::vars::is_var_use;
+use weft_c::ParsedFile;
+use weft_c::syntax::{KindSet, PREPROCESSOR, ancestors, holds_no_block, holds_no_statement, is_statement};
+use weft_lang::engine::HostError;
+
+/// The join points of kind `kind` (canonical name or alias) selected from
+/// `parent`, in source order.
+pub fn select(files: &[ParsedFile], parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
+    let parent_spec = catalogue::kind(parent.kind)
+        .ok_or_else(|| HostError::Failed(format!("unknown join point kind `{}`", parent.kind)))?;
+    let spec = parent_spec
+        .child(kind)
+        .ok_or_else(|| unknown_kind(parent_spec, kind))?;
+    let mut out = Vec::new();
+    match parent.file {
+        None => {
+            for (index, file) in files.iter().enumerate() {
+                let root = file.tree.root_node();
+                if spec.name == "file" {
+                    out.push(handle("file", index, root));
+                } else {
+                    collect(file, index, root, "file", spec.name, &mut out);
+                }
+            }
+        }
+        Some(index) => {
+            let file = files.get(index).ok_or_else(|| stale(parent))?;
+            let scope = node(files, parent).ok_or_else(|| stale(parent))?;
+            collect(file, index, scope, parent.kind, spec.name, &mut out);
+        }
+    }
+    Ok(out)
+}
+
+fn unknown_kind(parent: &KindSpec, name: &str) -> HostError {
+    let candidates = parent.selects.iter().flat_map(|k| {
+        catalogue::kind(k)
+            .into_iter()
+            .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()))
+    });
+    HostError::UnknownKind {
+        parent: parent.name.to_string(),
+        name: name.to_string(),
+        suggestion: catalogue::suggest(candidates, name).map(String::from),
+    }
+}
+
+/// The error for a handle that no longer designates a node.
+pub fn stale(jp: &JoinPoint) -> HostError {
+    HostError::Failed(format!(
+        "stale `{}` join point at bytes {}..{}: the program changed since it was selected",
+        jp.kind, jp.range.start, jp.range.end
+    ))
+}
+
+/// Appends the join points of kind `kind` under `scope` (a node of kind
+/// `scope_kind`) to `out`.
+fn collect(
+    file: &ParsedFile,
+    index: usize,
+    scope: Node<'_>,
+    scope_kind: &str,
+    kind: &'static str,
+    out: &mut Vec<JoinPoint>,
+) {
+    match kind {
+        "param" => {
+            for f in owners(file, scope, scope_kind) {
+                if f.kind() == "function_definition" {
+                    out.extend(parameters(file, f).into_iter().map(|p| handle("param", index, p)));
+                }
+            }
+        }
+        "body" => {
+            for owner in owners(file, scope, scope_kind) {
+                out.extend(body_of(owner).map(|b| handle("body", index, b)));
+            }
+        }
+        "first_stmt" | "last_stmt" | "first_decl" | "last_decl" => {
+            let bodies: Vec<Node<'_>> = if scope_kind == "body" {
+                vec![scope]
+            } else {
+                owners(file, scope, scope_kind)
+                    .into_iter()
+                    .filter_map(body_of)
+                    .collect()
+            };
+            for body in bodies {
+                out.extend(role(body, kind).map(|s| handle(kind, index, s)));
+            }
+        }
+        _ => {
+            // Code under a function is its body: parameter declarators and
+            // the name are not code.
+            let scope = if scope_kind == "function" {
+                match scope.child_by_field_name("body") {
+                    Some(b) if understood(file, scope) => b,
+                    _ => return,
+                }
+            } else {
+                scope
+            };
+            descendants(
+                file,
+                scope,
+                Walk::for_kind(kind),
+                |at| matches(file, kind, at),
+                |n| out.push(handle(kind, index, n)),
+            );
+        }
+    }
+}
+
+/// The nodes owning bodies and parameters reached from `scope`: the
+/// function or loop itself, or the understood functions in a file.
+fn owners<'t>(file: &'t ParsedFile, scope: Node<'t>, scope_kind: &str) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    match scope_kind {
+        "function" | "loop" => found.push(scope),
+        _ => descendants(
+            file,
+            scope,
+            Walk::Statements,
+            |at| at.node.kind() == "function_definition" && function_name(file, at.node).is_some(),
+            |n| found.push(n),
+        ),
+    }
+    found.retain(|n| understood(file, *n) || n.kind() != "function_definition");
+    found
+}
+
+/// The body of a function or loop.
+fn body_of(owner: Node<'_>) -> Option<Node<'_>> {
+    owner.child_by_field_name("body")
+}
+
+/// The statements directly in a body: the items of a block, or the single
+/// statement of a brace-less loop body.
+pub fn statements(body: Node<'_>) -> Vec<Node<'_>> {
+    if body.kind() != "compound_statement" {
+        return vec![body];
+    }
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter(|s| is_statement_kind(s.kind()) || is_declaration(*s))
+        .collect()
+}
+
+fn is_declaration(node: Node<'_>) -> bool {
+    matches!(node.kind(), "declaration" | "type_definition")
+}
+
+/// The statement of a body playing `role` (first_stmt, last_stmt,
+/// first_decl, last_decl).
+fn role<'t>(body: Node<'t>, role: &str) -> Option<Node<'t>> {
+    let stmts = statements(body);
+    let mut decls = stmts.iter().filter(|s| s.kind() == "declaration");
+    match role {
+        "first_stmt" => stmts.iter().find(|s| !is_declaration(**s)).copied(),
+        "last_stmt" => stmts.last().copied(),
+        "first_decl" => decls.next().copied(),
+        _ => decls.next_back().copied(),
+    }
+}
+
+/// Whether the node `at` stands on is a join point of the code kind `kind`.
+fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
+    let (n, field) = (at.node, at.field);
+    let k = n.kind();
+    let parent_kind = || at.parent().map_or("", |p| p.kind());
+    match kind {
+        "function" => k == "function_definition" && function_name(file, n).is_some(),
+        "stmt" => {
+            (is_statement_kind(k) && !(k == "compound_statement" && parent_kind() == "function_definition"))
+                || (is_declaration(n) && at.code_parent_kind() == "compound_statement")
+        }
+        "decl" => k == "declaration" && parent_kind() != "function_definition",
+        "vardecl" => {
+            field == Some("declarator")
+                && parent_kind() == "declaration"
+                && at.grandparent().is_none_or(|g| g.kind() != "function_definition")
+                && declarator_shape(n) != Shape::Function
+                && declarator_name(n).is_some()
+        }
+        "var" => is_var_use(n, at.parent(), field),
+        "assignment" => k == "assignment_expression",
+        "call" => k == "call_expression",
+        "arg" => n.is_named() && k != "comment" && parent_kind() == "argument_list",
+        "return" => k == "return_statement",
+        "loop" => is_loop_kind(k),
+        "if" => k == "if_statement",
+        "switch" => k == "switch_statement",
+        "expression" => is_expression_kind(k),
+        "binaryOp" => k == "binary_expression",
+        "unaryOp" => matches!(k, "unary_expression" | "pointer_expression" | "update_expression"),
+        "arrayAccess" => k == "subscript_expression",
+        "memberAccess" => k == "field_expression",
+        _ => false,
+    }
+}
+
+/// What the traversal never looks inside: preprocessor directives (their
+/// names and conditions are not code), attributes, type definitions and
+/// literals. Conditional groups are entered (their branches hold code).
+static OPAQUE: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::new(
+        &[
+            "preproc_def",
+            "preproc_function_def",
+            "preproc_call",
+            "preproc_include",
+            "preproc_defined",
+            "attribute_specifier",
+            "attribute_declaration",
+            "ms_declspec_modifier",
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "type_descriptor",
+            "type_definition",
+            "macro_type_specifier",
+            "string_literal",
+            "char_literal",
+            "comment",
+        ],
+        &[],
+    )
+});
+
+static DECLARATION: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["declaration"], &[]));
+static FUNCTION: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_definition"], &[]));
+static CONDITION_OWNER: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::new(&["preproc_if", "preproc_elif"], &[]));
+
+/// How much of a tree a traversal looks at: kinds that stand only where a
+/// declaration or a statement may need no look into the expressions (or
+/// simple statements) without braces that are most of a function's nodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// Everything that is code.
+    Code,
+    /// What may hold a declaration: expressions are left out unless they
+    /// hold a block (see [`holds_no_block`]).
+    Declarations,
+    /// What may hold a statement or a function definition: declarations
+    /// and simple statements without a block are left out too (see
+    /// [`holds_no_statement`]).
+    Statements,
+}
+
+impl Walk {
+    /// The walk that finds every join point of code kind `kind`.
+    fn for_kind(kind: &str) -> Walk {
+        match kind {
+            "decl" | "vardecl" => Walk::Declarations,
+            "function" | "stmt" | "return" | "loop" | "if" | "switch" => Walk::Statements,
+            _ => Walk::Code,
+        }
+    }
+
+    /// Whether a walk of this kind leaves out what is under `node`.
+    fn prunes(self, file: &ParsedFile, node: Node<'_>) -> bool {
+        match self {
+            Walk::Code => false,
+            Walk::Declarations => holds_no_block(node, file.braces()),
+            Walk::Statements => holds_no_statement(node, file.braces()),
+        }
+    }
+}
+
+/// Whether the traversal looks inside the node `at` stands on (see
+/// `OPAQUE`): never inside a function it did not understand, nor into the
+/// condition of an `#if`, nor, when walking statements, into an expression
+/// that cannot hold one.
+fn enters(file: &ParsedFile, walk: Walk, at: &Ancestry<'_>) -> bool {
+    let n = at.node;
+    !(OPAQUE.contains(n)
+        || FUNCTION.contains(n) && !understood(file, n)
+        || at.field == Some("condition") && CONDITION_OWNER.contains(n)
+        || walk.prunes(file, n))
+}
+
+/// Whether the node `at` stands on and everything in it are left out: what
+/// was not understood (errors, missing and empty nodes, declarations with
+/// any of these) and statements outside functions, which tree-sitter-c
+/// accepts only when it misreads a macro use at file scope.
+fn skipped(file: &ParsedFile, at: &Ancestry<'_>) -> bool {
+    let n = at.node;
+    n.is_error()
+        || n.is_missing()
+        || n.byte_range().is_empty()
+        || DECLARATION.contains(n) && !understood(file, n)
+        || is_statement(n) && at.code_parent_kind() == "translation_unit"
+}
+
+/// A node reached by a traversal, with its field and its ancestors, which
+/// the traversal carries itself because tree-sitter's `parent()` is slow
+/// (see `ancestors`).
+struct Ancestry<'t> {
+    node: Node<'t>,
+    field: Option<&'t str>,
+    /// From the root down to the node's parent.
+    above: Vec<Node<'t>>,
+}
+
+impl<'t> Ancestry<'t> {
+    /// Standing on `scope`, a node under `root`.
+    fn of(root: Node<'t>, scope: Node<'t>) -> Self {
+        Ancestry {
+            node: scope,
+            field: None,
+            above: ancestors(root, scope),
+        }
+    }
+
+    fn parent(&self) -> Option<Node<'t>> {
+        self.above.last().copied()
+    }
+
+    fn grandparent(&self) -> Option<Node<'t>> {
+        self.above.iter().rev().nth(1).copied()
+    }
+
+    /// The kind of the nearest ancestor that is not a preprocessor node (a
+    /// conditional group does not change where its items stand), or "" at
+    /// the root.
+    fn code_parent_kind(&self) -> &'t str {
+        self.above
+            .iter()
+            .rev()
+            .find(|p| !PREPROCESSOR.contains(**p))
+            .map_or("", |p| p.kind())
+    }
+}
+
+/// Visits the strict descendants of `scope` in source order (one
+/// traversal), calling `found` for each one `wanted` accepts.
+fn descendants<'t>(
+    file: &'t ParsedFile,
+    scope: Node<'t>,
+    walk: Walk,
+    mut wanted: impl FnMut(&Ancestry<'t>) -> bool,
+    mut found: impl FnMut(Node<'t>),
+) {
+    let mut at = Ancestry::of(file.tree.root_node(), scope);
+    let mut cursor = scope.walk();
+    let depth = at.above.len();
+    if !cursor.goto_first_child() {
+        return;
+    }
+    at.above.push(scope);
+    loop {
+        at.node = cursor.node();
+        at.field = cursor.field_name();
+        let whole = !skipped(file, &at);
+        if whole && wanted(&at) {
+            found(at.node);
+        }
+        if whole && enters(file, walk, &at) && cursor.goto_first_child() {
+            at.above.push(at.node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            at.above.pop();
+            if at.above.len() == depth || !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// The number of join points of code kind `kind` under `scope`.
+pub fn count(file: &ParsedFile, scope: Node<'_>, kind: &str) -> usize {
+    let mut n = 0;
+    descendants(
+        file,
+        scope,
+        Walk::for_kind(kind),
+        |at| matches(file, kind, at),
+        |_| n += 1,
+    );
+    n
+}

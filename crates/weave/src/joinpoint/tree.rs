@@ -1,0 +1,184 @@
+//! Helpers over tree-sitter-c nodes shared by selection and attributes:
+//! resolving handles, classifying nodes into join point kinds, and telling
+//! which parts of a tree are understood.
+
+use tree_sitter::Node;
+
+use super::JoinPoint;
+use weft_c::ParsedFile;
+
+/// Resolves a handle to its node, or `None` when the handle is stale (the
+/// text changed) or names no file. The `program` join point has no node.
+pub fn node<'t>(files: &'t [ParsedFile], jp: &JoinPoint) -> Option<Node<'t>> {
+    let file = files.get(jp.file?)?;
+    let root = file.tree.root_node();
+    if jp.kind == "file" {
+        return Some(root);
+    }
+    // The smallest node spanning the range, then up through the nodes sharing
+    // that exact range until the kind matches.
+    let mut n = root.descendant_for_byte_range(jp.range.start, jp.range.end)?;
+    while n.byte_range() == jp.range {
+        if n.kind_id() == jp.node_kind {
+            return Some(n);
+        }
+        n = n.parent()?;
+    }
+    None
+}
+
+/// A handle to `node` of file `file` as a join point of kind `kind`.
+pub fn handle(kind: &'static str, file: usize, node: Node<'_>) -> JoinPoint {
+    JoinPoint {
+        kind,
+        file: Some(file),
+        range: node.byte_range(),
+        node_kind: node.kind_id(),
+    }
+}
+
+/// Whether the front end understood `node` well enough for join points to be
+/// produced inside it (no ERROR/MISSING node, no problem region, no
+/// synthesized text).
+pub fn understood(file: &ParsedFile, node: Node<'_>) -> bool {
+    file.is_understood(node)
+}
+
+/// Whether a node may be a function's name: a definition's declarator chain
+/// is free of errors and ends in a name.
+pub fn function_name<'t>(file: &'t ParsedFile, function: Node<'_>) -> Option<&'t str> {
+    let declarator = function.child_by_field_name("declarator")?;
+    if declarator.has_error() {
+        return None;
+    }
+    let name = declarator_name(declarator)?;
+    Some(file.node_text(name))
+}
+
+/// The identifier a declarator declares (through pointers, arrays,
+/// functions, parentheses, attributes and initializers).
+pub fn declarator_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    let mut d = declarator;
+    loop {
+        match d.kind() {
+            "identifier" | "type_identifier" | "field_identifier" => return Some(d),
+            "parenthesized_declarator" => d = d.named_child(0)?,
+            _ => d = d.child_by_field_name("declarator")?,
+        }
+    }
+}
+
+/// What a declarator makes of its name, read inside out: the derived
+/// declarator closest to the name decides (`*a[4]` is an array of
+/// pointers, `(*a)[4]` a pointer to an array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Plain,
+    Pointer,
+    Array,
+    Function,
+}
+
+/// The [`Shape`] of a declarator.
+pub fn declarator_shape(declarator: Node<'_>) -> Shape {
+    let mut shape = Shape::Plain;
+    let mut d = declarator;
+    loop {
+        let next = match d.kind() {
+            "pointer_declarator" | "abstract_pointer_declarator" => {
+                shape = Shape::Pointer;
+                d.child_by_field_name("declarator")
+            }
+            "array_declarator" | "abstract_array_declarator" => {
+                shape = Shape::Array;
+                d.child_by_field_name("declarator")
+            }
+            "function_declarator" | "abstract_function_declarator" => {
+                shape = Shape::Function;
+                d.child_by_field_name("declarator")
+            }
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => d.named_child(0),
+            "identifier" | "type_identifier" | "field_identifier" => None,
+            _ => d.child_by_field_name("declarator"),
+        };
+        match next {
+            Some(n) => d = n,
+            None => return shape,
+        }
+    }
+}
+
+/// The field name under which `node` hangs in its parent.
+pub fn field_in_parent<'t>(node: Node<'t>) -> Option<&'t str> {
+    let parent = node.parent()?;
+    let mut cursor = parent.walk();
+    if !cursor.goto_first_child() {
+        return None;
+    }
+    loop {
+        if cursor.node().id() == node.id() {
+            return cursor.field_name();
+        }
+        if !cursor.goto_next_sibling() {
+            return None;
+        }
+    }
+}
+
+/// The nearest ancestor that is not a parenthesized expression, with the
+/// child of it on the way (`(x) = 1`: the assignment and `(x)`).
+pub fn unparenthesized_parent(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let mut child = node;
+    let mut parent = node.parent()?;
+    while parent.kind() == "parenthesized_expression" {
+        child = parent;
+        parent = parent.parent()?;
+    }
+    Some((parent, child))
+}
+
+pub use weft_c::syntax::is_statement_kind;
+
+/// tree-sitter-c's expression kinds (the `expression` supertype), except
+/// the bare identifier.
+pub fn is_expression_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "alignof_expression"
+            | "assignment_expression"
+            | "binary_expression"
+            | "call_expression"
+            | "cast_expression"
+            | "char_literal"
+            | "compound_literal_expression"
+            | "concatenated_string"
+            | "conditional_expression"
+            | "extension_expression"
+            | "false"
+            | "field_expression"
+            | "generic_expression"
+            | "gnu_asm_expression"
+            | "null"
+            | "number_literal"
+            | "offsetof_expression"
+            | "parenthesized_expression"
+            | "pointer_expression"
+            | "sizeof_expression"
+            | "string_literal"
+            | "subscript_expression"
+            | "true"
+            | "unary_expression"
+            | "update_expression"
+            | "comma_expression"
+    )
+}
+
+/// Whether `kind` is a loop statement.
+pub fn is_loop_kind(kind: &str) -> bool {
+    matches!(kind, "for_statement" | "while_statement" | "do_statement")
+}
+
+/// 1-based line and column of a view offset, in the original text.
+pub fn line_column(file: &ParsedFile, view_offset: usize) -> (usize, usize) {
+    weft_text::line_col(&file.text, file.map.approximate(view_offset))
+}
