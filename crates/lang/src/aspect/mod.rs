@@ -1,4 +1,4 @@
-//! The aspect language: grammar (grammar/aspect.pest), syntax tree, parser,
+//! The aspect language: grammar (crates/lang/grammar/aspect.pest), syntax tree, parser,
 //! literals and imports. See docs/aspect-language.md for the language.
 
 pub mod ast;

@@ -10,7 +10,7 @@ use super::literal::{RawPiece, decode_escapes, split_interpolations};
 use super::syntax_error::{nesting_error, syntax_error};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile};
 
-/// The pest parser generated from grammar/aspect.pest.
+/// The pest parser generated from crates/lang/grammar/aspect.pest.
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/aspect.pest"]
 pub struct AspectParser;

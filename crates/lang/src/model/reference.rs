@@ -14,7 +14,7 @@ pub fn markdown() -> String {
     out.push_str("# Join points\n\n");
     let _ = writeln!(
         out,
-        "Generated from `src/joinpoint/catalogue.rs`; do not edit. Regenerate with `{REGENERATE}`.\n"
+        "Generated from `crates/lang/src/model/catalogue.rs`; do not edit. Regenerate with `{REGENERATE}`.\n"
     );
     out.push_str(
         "Names are MANET's (snake_case); the aliases listed (mostly Clava's camelCase) are accepted too. \

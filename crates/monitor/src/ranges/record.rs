@@ -16,7 +16,7 @@ const HEADER_SIZE: usize = 64;
 const ENTRY_SIZE: usize = 32;
 /// `0x01020304` as the writer stored it: tells its byte order.
 const ORDER_MARK: u32 = 0x0102_0304;
-/// Slot flag bits, as in runtime/weft_ranges_hot.h.
+/// Slot flag bits, as in crates/monitor/runtime/weft_ranges_hot.h.
 const FLAG_NUMBER: u8 = 1;
 const FLAG_NAN: u8 = 2;
 
