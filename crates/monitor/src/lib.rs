@@ -1,8 +1,11 @@
 //! Monitors: C runtime text woven into each translation unit of a program,
 //! the per-process records that runtime writes under `$WEFT_OUT`, and the
-//! readers of those records. Range monitoring ([`ranges`]) is the first.
+//! readers of those records. [`record`] is what every monitor shares: the
+//! file naming, the common header and its reader; the C side is
+//! `runtime/weft_out.h`. Range monitoring ([`ranges`]) is the first monitor.
 
 pub mod ranges;
+pub mod record;
 
 use weft_lang::engine::ScriptApi;
 

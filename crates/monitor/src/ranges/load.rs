@@ -2,23 +2,16 @@
 //! trees) and range sets (JSON).
 
 use super::error::RangesError;
-use super::record::{self, EXTENSION, MAGIC, Record};
+use super::record::{self, Record};
 use super::set::RangeSet;
 use std::path::{Path, PathBuf};
 
 /// Every record file under `dir`, recursively, in path order.
 pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, RangesError> {
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.map_err(|e| RangesError::Io {
-            path: e.path().unwrap_or(dir).to_path_buf(),
-            cause: e.into(),
-        })?;
-        if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == EXTENSION) {
-            files.push(entry.into_path());
-        }
-    }
-    Ok(files)
+    record::FORMAT.files_in(dir).map_err(|e| RangesError::Io {
+        path: e.path().unwrap_or(dir).to_path_buf(),
+        cause: e.into(),
+    })
 }
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>, RangesError> {
@@ -55,7 +48,7 @@ pub fn record_set(record: Record, path: &Path) -> RangeSet {
 pub fn read_file(path: &Path) -> Result<RangeSet, RangesError> {
     let data = read_bytes(path)?;
     let malformed = malformed(path);
-    if data.starts_with(&MAGIC[..4]) {
+    if crate::record::is_weft_record(&data) {
         return Ok(record_set(record::parse(&data).map_err(malformed)?, path));
     }
     let text = String::from_utf8(data)

@@ -4,19 +4,22 @@
 
 use super::key::{Key, Kind, ValueType};
 use super::range::{Bounds, Range};
+use crate::record::{Bytes, Format, HEADER_SIZE, RecordError};
 
+/// The range monitor's record files.
+pub const FORMAT: Format = Format {
+    magic: b"WEFTRNG\0",
+    version: 1,
+    extension: "ranges",
+    what: "range record",
+};
 /// The first eight bytes of every record file.
-pub const MAGIC: &[u8; 8] = b"WEFTRNG\0";
-/// The record format version this reader understands.
-pub const VERSION: u32 = 1;
+pub const MAGIC: &[u8; 8] = FORMAT.magic;
 /// The file-name extension of record files.
-pub const EXTENSION: &str = "ranges";
+pub const EXTENSION: &str = FORMAT.extension;
 
-const HEADER_SIZE: usize = 64;
 const ENTRY_SIZE: usize = 32;
-/// `0x01020304` as the writer stored it: tells its byte order.
-const ORDER_MARK: u32 = 0x0102_0304;
-/// Slot flag bits, as in crates/monitor/runtime/weft_ranges_hot.h.
+/// Slot flag bits, as in runtime/weft_ranges_hot.h.
 const FLAG_NUMBER: u8 = 1;
 const FLAG_NAN: u8 = 2;
 
@@ -31,67 +34,31 @@ pub struct Record {
     pub entries: Vec<(Key, Range)>,
 }
 
-/// Little-endian field access that reports truncation instead of panicking.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn array<const N: usize>(&self, at: usize) -> Result<[u8; N], String> {
-        self.0
-            .get(at..at + N)
-            .and_then(|s| s.try_into().ok())
-            .ok_or_else(|| format!("truncated: {} bytes, needs more than {at}", self.0.len()))
-    }
-    fn u32(&self, at: usize) -> Result<u32, String> {
-        self.array(at).map(u32::from_le_bytes)
-    }
-    fn u64(&self, at: usize) -> Result<u64, String> {
-        self.array(at).map(u64::from_le_bytes)
-    }
-    fn i64(&self, at: usize) -> Result<i64, String> {
-        self.array(at).map(i64::from_le_bytes)
-    }
-}
-
 /// Parses a record file's bytes. The error says what is wrong, without the
 /// file name (the caller adds it).
 pub fn parse(data: &[u8]) -> Result<Record, String> {
+    parse_record(data).map_err(|e| e.to_string())
+}
+
+fn parse_record(data: &[u8]) -> Result<Record, RecordError> {
+    let header = FORMAT.header(data)?;
+    let [entry_size, count, names_size] = header.layout.map(|w| w as usize);
+    if entry_size != ENTRY_SIZE {
+        return Err(RecordError::at(
+            20,
+            format!("entry size {entry_size}, expected {ENTRY_SIZE}"),
+        ));
+    }
     let b = Bytes(data);
-    if data.len() < HEADER_SIZE {
-        return Err(format!(
-            "truncated: {} bytes, shorter than the {HEADER_SIZE}-byte header",
-            data.len()
-        ));
-    }
-    if &b.array::<8>(0)? != MAGIC {
-        return Err("not a weft range record (bad magic)".to_string());
-    }
-    let version = b.u32(8)?;
-    if version != VERSION {
-        return Err(format!(
-            "record format version {version}, this weft reads version {VERSION}"
-        ));
-    }
-    match b.u32(12)? {
-        ORDER_MARK => {}
-        m if m.swap_bytes() == ORDER_MARK => {
-            return Err("written on a big-endian machine; read it there".to_string());
-        }
-        m => return Err(format!("bad byte-order mark {m:#x}")),
-    }
-    let (header_size, entry_size) = (b.u32(16)? as usize, b.u32(20)? as usize);
-    if header_size != HEADER_SIZE || entry_size != ENTRY_SIZE {
-        return Err(format!(
-            "header or entry size {header_size}/{entry_size}, expected {HEADER_SIZE}/{ENTRY_SIZE}"
-        ));
-    }
-    let count = b.u32(24)? as usize;
-    let names_size = b.u32(28)? as usize;
     let names_at = HEADER_SIZE + count * ENTRY_SIZE;
     let expected = names_at + names_size;
     if data.len() != expected {
-        return Err(format!(
-            "{} bytes, expected {expected} for {count} entries (truncated or corrupt)",
-            data.len()
+        return Err(RecordError::at(
+            data.len().min(expected),
+            format!(
+                "{} bytes, expected {expected} for {count} entries (truncated or corrupt)",
+                data.len()
+            ),
         ));
     }
     let mut names = data[names_at..]
@@ -102,11 +69,12 @@ pub fn parse(data: &[u8]) -> Result<Record, String> {
         let mut next = || {
             names
                 .next()
-                .ok_or_else(|| format!("entry {i}: names section too short"))
+                .ok_or_else(|| RecordError::at(names_at, format!("entry {i}: names section too short")))
         };
         let (kind, file, function, variable, ty) = (next()?, next()?, next()?, next()?, next()?);
-        let kind: Kind = kind.parse().map_err(|e| format!("entry {i}: {e}"))?;
-        let value_type: ValueType = ty.parse().map_err(|e| format!("entry {i}: {e}"))?;
+        let bad_name = |e: String| RecordError::at(names_at, format!("entry {i}: {e}"));
+        let kind: Kind = kind.parse().map_err(bad_name)?;
+        let value_type: ValueType = ty.parse().map_err(bad_name)?;
         let at = HEADER_SIZE + i * ENTRY_SIZE;
         let range = slot(&b, at, value_type)?;
         let key = Key {
@@ -120,17 +88,17 @@ pub fn parse(data: &[u8]) -> Result<Record, String> {
     }
     // The names end with a NUL, so splitting leaves exactly one empty tail.
     if names.next().as_deref() != Some("") || names.next().is_some() {
-        return Err("names section has extra strings".to_string());
+        return Err(RecordError::at(names_at, "names section has extra strings"));
     }
     Ok(Record {
-        pid: b.i64(32)?,
-        ppid: b.i64(40)?,
-        time: b.i64(48)?,
+        pid: header.pid,
+        ppid: header.ppid,
+        time: header.time,
         entries,
     })
 }
 
-fn slot(b: &Bytes, at: usize, value_type: ValueType) -> Result<Range, String> {
+fn slot(b: &Bytes, at: usize, value_type: ValueType) -> Result<Range, RecordError> {
     let count = b.u64(at)?;
     let (lo, hi) = (b.array::<8>(at + 8)?, b.array::<8>(at + 16)?);
     let flags = b.array::<1>(at + 24)?[0];
@@ -145,7 +113,7 @@ fn slot(b: &Bytes, at: usize, value_type: ValueType) -> Result<Range, String> {
     if let Some(Bounds::F64(lo, hi)) = bounds
         && (lo.is_nan() || hi.is_nan())
     {
-        return Err(format!("slot at byte {at}: NaN stored as a bound"));
+        return Err(RecordError::at(at, "NaN stored as a bound"));
     }
     Ok(Range {
         count,
@@ -163,7 +131,7 @@ mod tests {
         let names = b"write\0a.c\0f\0x\0i64\0";
         let mut d = Vec::new();
         d.extend_from_slice(MAGIC);
-        for v in [1u32, ORDER_MARK, 64, 32, 1, names.len() as u32] {
+        for v in [1u32, 0x0102_0304, 64, 32, 1, names.len() as u32] {
             d.extend_from_slice(&v.to_le_bytes());
         }
         for v in [42i64, 1, 1_700_000_000, 0] {

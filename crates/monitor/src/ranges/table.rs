@@ -18,8 +18,12 @@ use std::fmt::Write as _;
 
 /// The hot runtime part: slot layout and the typed update functions.
 pub const RUNTIME_HOT: &str = include_str!("../../runtime/weft_ranges_hot.h");
-/// The cold runtime part: record file creation, mapping, fork handling.
-pub const RUNTIME_COLD: &str = include_str!("../../runtime/weft_ranges_cold.h");
+/// The cold runtime part: the monitors' common record-file code, then the
+/// range table's mapping and fork handling.
+pub const RUNTIME_COLD: &str = concat!(
+    include_str!("../../runtime/weft_out.h"),
+    include_str!("../../runtime/weft_ranges_cold.h")
+);
 
 /// The longest identifier stem derived from a path; keeps record file names
 /// well under NAME_MAX. Stems only need to be unique within one unit.
