@@ -259,6 +259,16 @@ macro_rules! in_code {
     };
 }
 
+/// Kinds selectable inside an expression or declaration (transitive
+/// descendants): what every expression-level kind selects, after its own
+/// extras.
+macro_rules! in_expression {
+    ($($extra:literal),* $(,)?) => {
+        &[$($extra,)* "var", "call", "expression", "binaryOp", "unaryOp", "arrayAccess",
+          "memberAccess", "assignment", "arg"]
+    };
+}
+
 const STMT_ATTRS: &[AttributeSpec] = &[attr(
     "is_decl",
     &["isDecl"],
@@ -388,18 +398,7 @@ static KINDS: &[KindSpec] = &[
         name: "decl",
         aliases: &["declaration"],
         doc: "A declaration statement (`int a, *b = 0;`), local or at file scope, prototypes included; typedefs are not decls.",
-        selects: &[
-            "vardecl",
-            "var",
-            "call",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-            "arg",
-        ],
+        selects: in_expression!["vardecl"],
         attributes: &[attr(
             "num_declarators",
             &["numDeclarators"],
@@ -412,18 +411,7 @@ static KINDS: &[KindSpec] = &[
         name: "first_decl",
         aliases: &["firstDecl"],
         doc: "The first declaration directly in a body. Selected like first_stmt.",
-        selects: &[
-            "vardecl",
-            "var",
-            "call",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-            "arg",
-        ],
+        selects: in_expression!["vardecl"],
         attributes: &[attr(
             "num_declarators",
             &["numDeclarators"],
@@ -436,18 +424,7 @@ static KINDS: &[KindSpec] = &[
         name: "last_decl",
         aliases: &["lastDecl"],
         doc: "The last declaration directly in a body. Selected like first_stmt.",
-        selects: &[
-            "vardecl",
-            "var",
-            "call",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-            "arg",
-        ],
+        selects: in_expression!["vardecl"],
         attributes: &[attr(
             "num_declarators",
             &["numDeclarators"],
@@ -460,17 +437,7 @@ static KINDS: &[KindSpec] = &[
         name: "vardecl",
         aliases: &["varDecl"],
         doc: "One declarator of a variable in a declaration (`b = 0` in `int a, b = 0;`), local, in a for header or at file scope; function prototypes are not vardecls. Its name is not a `var`.",
-        selects: &[
-            "var",
-            "call",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-            "arg",
-        ],
+        selects: in_expression![],
         attributes: typed_attributes![
             attr("has_init", &["hasInit"], Bool, "Has an initializer."),
             attr("init", &[], StrOrNull, "The initializer's text."),
@@ -535,17 +502,7 @@ static KINDS: &[KindSpec] = &[
         name: "call",
         aliases: &[],
         doc: "A function call.",
-        selects: &[
-            "arg",
-            "var",
-            "call",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr(
                 "name",
@@ -589,17 +546,7 @@ static KINDS: &[KindSpec] = &[
         name: "return",
         aliases: &["returnStmt"],
         doc: "A return statement. `return.var` selects the vars used in the returned expression.",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr("has_value", &["hasValue"], Bool, "Returns an expression."),
             attr(
@@ -685,17 +632,7 @@ static KINDS: &[KindSpec] = &[
         name: "expression",
         aliases: &["expr"],
         doc: "Any expression except a bare identifier (see `var`) or a called function's name: literals, operators, calls, casts, ... Nested expressions are selected too.",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[],
         actions: INSERT,
     },
@@ -703,17 +640,7 @@ static KINDS: &[KindSpec] = &[
         name: "binaryOp",
         aliases: &["binary_op", "binop"],
         doc: "A binary operator expression (arithmetic, comparison, logical, bitwise); assignments are `assignment`.",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr("operator", &["op"], Str, "The operator."),
             attr("left", &["lhs"], Str, "Text of the left operand."),
@@ -725,17 +652,7 @@ static KINDS: &[KindSpec] = &[
         name: "unaryOp",
         aliases: &["unary_op"],
         doc: "A unary operator expression: `-x`, `!x`, `~x`, `*p`, `&x`, `++x`, `x--`, ...",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr("operator", &["op"], Str, "The operator."),
             attr("operand", &[], Str, "Text of the operand."),
@@ -752,17 +669,7 @@ static KINDS: &[KindSpec] = &[
         name: "arrayAccess",
         aliases: &["array_access"],
         doc: "A subscript expression `a[i]`.",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr(
                 "name",
@@ -779,17 +686,7 @@ static KINDS: &[KindSpec] = &[
         name: "memberAccess",
         aliases: &["member_access"],
         doc: "A member access `s.m` or `p->m`.",
-        selects: &[
-            "var",
-            "call",
-            "arg",
-            "expression",
-            "binaryOp",
-            "unaryOp",
-            "arrayAccess",
-            "memberAccess",
-            "assignment",
-        ],
+        selects: in_expression![],
         attributes: &[
             attr("name", &["member"], Str, "The member's name."),
             attr("base", &[], Str, "Text of the accessed expression."),
