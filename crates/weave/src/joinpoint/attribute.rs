@@ -150,8 +150,13 @@ fn in_definition(file: &ParsedFile, param: Node<'_>) -> bool {
 
 /// Kind-specific attributes; `None` when `name` is not one of `kind`'s own.
 fn kind_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Option<Value> {
+    statement_attribute(file, kind, n, name).or_else(|| expression_attribute(file, kind, n, name))
+}
+
+/// Attributes of the kinds that stand for files, functions, bodies and
+/// statements.
+fn statement_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Option<Value> {
     let text = |n: Node<'_>| Value::Str(code(file, n).to_string());
-    let field_text = |field: &str| n.child_by_field_name(field).map_or(Value::Null, text);
     match kind {
         "file" => match name {
             "name" => Some(Value::Str(
@@ -180,6 +185,29 @@ fn kind_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Opt
             }
             _ => None,
         },
+        "return" => {
+            let value = n.named_children(&mut n.walk()).find(|c| c.kind() != "comment");
+            match name {
+                "has_value" => Some(Value::Bool(value.is_some())),
+                "value" => Some(value.map_or(Value::Null, text)),
+                _ => None,
+            }
+        }
+        "loop" => loops::attribute(file, n, name),
+        "if" | "switch" => match name {
+            "condition" => Some(condition(file, n)),
+            "has_else" => Some(Value::Bool(n.child_by_field_name("alternative").is_some())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Attributes of the kinds that stand for expressions.
+fn expression_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Option<Value> {
+    let text = |n: Node<'_>| Value::Str(code(file, n).to_string());
+    let field_text = |field: &str| n.child_by_field_name(field).map_or(Value::Null, text);
+    match kind {
         "assignment" => match name {
             "operator" => n
                 .child_by_field_name("operator")
@@ -217,20 +245,6 @@ fn kind_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -> Opt
                     .position(|a| a.id() == n.id())?;
                 Some(Value::Int(position as i64))
             }
-            _ => None,
-        },
-        "return" => {
-            let value = n.named_children(&mut n.walk()).find(|c| c.kind() != "comment");
-            match name {
-                "has_value" => Some(Value::Bool(value.is_some())),
-                "value" => Some(value.map_or(Value::Null, text)),
-                _ => None,
-            }
-        }
-        "loop" => loops::attribute(file, n, name),
-        "if" | "switch" => match name {
-            "condition" => Some(condition(file, n)),
-            "has_else" => Some(Value::Bool(n.child_by_field_name("alternative").is_some())),
             _ => None,
         },
         "binaryOp" => match name {
