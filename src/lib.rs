@@ -21,6 +21,7 @@ pub mod cli;
 pub use weft_c as c;
 pub use weft_c::sema;
 pub use weft_lang::{aspect, diag, engine};
+pub use weft_monitor as monitor;
 pub use weft_monitor::ranges;
 pub use weft_study as experiment;
 pub use weft_text as text;

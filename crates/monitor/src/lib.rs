@@ -2,13 +2,17 @@
 //! the per-process records that runtime writes under `$WEFT_OUT`, and the
 //! readers of those records. [`record`] is what every monitor shares: the
 //! file naming, the common header and its reader; the C side is
-//! `runtime/weft_out.h`. Range monitoring ([`ranges`]) is the first monitor.
+//! `runtime/weft_out.h`. Range monitoring ([`ranges`]) is the first monitor;
+//! [`trace`] records the values at program points that likely invariants
+//! are learned from.
 
+pub mod c_text;
 pub mod ranges;
 pub mod record;
+pub mod trace;
 
 use weft_lang::engine::ScriptApi;
 
 /// Every monitor's aspect API (e.g. `RangeTables`), for the runs of
 /// aspects that may use them.
-pub const SCRIPT_APIS: &[ScriptApi] = &[ranges::aspect_api::register];
+pub const SCRIPT_APIS: &[ScriptApi] = &[ranges::aspect_api::register, trace::aspect_api::register];

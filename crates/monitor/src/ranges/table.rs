@@ -13,6 +13,7 @@
 //! beside it, so the woven tree builds with the program's unchanged build.
 
 use super::key::{Key, Kind, ValueType};
+use crate::c_text::{c_string, unit_stem};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -24,10 +25,6 @@ pub const RUNTIME_COLD: &str = concat!(
     include_str!("../../runtime/weft_out.h"),
     include_str!("../../runtime/weft_ranges_cold.h")
 );
-
-/// The longest identifier stem derived from a path; keeps record file names
-/// well under NAME_MAX. Stems only need to be unique within one unit.
-const MAX_STEM: usize = 80;
 
 /// A handle on one table entry, returned by [`TableSpec::entry`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,17 +58,9 @@ impl TableSpec {
     /// An empty table for the unit at `file` (its path relative to the
     /// program's root: it becomes part of every entry's stable name).
     pub fn new(file: &str) -> TableSpec {
-        let mut stem: String = file
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .take(MAX_STEM)
-            .collect();
-        if stem.is_empty() {
-            stem.push_str("unit");
-        }
         TableSpec {
             file: file.to_string(),
-            stem,
+            stem: unit_stem(file),
             entries: Vec::new(),
             index: HashMap::new(),
         }
@@ -176,27 +165,6 @@ impl TableSpec {
             table = self.table_name(),
         )
     }
-}
-
-/// A C string literal for `s`. Escapes `?` against trigraphs (on under
-/// -std=c99) and writes other bytes outside printable ASCII as 3-digit octal,
-/// which cannot swallow a following digit.
-fn c_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for b in s.bytes() {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'?' => out.push_str("\\?"),
-            0x20..=0x7e => out.push(b as char),
-            _ => {
-                let _ = write!(out, "\\{b:03o}");
-            }
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

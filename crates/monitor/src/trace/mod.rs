@@ -1,0 +1,14 @@
+//! Trace monitoring: the values of chosen variables at program points
+//! (function entries and exits), for likely-invariant detection.
+//!
+//! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
+//! points, their variables, the C text); [`aspect_api`] lets aspects build
+//! specs (`TraceTables`); [`record`] reads the `.trace` files the runtime
+//! (`runtime/weft_trace_*.h`) writes. See docs/invariants.md.
+
+pub mod aspect_api;
+pub mod record;
+pub mod spec;
+
+pub use record::{Sample, TraceFile, read_trace};
+pub use spec::{PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

@@ -1,0 +1,163 @@
+//! Reading the `.trace` files the trace runtime writes (format v1, see
+//! `runtime/weft_trace_cold.h`): the common header, the unit's
+//! declarations, then samples in chunks.
+
+use std::path::Path;
+
+use super::spec::{PointDecl, PointKind, VarDecl, VarKind};
+use crate::record::{Bytes, Format, HEADER_SIZE, Header, RecordError};
+
+/// The trace monitor's record files.
+pub const FORMAT: Format = Format {
+    magic: b"WEFTTRC\0",
+    version: 1,
+    extension: "trace",
+    what: "trace",
+};
+
+/// The tag of the record that says the file reached its size cap.
+const CAPPED: u32 = 0xFFFF_FFFF;
+const PAGE: usize = 4096;
+
+/// One sample: the values of a point's variables, in declaration order, as
+/// stored (signed integers and pointers as their bits, floats as theirs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub point: usize,
+    /// The invocation: an exit's nonce equals its entry's.
+    pub nonce: u64,
+    pub values: Vec<u64>,
+}
+
+/// One trace file, read whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceFile {
+    pub header: Header,
+    /// The unit's path as the weaver named it.
+    pub unit: String,
+    pub points: Vec<PointDecl>,
+    pub samples: Vec<Sample>,
+    /// The runtime stopped writing at its size cap (`WEFT_TRACE_MAX_MB`).
+    pub capped: bool,
+}
+
+/// Reads the trace file at `path`; errors name the file and the offset.
+pub fn read_trace(path: &Path) -> Result<TraceFile, String> {
+    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&data).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses a trace file's bytes.
+pub fn parse(data: &[u8]) -> Result<TraceFile, RecordError> {
+    let header = FORMAT.header(data)?;
+    let [decls_len, point_count, chunk] = header.layout.map(|w| w as usize);
+    let decls_end = HEADER_SIZE + decls_len;
+    let decls = data
+        .get(HEADER_SIZE..decls_end)
+        .ok_or_else(|| RecordError::at(data.len(), "truncated inside the declarations"))?;
+    let decls = std::str::from_utf8(decls)
+        .map_err(|e| RecordError::at(HEADER_SIZE + e.valid_up_to(), "declarations are not UTF-8"))?;
+    let (unit, points) = declarations(decls)?;
+    if points.len() != point_count {
+        return Err(RecordError::at(
+            24,
+            format!("{point_count} points in the header, {} declared", points.len()),
+        ));
+    }
+    if chunk < PAGE || !chunk.is_multiple_of(PAGE) {
+        return Err(RecordError::at(28, format!("bad chunk size {chunk}")));
+    }
+    let start = decls_end.div_ceil(PAGE) * PAGE;
+    let (samples, capped) = samples(data, start.min(data.len()), chunk, &points)?;
+    Ok(TraceFile {
+        header,
+        unit,
+        points,
+        samples,
+        capped,
+    })
+}
+
+/// The unit name and the points of a declarations text.
+fn declarations(text: &str) -> Result<(String, Vec<PointDecl>), RecordError> {
+    let bad = |line: usize, what: &str| {
+        RecordError::at(HEADER_SIZE, format!("declarations line {}: {what}", line + 1))
+    };
+    let mut lines = text.lines().enumerate();
+    let unit = match lines.next() {
+        Some((_, l)) if l.starts_with("unit\t") => l["unit\t".len()..].to_string(),
+        _ => return Err(bad(0, "expected `unit`")),
+    };
+    let mut points: Vec<PointDecl> = Vec::new();
+    for (n, line) in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields.as_slice() {
+            ["point", function, kind, at, _count] => points.push(PointDecl {
+                function: function.to_string(),
+                kind: match *kind {
+                    "enter" => PointKind::Enter,
+                    "exit" => PointKind::Exit,
+                    _ => return Err(bad(n, "point kind is neither enter nor exit")),
+                },
+                line: at.parse().map_err(|_| bad(n, "bad line number"))?,
+                vars: Vec::new(),
+            }),
+            ["var", name, kind] => {
+                let kind = VarKind::parse(kind).ok_or_else(|| bad(n, "unknown value kind"))?;
+                let point = points
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a var before any point"))?;
+                point.vars.push(VarDecl {
+                    name: name.to_string(),
+                    kind,
+                });
+            }
+            _ => return Err(bad(n, "neither a point nor a var")),
+        }
+    }
+    Ok((unit, points))
+}
+
+/// The samples from `start` on. A zero tag ends a chunk (the rest of it was
+/// never written); a sample cut by the end of the file is an error.
+fn samples(
+    data: &[u8],
+    start: usize,
+    chunk: usize,
+    points: &[PointDecl],
+) -> Result<(Vec<Sample>, bool), RecordError> {
+    let b = Bytes(data);
+    let mut out = Vec::new();
+    let mut at = start;
+    while at + 4 <= data.len() {
+        let tag = b.u32(at)?;
+        if tag == CAPPED {
+            return Ok((out, true));
+        }
+        if tag == 0 {
+            at = start + ((at - start) / chunk + 1) * chunk;
+            continue;
+        }
+        let point = tag as usize - 1;
+        let decl = points
+            .get(point)
+            .ok_or_else(|| RecordError::at(at, format!("sample of point {point}, not declared")))?;
+        let count = b.u32(at + 4)? as usize;
+        if count != decl.vars.len() {
+            return Err(RecordError::at(
+                at + 4,
+                format!(
+                    "sample of point {point} has {count} values, {} declared",
+                    decl.vars.len()
+                ),
+            ));
+        }
+        let nonce = b.u64(at + 8)?;
+        let values = (0..count)
+            .map(|i| b.u64(at + 16 + 8 * i))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(Sample { point, nonce, values });
+        at += 16 + 8 * count;
+    }
+    Ok((out, false))
+}

@@ -1,0 +1,296 @@
+//! The weaver's side of tracing: one [`TraceSpec`] per woven unit collects
+//! its program points and generates the C text.
+//!
+//! A unit gets [`TraceSpec::prelude`] at its very top, a sample statement at
+//! each point ([`TraceSpec::enter`] declares the invocation's nonce at a
+//! function's entry; [`TraceSpec::exit`] uses it before each return) and
+//! [`TraceSpec::epilogue`] at its very end.
+
+use std::fmt::{self, Write as _};
+
+use crate::c_text::{c_string, unit_stem};
+use crate::ranges::ValueType;
+
+/// The hot runtime part: declarations the sample statements call.
+pub const RUNTIME_HOT: &str = include_str!("../../runtime/weft_trace_hot.h");
+/// The cold runtime part: the common record code, then the trace writer.
+pub const RUNTIME_COLD: &str = concat!(
+    include_str!("../../runtime/weft_out.h"),
+    include_str!("../../runtime/weft_trace_cold.h")
+);
+
+/// The C name of the local holding an invocation's nonce.
+pub const NONCE: &str = "weft_inv";
+
+/// How a traced value is stored (8 bytes each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    I64,
+    U64,
+    F64,
+    /// An address; only null / non-null and equality mean anything.
+    Pointer,
+}
+
+impl VarKind {
+    /// The kind of a C type spelled with standard names, or `None` when it
+    /// is not a scalar weft can read (structs, arrays, unknown typedefs).
+    /// `pointer` says the type is a pointer even when its spelling hides it.
+    pub fn for_c_type(c_type: &str, pointer: bool) -> Option<VarKind> {
+        if pointer || (c_type.contains('*') && !c_type.contains(['[', '('])) {
+            return Some(VarKind::Pointer);
+        }
+        ValueType::for_c_type(c_type).map(|v| match v {
+            ValueType::I64 => VarKind::I64,
+            ValueType::U64 => VarKind::U64,
+            ValueType::F64 => VarKind::F64,
+        })
+    }
+
+    /// The name used in trace declarations.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VarKind::I64 => "i64",
+            VarKind::U64 => "u64",
+            VarKind::F64 => "f64",
+            VarKind::Pointer => "ptr",
+        }
+    }
+
+    /// The kind named `name` in trace declarations.
+    pub fn parse(name: &str) -> Option<VarKind> {
+        [VarKind::I64, VarKind::U64, VarKind::F64, VarKind::Pointer]
+            .into_iter()
+            .find(|k| k.as_str() == name)
+    }
+
+    /// A C expression of type `unsigned long long` holding `expr`'s value
+    /// as the runtime stores it (evaluated once).
+    fn encode(self, expr: &str) -> String {
+        match self {
+            VarKind::I64 => format!("(unsigned long long)(long long)({expr})"),
+            VarKind::U64 => format!("(unsigned long long)({expr})"),
+            VarKind::F64 => format!("weft_trace_f64((double)({expr}))"),
+            VarKind::Pointer => format!("(unsigned long long)(__UINTPTR_TYPE__)({expr})"),
+        }
+    }
+}
+
+impl fmt::Display for VarKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a point starts an invocation or ends one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PointKind {
+    Enter,
+    Exit,
+}
+
+impl PointKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            PointKind::Enter => "enter",
+            PointKind::Exit => "exit",
+        }
+    }
+}
+
+/// One variable of a point, as declared in the trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarDecl {
+    pub name: String,
+    pub kind: VarKind,
+}
+
+/// One program point: a function's entry, or one of its exits (by line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointDecl {
+    pub function: String,
+    pub kind: PointKind,
+    /// The line of the entry or of the exit (a `return`, or the end of the
+    /// body).
+    pub line: usize,
+    pub vars: Vec<VarDecl>,
+}
+
+/// A variable the aspect asks to trace at a point: its name in the trace,
+/// its kind, and the C expression giving its value there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TracedVar {
+    pub name: String,
+    pub kind: VarKind,
+    pub expr: String,
+}
+
+/// The program points of one woven unit.
+#[derive(Debug, Clone)]
+pub struct TraceSpec {
+    file: String,
+    stem: String,
+    points: Vec<PointDecl>,
+}
+
+impl TraceSpec {
+    /// An empty spec for the unit at `file` (its path relative to the
+    /// program's root).
+    pub fn new(file: &str) -> TraceSpec {
+        TraceSpec {
+            file: file.to_string(),
+            stem: unit_stem(file),
+            points: Vec::new(),
+        }
+    }
+
+    /// The unit's points, in declaration order.
+    pub fn points(&self) -> &[PointDecl] {
+        &self.points
+    }
+
+    /// The C pointer the sample statements pass to the runtime.
+    fn tu(&self) -> String {
+        format!("weft_trace_{}", self.stem)
+    }
+
+    fn add(&mut self, function: &str, kind: PointKind, line: usize, vars: &[TracedVar]) -> usize {
+        self.points.push(PointDecl {
+            function: function.to_string(),
+            kind,
+            line,
+            vars: vars
+                .iter()
+                .map(|v| VarDecl {
+                    name: v.name.clone(),
+                    kind: v.kind,
+                })
+                .collect(),
+        });
+        self.points.len() - 1
+    }
+
+    /// The values argument of a sample call: a compound literal, or a null
+    /// pointer when there is nothing to record.
+    fn values(vars: &[TracedVar]) -> String {
+        if vars.is_empty() {
+            return "0, 0".to_string();
+        }
+        let encoded: Vec<String> = vars.iter().map(|v| v.kind.encode(&v.expr)).collect();
+        format!(
+            "(const unsigned long long[]){{{}}}, {}",
+            encoded.join(", "),
+            vars.len()
+        )
+    }
+
+    /// A declaration for the start of `function`'s body: samples the entry
+    /// and keeps the invocation's nonce in [`NONCE`] for its exits.
+    pub fn enter(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
+        let point = self.add(function, PointKind::Enter, line, vars);
+        format!(
+            "unsigned long long {NONCE} = weft_trace_enter({}, {point}u, {});",
+            self.tu(),
+            Self::values(vars)
+        )
+    }
+
+    /// A statement for just before an exit of `function` at `line`: samples
+    /// it as the exit of the invocation in [`NONCE`].
+    pub fn exit(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
+        let point = self.add(function, PointKind::Exit, line, vars);
+        format!(
+            "weft_trace_exit({}, {point}u, {NONCE}, {});",
+            self.tu(),
+            Self::values(vars)
+        )
+    }
+
+    /// The declarations text written at the start of every trace file.
+    pub fn declarations(&self) -> String {
+        let clean = |s: &str| s.replace(['\t', '\n'], " ");
+        let mut text = format!("unit\t{}\n", clean(&self.file));
+        for p in &self.points {
+            let _ = writeln!(
+                text,
+                "point\t{}\t{}\t{}\t{}",
+                clean(&p.function),
+                p.kind.as_str(),
+                p.line,
+                p.vars.len()
+            );
+            for v in &p.vars {
+                let _ = writeln!(text, "var\t{}\t{}", clean(&v.name), v.kind);
+            }
+        }
+        text
+    }
+
+    /// The text for the very top of the woven file; empty without points.
+    pub fn prelude(&self) -> String {
+        if self.points.is_empty() {
+            return String::new();
+        }
+        format!("{RUNTIME_HOT}static struct weft_trace_tu *{} = 0;\n", self.tu())
+    }
+
+    /// The text for the very end of the woven file; empty without points.
+    pub fn epilogue(&self) -> String {
+        if self.points.is_empty() {
+            return String::new();
+        }
+        let stem = &self.stem;
+        format!(
+            "\n{RUNTIME_COLD}static unsigned long long weft_trace_counts_{stem}[{n}];\n\
+             static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0\n}};\n\
+             static void weft_trace_child_{stem}(void)\n{{\n    weft_trace_forget(&weft_trace_tu_{stem});\n}}\n\
+             static void weft_trace_init_{stem}(void) __attribute__((constructor));\n\
+             static void weft_trace_init_{stem}(void)\n{{\n    {tu} = &weft_trace_tu_{stem};\n    pthread_atfork(0, 0, weft_trace_child_{stem});\n}}\n",
+            n = self.points.len(),
+            decls = c_string(&self.declarations()),
+            tu = self.tu(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str, kind: VarKind) -> TracedVar {
+        TracedVar {
+            name: name.into(),
+            kind,
+            expr: name.into(),
+        }
+    }
+
+    #[test]
+    fn kinds_follow_the_c_type() {
+        assert_eq!(VarKind::for_c_type("const char *", false), Some(VarKind::Pointer));
+        assert_eq!(VarKind::for_c_type("unsigned", false), Some(VarKind::U64));
+        assert_eq!(VarKind::for_c_type("double", false), Some(VarKind::F64));
+        assert_eq!(VarKind::for_c_type("FILEP", true), Some(VarKind::Pointer));
+        assert_eq!(VarKind::for_c_type("struct s", false), None);
+        assert_eq!(VarKind::for_c_type("int (*)(void)", false), None);
+    }
+
+    #[test]
+    fn points_get_statements_and_declarations() {
+        let mut spec = TraceSpec::new("src/a.c");
+        let enter = spec.enter("f", 3, &[var("n", VarKind::I64), var("p", VarKind::Pointer)]);
+        assert_eq!(
+            enter,
+            "unsigned long long weft_inv = weft_trace_enter(weft_trace_src_a_c, 0u, \
+             (const unsigned long long[]){(unsigned long long)(long long)(n), \
+             (unsigned long long)(__UINTPTR_TYPE__)(p)}, 2);"
+        );
+        let exit = spec.exit("f", 9, &[]);
+        assert_eq!(exit, "weft_trace_exit(weft_trace_src_a_c, 1u, weft_inv, 0, 0);");
+        assert_eq!(
+            spec.declarations(),
+            "unit\tsrc/a.c\npoint\tf\tenter\t3\t2\nvar\tn\ti64\nvar\tp\tptr\npoint\tf\texit\t9\t0\n"
+        );
+        assert!(spec.epilogue().contains("weft_trace_counts_src_a_c[2]"));
+    }
+}
