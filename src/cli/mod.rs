@@ -5,6 +5,7 @@
 mod check;
 mod experiment;
 mod joinpoints;
+mod nonterm;
 mod parse_health;
 mod ranges;
 mod select;
@@ -32,6 +33,8 @@ enum Command {
     Transform(transform::Args),
     #[command(subcommand)]
     Ranges(ranges::Command),
+    #[command(subcommand)]
+    Nonterm(nonterm::Command),
     Experiment(experiment::Args),
 }
 
@@ -46,6 +49,7 @@ pub fn main() -> i32 {
         Command::ParseHealth(args) => parse_health::run(args),
         Command::Transform(args) => transform::run(args),
         Command::Ranges(command) => ranges::run(command),
+        Command::Nonterm(command) => nonterm::run(command),
         Command::Experiment(args) => experiment::run(args),
     };
     match result {

@@ -151,4 +151,17 @@ static void weft_rt_header(struct weft_header *weft_h, const char *weft_magic, u
     weft_h->weft_time = (long long)time(0);
 }
 
+/* The decimal number in environment variable weft_name, or weft_default.
+ * Not every monitor reads one, hence "unused". */
+static __attribute__((unused)) unsigned long long weft_rt_env_number(const char *weft_name, unsigned long long weft_default)
+{
+    const char *weft_s = getenv(weft_name);
+    unsigned long long weft_v = 0;
+    if (weft_s == 0 || *weft_s < '0' || *weft_s > '9')
+        return weft_default;
+    while (*weft_s >= '0' && *weft_s <= '9')
+        weft_v = weft_v * 10 + (unsigned long long)(*weft_s++ - '0');
+    return weft_v;
+}
+
 #endif /* WEFT_OUT_V1 */

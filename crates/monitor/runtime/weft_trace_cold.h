@@ -48,17 +48,6 @@ static void weft_trace_unlock(struct weft_trace_tu *weft_t)
     __atomic_clear(&weft_t->weft_lock, __ATOMIC_RELEASE);
 }
 
-static unsigned long long weft_trace_env_number(const char *weft_name, unsigned long long weft_default)
-{
-    const char *weft_s = getenv(weft_name);
-    unsigned long long weft_v = 0;
-    if (weft_s == 0 || *weft_s < '0' || *weft_s > '9')
-        return weft_default;
-    while (*weft_s >= '0' && *weft_s <= '9')
-        weft_v = weft_v * 10 + (unsigned long long)(*weft_s++ - '0');
-    return weft_v;
-}
-
 /* Creates the file and writes the header and declarations; the samples
  * start at the first page boundary after them. */
 static void weft_trace_open(struct weft_trace_tu *weft_t)
@@ -79,7 +68,7 @@ static void weft_trace_open(struct weft_trace_tu *weft_t)
         return;
     }
     weft_t->weft_next_chunk = ((sizeof weft_h + weft_len + 4095) / 4096) * 4096;
-    weft_t->weft_cap = weft_trace_env_number("WEFT_TRACE_MAX_MB", 256) << 20;
+    weft_t->weft_cap = weft_rt_env_number("WEFT_TRACE_MAX_MB", 256) << 20;
     weft_t->weft_all = weft_mode != 0 && weft_mode[0] == 'a' && weft_mode[1] == 'l' && weft_mode[2] == 'l';
 }
 

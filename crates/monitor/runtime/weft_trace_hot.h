@@ -4,8 +4,8 @@
  * before the program's own #includes, so it includes no header (see
  * docs/runtime.md for why). It declares what the sample statements call;
  * the cold part at the end of the unit defines it. A value is passed as
- * the 8 bytes of a long long, an unsigned long long, a double's bits or a
- * pointer's address. */
+ * the 8 bytes of a long long, an unsigned long long, a double's bits
+ * (weft_value_hot.h) or a pointer's address. */
 #ifndef WEFT_TRACE_HOT_V1
 #define WEFT_TRACE_HOT_V1
 
@@ -20,15 +20,5 @@ static unsigned long long weft_trace_enter(struct weft_trace_tu *weft_t, unsigne
  * (nothing when its entry was skipped). */
 static void weft_trace_exit(struct weft_trace_tu *weft_t, unsigned int weft_p, unsigned long long weft_nonce,
                             const unsigned long long *weft_v, unsigned int weft_n);
-
-static __inline__ unsigned long long weft_trace_f64(double weft_d)
-{
-    union {
-        double weft_d;
-        unsigned long long weft_u;
-    } weft_x;
-    weft_x.weft_d = weft_d;
-    return weft_x.weft_u;
-}
 
 #endif /* WEFT_TRACE_HOT_V1 */

@@ -17,6 +17,8 @@ pub enum AttrType {
     StrOrNull,
     /// A join point, or null when there is none.
     JoinPointOrNull,
+    /// A list of values (join points or strings, as documented).
+    List,
 }
 
 impl AttrType {
@@ -29,6 +31,7 @@ impl AttrType {
             AttrType::IntOrNull => "int or null",
             AttrType::StrOrNull => "string or null",
             AttrType::JoinPointOrNull => "joinpoint or null",
+            AttrType::List => "list",
         }
     }
 }
@@ -562,7 +565,14 @@ static KINDS: &[KindSpec] = &[
         name: "loop",
         aliases: &[],
         doc: "A for, while or do-while loop. `loop.loop` selects the loops nested in it.",
-        selects: in_code!["body", "first_stmt", "last_stmt", "first_decl", "last_decl"],
+        selects: in_code![
+            "body",
+            "cond",
+            "first_stmt",
+            "last_stmt",
+            "first_decl",
+            "last_decl"
+        ],
         attributes: &[
             attr(
                 "kind",
@@ -577,6 +587,30 @@ static KINDS: &[KindSpec] = &[
                 "Position in the file's loop nests, unique in the file: `2` is the second outermost loop of the file, `2.1` the first loop nested directly in it.",
             ),
             attr("is_innermost", &["isInnermost"], Bool, "Contains no loop."),
+            attr(
+                "state",
+                &[],
+                List,
+                "The loop's state for non-termination monitoring: the variables read by any condition in the loop, closed under the assignments in the loop that feed them (and the conditions those run under), less the variables the loop never writes and those declared inside it. One `var` join point per variable, its first use in the loop, in source order.",
+            ),
+            attr(
+                "state_exact",
+                &["stateExact"],
+                Bool,
+                "The state determines the next iteration: the loop calls nothing and does not both read and write memory, so a repeated state proves it never ends.",
+            ),
+            attr(
+                "state_unknowns",
+                &["stateUnknowns"],
+                List,
+                "What feeds the loop besides its state, e.g. `calls getc()`, `reads memory (a[i]) and writes memory (a[i])`; empty when `state_exact`.",
+            ),
+            attr(
+                "has_exit",
+                &["hasExit"],
+                Bool,
+                "The loop can end: its condition is not constantly true, or it holds a `break` of its own, a `return`, a `goto`, or a call that does not return (`exit`, `abort`, …).",
+            ),
             attr("is_outermost", &["isOutermost"], Bool, "Is in no loop."),
             attr(
                 "nested_level",
@@ -597,6 +631,14 @@ static KINDS: &[KindSpec] = &[
                 "The variable initialised, tested and updated by a for header; null otherwise.",
             ),
         ],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "cond",
+        aliases: &["condition"],
+        doc: "The condition of a loop, without its parentheses: evaluated before every iteration of a for or while loop and after every iteration of a do-while loop. A `for (;;)` has none. `insert replace` rewrites it in place.",
+        selects: in_expression![],
+        attributes: &[],
         actions: INSERT,
     },
     KindSpec {

@@ -38,6 +38,7 @@ pub fn attribute(
     let n = node(files, jp).ok_or_else(|| stale(jp))?;
     let own = match jp.kind {
         "param" | "vardecl" | "var" => declared_attribute(files, sema, index, jp.kind, n, attr.name),
+        "loop" if loops::is_state_attribute(attr.name) => loops::state_attribute(file, index, n, attr.name),
         _ => kind_attribute(file, jp.kind, n, attr.name),
     };
     own.or_else(|| common_attribute(file, index, jp, n, attr.name))

@@ -4,7 +4,8 @@
 use tree_sitter::Node;
 
 use super::Value;
-use super::tree::{is_loop_kind, unparenthesized_parent};
+use super::slice::slice;
+use super::tree::{handle, is_loop_kind, unparenthesized_parent};
 use super::vars::{Reference, is_var_use, reference};
 use weft_c::ParsedFile;
 
@@ -19,6 +20,31 @@ pub fn attribute(file: &ParsedFile, lp: Node<'_>, name: &str) -> Option<Value> {
         "nested_level" => Value::Int(enclosing_loops(lp).count() as i64),
         "num_iterations" => num_iterations(file, lp).map_or(Value::Null, Value::Int),
         "control_var" => for_header(file, lp).map_or(Value::Null, |h| Value::Str(h.var.to_string())),
+        _ => return None,
+    })
+}
+
+/// Whether `name` is one of the attributes [`state_attribute`] answers.
+pub fn is_state_attribute(name: &str) -> bool {
+    matches!(name, "state" | "state_exact" | "state_unknowns" | "has_exit")
+}
+
+/// The loop's state for non-termination monitoring (see [`super::slice`]):
+/// `state` (its variables, as the `var` join point of each one's first use
+/// in the loop), `state_exact`, `state_unknowns` and `has_exit`.
+pub fn state_attribute(file: &ParsedFile, index: usize, lp: Node<'_>, name: &str) -> Option<Value> {
+    let state = slice(file, lp);
+    Some(match name {
+        "state" => Value::List(
+            state
+                .vars
+                .iter()
+                .map(|(_, n)| Value::JoinPoint(handle("var", index, *n)))
+                .collect(),
+        ),
+        "state_exact" => Value::Bool(state.unknowns.is_empty()),
+        "state_unknowns" => Value::List(state.unknowns.into_iter().map(Value::Str).collect()),
+        "has_exit" => Value::Bool(state.has_exit),
         _ => return None,
     })
 }

@@ -7,6 +7,7 @@ mod attribute;
 mod loops;
 mod params;
 mod select;
+mod slice;
 mod tree;
 mod typed;
 mod vars;

@@ -90,6 +90,11 @@ fn collect(
                 out.extend(body_of(owner).map(|b| handle("body", index, b)));
             }
         }
+        "cond" => {
+            for owner in owners(file, scope, scope_kind) {
+                out.extend(condition_of(owner).map(|c| handle("cond", index, c)));
+            }
+        }
         "first_stmt" | "last_stmt" | "first_decl" | "last_decl" => {
             let bodies: Vec<Node<'_>> = if scope_kind == "body" {
                 vec![scope]
@@ -123,6 +128,15 @@ fn collect(
             );
         }
     }
+}
+
+/// The condition of a loop, without its parentheses; none for `for (;;)`.
+fn condition_of(owner: Node<'_>) -> Option<Node<'_>> {
+    let mut condition = owner.child_by_field_name("condition")?;
+    while condition.kind() == "parenthesized_expression" && condition.named_child_count() == 1 {
+        condition = condition.named_child(0)?;
+    }
+    Some(condition)
 }
 
 /// The nodes owning bodies and parameters reached from `scope`: the

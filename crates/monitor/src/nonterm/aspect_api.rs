@@ -1,0 +1,164 @@
+//! The bridge that lets aspects monitor loops for non-termination: a rhai
+//! type `NontermMonitors` holding one [`NontermSpec`] per woven file.
+//!
+//! ```text
+//! let nt = NontermMonitors("abort");
+//! var texts = nt.monitor($loop.file, $function.name, $loop.line, vars, $loop.state_exact);
+//! // texts: #{before, after, condition, body_start}, or () when a state
+//! // variable cannot be read (listed by nt.skipped())
+//! ```
+//!
+//! Vars are maps as for `TraceTables`: `name`, `type`, optional `pointer`
+//! and `expr`.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
+
+use super::spec::{MAX_STATE, NontermSpec, Policy};
+use crate::trace::TracedVar;
+use crate::value::VarKind;
+
+type Fallible<T> = Result<T, Box<EvalAltResult>>;
+
+#[derive(Debug)]
+struct Specs {
+    policy: Policy,
+    by_file: BTreeMap<String, NontermSpec>,
+    /// Loops not monitored, with why.
+    skipped: Vec<String>,
+}
+
+/// The non-termination specs of one weave (rhai type `NontermMonitors`).
+#[derive(Debug, Clone)]
+pub struct NontermMonitors {
+    inner: Arc<Mutex<Specs>>,
+}
+
+impl NontermMonitors {
+    /// Monitors whose revisits follow `policy` by default.
+    pub fn new(policy: Policy) -> NontermMonitors {
+        NontermMonitors {
+            inner: Arc::new(Mutex::new(Specs {
+                policy,
+                by_file: BTreeMap::new(),
+                skipped: Vec::new(),
+            })),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Specs> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The texts monitoring a loop, or why it cannot be monitored.
+    fn monitor(&self, at: (&str, &str, usize), requested: &Array, exact: bool) -> Result<Map, String> {
+        let (file, function, line) = at;
+        let mut state = Vec::new();
+        for value in requested {
+            let var = value
+                .read_lock::<Map>()
+                .ok_or("NontermMonitors: each var must be a map")?;
+            let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
+            let name = field("name").ok_or("NontermMonitors: a var without a `name`")?;
+            let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
+            let c_type = field("type").unwrap_or_else(|| "unknown type".into());
+            let kind = VarKind::for_c_type(&c_type, pointer).ok_or_else(|| {
+                format!("state variable `{name}` has type `{c_type}`, which weft cannot read")
+            })?;
+            state.push(TracedVar {
+                expr: field("expr").unwrap_or_else(|| name.clone()),
+                name,
+                kind,
+            });
+        }
+        if state.len() > MAX_STATE {
+            return Err(format!("{} state variables, more than {MAX_STATE}", state.len()));
+        }
+        let mut specs = self.lock();
+        let policy = specs.policy;
+        let spec = specs
+            .by_file
+            .entry(file.to_string())
+            .or_insert_with(|| NontermSpec::new(file, policy));
+        let texts = spec.add(function, line, &state, exact);
+        let mut map = Map::new();
+        map.insert("before".into(), texts.before.into());
+        map.insert("after".into(), texts.after.into());
+        map.insert("condition".into(), texts.condition.into());
+        map.insert("body_start".into(), texts.body_start.into());
+        Ok(map)
+    }
+}
+
+fn text(value: &Dynamic) -> String {
+    if value.is_unit() {
+        String::new()
+    } else {
+        value.to_string()
+    }
+}
+
+/// Registers `NontermMonitors(policy)` with `monitor`, `skip`, `skipped`,
+/// `files`, `loops`, `prelude` and `epilogue`.
+pub fn register(engine: &mut Engine) {
+    engine
+        .register_type_with_name::<NontermMonitors>("NontermMonitors")
+        .register_fn(
+            "NontermMonitors",
+            |policy: Dynamic| -> Fallible<NontermMonitors> {
+                let policy: Policy = text(&policy)
+                    .parse()
+                    .map_err(|e: String| format!("NontermMonitors: {e}"))?;
+                Ok(NontermMonitors::new(policy))
+            },
+        )
+        .register_fn(
+            "monitor",
+            |m: &mut NontermMonitors,
+             file: Dynamic,
+             function: Dynamic,
+             line: rhai::INT,
+             vars: Array,
+             exact: bool| {
+                let (file, function) = (text(&file), text(&function));
+                let line = usize::try_from(line).unwrap_or(0);
+                match m.monitor((&file, &function, line), &vars, exact) {
+                    Ok(map) => Dynamic::from(map),
+                    Err(why) => {
+                        m.lock()
+                            .skipped
+                            .push(format!("{file}:{line}: loop in {function}: {why}"));
+                        Dynamic::UNIT
+                    }
+                }
+            },
+        )
+        .register_fn("skip", |m: &mut NontermMonitors, why: Dynamic| {
+            m.lock().skipped.push(text(&why))
+        })
+        .register_fn("skipped", |m: &mut NontermMonitors| -> Array {
+            m.lock().skipped.iter().cloned().map(Dynamic::from).collect()
+        })
+        .register_fn("files", |m: &mut NontermMonitors| -> Array {
+            m.lock().by_file.keys().cloned().map(Dynamic::from).collect()
+        })
+        .register_fn("loops", |m: &mut NontermMonitors| {
+            m.lock().by_file.values().map(|s| s.loops().len()).sum::<usize>() as rhai::INT
+        })
+        .register_fn("prelude", |m: &mut NontermMonitors, file: Dynamic| {
+            m.lock()
+                .by_file
+                .get(&text(&file))
+                .map(NontermSpec::prelude)
+                .unwrap_or_default()
+        })
+        .register_fn("epilogue", |m: &mut NontermMonitors, file: Dynamic| {
+            m.lock()
+                .by_file
+                .get(&text(&file))
+                .map(NontermSpec::epilogue)
+                .unwrap_or_default()
+        });
+}

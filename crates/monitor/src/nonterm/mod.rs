@@ -1,0 +1,16 @@
+//! Non-termination monitoring: each monitored loop checks, at every
+//! evaluation of its condition, whether its state (the variables that
+//! decide its exits, see the `state` loop attribute) repeats, with Brent's
+//! cycle detection, and reports a revisit.
+//!
+//! [`spec`] is the weaver's side (one [`NontermSpec`] per woven unit);
+//! [`aspect_api`] lets aspects build specs (`NontermMonitors`); [`record`]
+//! reads the `.nonterm` report files the runtime
+//! (`runtime/weft_nonterm_*.h`) writes. See docs/nonterm.md.
+
+pub mod aspect_api;
+pub mod record;
+pub mod spec;
+
+pub use record::{Report, ReportFile, read_reports};
+pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy};

@@ -1,0 +1,235 @@
+//! The weaver's side of non-termination monitoring: one [`NontermSpec`]
+//! per woven unit collects its monitored loops and generates the C text.
+//!
+//! A monitored loop is wrapped in a block that sets up its revisit state
+//! ([`LoopTexts::before`] and [`LoopTexts::after`]), and its condition
+//! becomes `(condition) && weft_nt_step(…)` ([`LoopTexts::condition`]): the
+//! step runs each time the loop goes on, whatever path reaches the
+//! condition (`continue` included), after the condition's own effects
+//! (`(c = getc(f)) != EOF`), and under the `break` policy a detected
+//! revisit makes the condition false.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use crate::c_text::{c_string, unit_stem};
+use crate::trace::TracedVar;
+use crate::value::VarKind;
+
+/// The hot runtime part: the loop state and the step.
+pub const RUNTIME_HOT: &str = concat!(
+    include_str!("../../runtime/weft_value_hot.h"),
+    include_str!("../../runtime/weft_nonterm_hot.h")
+);
+/// The cold runtime part: the common record code, then reporting.
+pub const RUNTIME_COLD: &str = concat!(
+    include_str!("../../runtime/weft_out.h"),
+    include_str!("../../runtime/weft_nonterm_cold.h")
+);
+
+/// The most state values a loop can have (`WEFT_NT_MAX` in the runtime).
+pub const MAX_STATE: usize = 32;
+
+/// What a detected revisit does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// `abort()`: a crash that test harnesses and fuzzers count.
+    Abort,
+    /// Write the report and let the loop go on.
+    Log,
+    /// Write the report and leave the loop.
+    Break,
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s {
+            "abort" | "a" => Ok(Policy::Abort),
+            "log" | "l" => Ok(Policy::Log),
+            "break" | "b" => Ok(Policy::Break),
+            _ => Err(format!("unknown policy `{s}` (abort, log or break)")),
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Policy::Abort => "abort",
+            Policy::Log => "log",
+            Policy::Break => "break",
+        })
+    }
+}
+
+/// One monitored loop, as declared in the report files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopDecl {
+    pub function: String,
+    pub line: usize,
+    /// Its state determines its next iteration: a revisit proves it never
+    /// ends.
+    pub exact: bool,
+    /// The state variables: name and kind, in the order of the values.
+    pub vars: Vec<(String, VarKind)>,
+}
+
+/// The C text that monitors one loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopTexts {
+    /// Goes just before the loop: opens a block and sets up its state.
+    pub before: String,
+    /// Goes just after the loop: closes the block.
+    pub after: String,
+    /// The expression that replaces the loop's condition `COND`: the text
+    /// holds `COND` where the condition goes, once.
+    pub condition: String,
+    /// For a loop without a condition (`for (;;)`): a statement for the
+    /// start of its body.
+    pub body_start: String,
+}
+
+/// The monitored loops of one woven unit.
+#[derive(Debug, Clone)]
+pub struct NontermSpec {
+    file: String,
+    stem: String,
+    policy: Policy,
+    loops: Vec<LoopDecl>,
+}
+
+impl NontermSpec {
+    /// An empty spec for the unit at `file` (its path relative to the
+    /// program's root), whose revisits follow `policy` unless the run's
+    /// `WEFT_NONTERM_POLICY` says otherwise.
+    pub fn new(file: &str, policy: Policy) -> NontermSpec {
+        NontermSpec {
+            file: file.to_string(),
+            stem: unit_stem(file),
+            policy,
+            loops: Vec::new(),
+        }
+    }
+
+    /// The unit's loops, in declaration order.
+    pub fn loops(&self) -> &[LoopDecl] {
+        &self.loops
+    }
+
+    /// Adds a loop of `function` at `line` with `state` (at most
+    /// [`MAX_STATE`] values) and returns its texts.
+    pub fn add(&mut self, function: &str, line: usize, state: &[TracedVar], exact: bool) -> LoopTexts {
+        let site = self.loops.len();
+        self.loops.push(LoopDecl {
+            function: function.to_string(),
+            line,
+            exact,
+            vars: state.iter().map(|v| (v.name.clone(), v.kind)).collect(),
+        });
+        let local = format!("weft_ntl_{site}");
+        let values = if state.is_empty() {
+            "0, 0".to_string()
+        } else {
+            let encoded: Vec<String> = state.iter().map(|v| v.kind.encode(&v.expr)).collect();
+            format!(
+                "(const unsigned long long[]){{{}}}, {}",
+                encoded.join(", "),
+                state.len()
+            )
+        };
+        let step = format!("weft_nt_step(weft_nt_{}, {site}u, &{local}, {values})", self.stem);
+        LoopTexts {
+            before: format!("{{ struct weft_nt_loop {local}; weft_nt_begin(&{local});"),
+            after: "}".to_string(),
+            condition: format!("(COND) && {step}"),
+            body_start: format!("if (!{step}) break;"),
+        }
+    }
+
+    /// The declarations text written at the start of every report file.
+    pub fn declarations(&self) -> String {
+        let clean = |s: &str| s.replace(['\t', '\n'], " ");
+        let mut text = format!("unit\t{}\n", clean(&self.file));
+        for l in &self.loops {
+            let exact = if l.exact { "exact" } else { "inexact" };
+            let _ = writeln!(
+                text,
+                "loop\t{}\t{}\t{exact}\t{}",
+                clean(&l.function),
+                l.line,
+                l.vars.len()
+            );
+            for (name, kind) in &l.vars {
+                let _ = writeln!(text, "var\t{}\t{kind}", clean(name));
+            }
+        }
+        text
+    }
+
+    /// The text for the very top of the woven file; empty without loops.
+    pub fn prelude(&self) -> String {
+        if self.loops.is_empty() {
+            return String::new();
+        }
+        format!(
+            "{RUNTIME_HOT}static struct weft_nt_unit *weft_nt_{} = 0;\n",
+            self.stem
+        )
+    }
+
+    /// The text for the very end of the woven file; empty without loops.
+    pub fn epilogue(&self) -> String {
+        if self.loops.is_empty() {
+            return String::new();
+        }
+        let stem = &self.stem;
+        let exact: Vec<&str> = self
+            .loops
+            .iter()
+            .map(|l| if l.exact { "1" } else { "0" })
+            .collect();
+        format!(
+            "\n{RUNTIME_COLD}static const unsigned char weft_nt_exact_{stem}[] = {{{exact}}};\n\
+             static struct weft_nt_unit weft_nt_unit_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_nt_exact_{stem}, \"{policy}\", -1\n}};\n\
+             static void weft_nt_child_{stem}(void)\n{{\n    weft_nt_forget(&weft_nt_unit_{stem});\n}}\n\
+             static void weft_nt_init_{stem}(void) __attribute__((constructor));\n\
+             static void weft_nt_init_{stem}(void)\n{{\n    weft_nt_{stem} = &weft_nt_unit_{stem};\n    pthread_atfork(0, 0, weft_nt_child_{stem});\n}}\n",
+            exact = exact.join(", "),
+            decls = c_string(&self.declarations()),
+            n = self.loops.len(),
+            policy = self.policy,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_gets_its_block_its_step_and_its_declaration() {
+        let mut spec = NontermSpec::new("a.c", Policy::Abort);
+        let vars = [TracedVar {
+            name: "i".into(),
+            kind: VarKind::I64,
+            expr: "i".into(),
+        }];
+        let texts = spec.add("f", 4, &vars, true);
+        assert_eq!(
+            texts.before,
+            "{ struct weft_nt_loop weft_ntl_0; weft_nt_begin(&weft_ntl_0);"
+        );
+        assert_eq!(
+            texts.condition,
+            "(COND) && weft_nt_step(weft_nt_a_c, 0u, &weft_ntl_0, (const unsigned long long[]){(unsigned long long)(long long)(i)}, 1)"
+        );
+        assert_eq!(
+            spec.declarations(),
+            "unit\ta.c\nloop\tf\t4\texact\t1\nvar\ti\ti64\n"
+        );
+        assert!(spec.epilogue().contains("weft_nt_exact_a_c[] = {1}"));
+        assert_eq!("break".parse::<Policy>(), Ok(Policy::Break));
+        assert!("stop".parse::<Policy>().is_err());
+    }
+}

@@ -1,0 +1,366 @@
+//! The state of a loop, for non-termination monitoring: the variables whose
+//! values decide whether the loop exits, closed under the assignments in
+//! the loop that feed them, and whether that state determines the next
+//! iteration.
+//!
+//! The slice starts from every variable read by a condition inside the loop
+//! (its own, and those of the `if`s, `switch`es, inner loops, `?:`, `&&` and
+//! `||` in its body, since any of them may guard an exit), then adds, to a
+//! fixpoint, the variables read by each assignment to a state variable and
+//! by the conditions it runs under. Variables the loop never writes are
+//! dropped (they cannot change while it runs), and so are variables declared
+//! inside the loop (temporaries, dead at the loop head).
+//!
+//! The state *determines* the loop when nothing else feeds it: no call
+//! (its result or side effects are unknown), and no read through memory
+//! (`*p`, `a[i]`, `s.m`) in a loop that also writes memory. Only then does a
+//! repeated state prove that the loop never ends; [`LoopState::unknowns`]
+//! names what else feeds it otherwise.
+
+use std::collections::{BTreeSet, HashMap};
+
+use tree_sitter::Node;
+
+use super::tree::{field_in_parent, is_loop_kind};
+use super::vars::is_var_use;
+use weft_c::ParsedFile;
+
+/// Calls that never return: a loop calling one has an exit.
+const NORETURN: &[&str] = &[
+    "exit",
+    "_exit",
+    "_Exit",
+    "abort",
+    "quick_exit",
+    "longjmp",
+    "siglongjmp",
+    "__builtin_trap",
+    "__builtin_unreachable",
+    "error",
+    "err",
+    "errx",
+];
+
+/// What the slice found for one loop.
+#[derive(Debug, Clone, Default)]
+pub struct LoopState<'t> {
+    /// The state variables, each with its first use in the loop, in source
+    /// order.
+    pub vars: Vec<(String, Node<'t>)>,
+    /// What feeds the loop besides its state (calls, memory), each once.
+    pub unknowns: Vec<String>,
+    /// Whether the loop can end at all: a condition that is not constantly
+    /// true, a `break`, `return` or `goto`, or a call that does not return.
+    pub has_exit: bool,
+}
+
+/// Facts gathered in one walk over a loop.
+#[derive(Default)]
+struct Facts<'t> {
+    /// Variables read by conditions.
+    conditions: BTreeSet<String>,
+    /// For each assigned variable, the variables its new values depend on.
+    deps: HashMap<String, BTreeSet<String>>,
+    /// First use of every variable, in source order.
+    first_use: Vec<(String, Node<'t>)>,
+    /// Variables declared inside the loop.
+    locals: BTreeSet<String>,
+    calls: BTreeSet<String>,
+    reads_memory: Option<String>,
+    writes_memory: Option<String>,
+    exits: bool,
+}
+
+/// The state of loop `lp` of `file`.
+pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
+    let mut facts = Facts::default();
+    walk(file, lp, lp, &mut facts);
+    facts.exits |= !constantly_true(file, lp);
+    let mut state: BTreeSet<String> = facts.conditions.clone();
+    let mut work: Vec<String> = state.iter().cloned().collect();
+    while let Some(v) = work.pop() {
+        for d in facts.deps.get(&v).into_iter().flatten() {
+            if state.insert(d.clone()) {
+                work.push(d.clone());
+            }
+        }
+    }
+    let kept = |name: &String| facts.deps.contains_key(name) && !facts.locals.contains(name);
+    let mut vars: Vec<(String, Node<'t>)> = Vec::new();
+    for (name, node) in &facts.first_use {
+        if state.contains(name) && kept(name) && !vars.iter().any(|(n, _)| n == name) {
+            vars.push((name.clone(), *node));
+        }
+    }
+    LoopState {
+        vars,
+        unknowns: unknowns(&facts),
+        has_exit: facts.exits,
+    }
+}
+
+fn unknowns(facts: &Facts<'_>) -> Vec<String> {
+    let mut out: Vec<String> = facts.calls.iter().map(|c| format!("calls {c}()")).collect();
+    if let (Some(read), Some(write)) = (&facts.reads_memory, &facts.writes_memory) {
+        out.push(format!("reads memory ({read}) and writes memory ({write})"));
+    }
+    out
+}
+
+/// Visits every node under `node` (inside loop `lp`), recording facts.
+fn walk<'t>(file: &ParsedFile, lp: Node<'t>, node: Node<'t>, facts: &mut Facts<'t>) {
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        visit(file, lp, n, facts);
+        cursor.reset(n);
+        if cursor.goto_first_child() {
+            let mut children = Vec::new();
+            loop {
+                // A for's initializer runs once, before the loop proper.
+                let once = n.id() == lp.id() && cursor.field_name() == Some("initializer");
+                if !once {
+                    children.push(cursor.node());
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            stack.extend(children.into_iter().rev());
+        }
+    }
+}
+
+fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>) {
+    let text = |n: Node<'_>| file.node_text(n).to_string();
+    match n.kind() {
+        "identifier" if is_var_use(n, n.parent(), field_in_parent(n)) => {
+            facts.first_use.push((text(n), n));
+        }
+        "call_expression" => {
+            let callee = n.child_by_field_name("function").map(text).unwrap_or_default();
+            facts.exits |= NORETURN.contains(&callee.as_str());
+            facts.calls.insert(callee);
+        }
+        "break_statement" => facts.exits |= !inside_inner_breakable(lp, n),
+        "return_statement" | "goto_statement" => facts.exits = true,
+        "gnu_asm_expression" | "asm_statement" => {
+            facts.calls.insert("asm".into());
+        }
+        "subscript_expression" | "field_expression" | "pointer_expression"
+            if n.kind() != "pointer_expression" || operator(n) == Some("*") =>
+        {
+            facts.reads_memory.get_or_insert_with(|| text(n));
+        }
+        "assignment_expression" | "update_expression" => assignment(file, lp, n, facts),
+        "init_declarator" => declaration(file, lp, n, facts),
+        _ => {}
+    }
+    if let Some(condition) = condition_of(n) {
+        facts.conditions.extend(var_names(file, condition));
+    }
+}
+
+/// The condition a node evaluates to decide control flow, if any.
+fn condition_of(n: Node<'_>) -> Option<Node<'_>> {
+    match n.kind() {
+        "if_statement"
+        | "while_statement"
+        | "do_statement"
+        | "for_statement"
+        | "switch_statement"
+        | "conditional_expression" => n.child_by_field_name("condition"),
+        "binary_expression" if matches!(operator(n), Some("&&" | "||")) => n.child_by_field_name("left"),
+        _ => None,
+    }
+}
+
+/// `x = e`, `x op= e`, `x++`: the new value of `x` depends on `e`, on `x`
+/// itself unless plain `=`, and on the conditions the assignment runs under.
+fn assignment<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>) {
+    let (target, value) = if n.kind() == "update_expression" {
+        (n.child_by_field_name("argument"), None)
+    } else {
+        (n.child_by_field_name("left"), n.child_by_field_name("right"))
+    };
+    let Some(target) = target.map(unparenthesized) else {
+        return;
+    };
+    if target.kind() != "identifier" {
+        facts
+            .writes_memory
+            .get_or_insert_with(|| file.node_text(target).to_string());
+        return;
+    }
+    let mut deps: BTreeSet<String> = value.map(|v| var_names(file, v)).unwrap_or_default();
+    if n.kind() == "update_expression" || operator(n) != Some("=") {
+        deps.insert(file.node_text(target).to_string());
+    }
+    deps.extend(guards(file, lp, n));
+    let name = file.node_text(target).to_string();
+    facts.deps.entry(name).or_default().extend(deps);
+}
+
+/// `T x = e;` inside the loop: `x` is a local whose value depends on `e`.
+fn declaration<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>) {
+    let Some(name) = n
+        .child_by_field_name("declarator")
+        .filter(|d| d.kind() == "identifier")
+    else {
+        return;
+    };
+    let name = file.node_text(name).to_string();
+    let mut deps = n
+        .child_by_field_name("value")
+        .map(|v| var_names(file, v))
+        .unwrap_or_default();
+    deps.extend(guards(file, lp, n));
+    facts.deps.entry(name.clone()).or_default().extend(deps);
+    // A declaration in the for header is the loop's own variable, not a
+    // temporary of one iteration.
+    let in_header = n
+        .parent()
+        .and_then(|d| d.parent())
+        .is_some_and(|p| p.id() == lp.id());
+    if !in_header {
+        facts.locals.insert(name);
+    }
+}
+
+/// The variables of the conditions that `n` runs under, up to the loop.
+fn guards(file: &ParsedFile, lp: Node<'_>, n: Node<'_>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut child = n;
+    while let Some(parent) = child.parent() {
+        if parent.id() == lp.id() {
+            break;
+        }
+        if let Some(condition) = condition_of(parent)
+            && condition.id() != child.id()
+        {
+            out.extend(var_names(file, condition));
+        }
+        child = parent;
+    }
+    out
+}
+
+/// The names of the variables `node` reads or writes.
+fn var_names(file: &ParsedFile, node: Node<'_>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut cursor = node.walk();
+    loop {
+        let n = cursor.node();
+        if is_var_use(n, n.parent(), cursor.field_name()) {
+            out.insert(file.node_text(n).to_string());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// Whether the loop's own condition is absent or a non-zero literal.
+fn constantly_true(file: &ParsedFile, lp: Node<'_>) -> bool {
+    let Some(condition) = lp.child_by_field_name("condition") else {
+        return lp.kind() == "for_statement";
+    };
+    let text = file.node_text(condition);
+    let text = text.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    text == "true" || text.parse::<i64>().is_ok_and(|v| v != 0)
+}
+
+/// Whether `brk` leaves a loop or switch nested in `lp` rather than `lp`.
+fn inside_inner_breakable(lp: Node<'_>, brk: Node<'_>) -> bool {
+    std::iter::successors(brk.parent(), |n| n.parent())
+        .take_while(|n| n.id() != lp.id())
+        .any(|n| is_loop_kind(n.kind()) || n.kind() == "switch_statement")
+}
+
+fn operator<'t>(n: Node<'t>) -> Option<&'t str> {
+    n.child_by_field_name("operator").map(|o| o.kind())
+}
+
+fn unparenthesized(mut n: Node<'_>) -> Node<'_> {
+    while n.kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(inner) => n = inner,
+            None => break,
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The state names, unknowns and exit of the first loop of `src`.
+    fn state_of(src: &str) -> (Vec<String>, Vec<String>, bool) {
+        let file = ParsedFile::parse_plain("t.c", src);
+        fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
+            if is_loop_kind(n.kind()) {
+                return Some(n);
+            }
+            (0..n.child_count()).find_map(|i| n.child(i).and_then(first_loop))
+        }
+        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        let s = slice(&file, lp);
+        (
+            s.vars.into_iter().map(|(n, _)| n).collect(),
+            s.unknowns,
+            s.has_exit,
+        )
+    }
+
+    #[test]
+    fn temporaries_and_constants_leave_the_state() {
+        let (vars, unknowns, exits) =
+            state_of("void f(int a, int b, int k) { while (a >= k) { int olda = a; a = b; b = olda + 1; } }");
+        assert_eq!(vars, ["a", "b"]);
+        assert!(unknowns.is_empty() && exits);
+    }
+
+    #[test]
+    fn conditions_guarding_breaks_and_assignments_count() {
+        let (vars, _, _) = state_of(
+            "void f(int i, int n, int c, int d) { for (;;) { if (c > 3) break; if (d) c++; i++; } }",
+        );
+        // `d` guards a write of `c` but never changes; `i` decides nothing.
+        assert_eq!(vars, ["c"]);
+    }
+
+    #[test]
+    fn calls_and_memory_are_named() {
+        let (_, unknowns, _) = state_of("void f(int c) { while ((c = getc(0)) != -1) { } }");
+        assert_eq!(unknowns, ["calls getc()"]);
+        let (vars, unknowns, _) =
+            state_of("struct n { struct n *next; }; void f(struct n *p) { while (p) p = p->next; }");
+        assert_eq!(
+            (vars, unknowns.len()),
+            (vec!["p".to_string()], 0),
+            "pointer chasing without writes is exact"
+        );
+        let (_, unknowns, _) = state_of("void f(int *a, int i) { while (a[i]) a[i] = a[i] - 1; }");
+        assert_eq!(unknowns, ["reads memory (a[i]) and writes memory (a[i])"]);
+    }
+
+    #[test]
+    fn loops_without_exits_are_told_apart() {
+        assert!(!state_of("void f(int x) { while (1) { x++; } }").2);
+        assert!(!state_of("void f(int x) { for (;;) { switch (x) { case 1: break; } x++; } }").2);
+        assert!(state_of("void f(int x) { for (;;) { if (x) exit(1); x++; } }").2);
+        assert!(state_of("void f(int x) { while (x) x--; }").2);
+    }
+}

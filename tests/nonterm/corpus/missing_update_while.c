@@ -1,0 +1,21 @@
+/* missing_update_while.c: the counter is never incremented (class: missing-update).
+ * Non-termination corpus, tests/nonterm_corpus.rs. The twin, missing_update_while.twin.c, is
+ * the same program with the bug fixed; it terminates. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static long run(long n)
+{
+    long i = 0, s = 0;
+    while (i < n) {
+        s += 2;
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    long n = argc > 1 ? atol(argv[1]) : 5;
+    printf("%ld\n", run(n));
+    return 0;
+}

@@ -1,0 +1,150 @@
+//! The non-termination corpus (tests/nonterm/corpus): every program woven
+//! with aspects/nonterm.lara by the weft binary, built, and run. Each
+//! non-terminating program must be reported (exact ones with the cycle's
+//! period) and stopped by the abort policy; each terminating twin must
+//! print what its plain build prints, with no report at all.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use serde::Deserialize;
+use weft::monitor::nonterm::record::FORMAT;
+use weft::monitor::nonterm::{ReportFile, read_reports};
+
+#[derive(Deserialize)]
+struct Corpus {
+    program: Vec<Program>,
+}
+
+#[derive(Deserialize)]
+struct Program {
+    name: String,
+    class: String,
+    arg: String,
+    period: Option<u64>,
+    exact: bool,
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus")
+}
+
+fn gcc(source: &Path, exe: &Path) {
+    let out = Command::new("gcc")
+        .args(["-std=c99", "-O1", "-w", "-o"])
+        .arg(exe)
+        .arg(source)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        source.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs `exe ARG` with `WEFT_OUT=out`, killed after ten seconds.
+fn run(exe: &Path, arg: &str, out: &Path) -> Output {
+    let mut child = Command::new(exe)
+        .arg(arg)
+        .env("WEFT_OUT", out)
+        .env("WEFT_NONTERM_PATIENCE", "10000")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+fn reports(out: &Path) -> Vec<ReportFile> {
+    if !out.exists() {
+        return Vec::new();
+    }
+    let files = FORMAT.files_in(out).unwrap();
+    files
+        .iter()
+        .map(|f| read_reports(f).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn every_corpus_hang_is_reported_and_no_twin_is() {
+    let corpus: Corpus =
+        toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
+    assert!(
+        corpus.program.len() >= 40,
+        "the corpus has {} programs",
+        corpus.program.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let woven_root = dir.path().join("woven");
+    let woven = woven_root.join("corpus");
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
+        .arg("--output")
+        .arg(&woven_root)
+        .arg(corpus_dir())
+        .output()
+        .unwrap();
+    assert!(
+        weave.status.success(),
+        "{}",
+        String::from_utf8_lossy(&weave.stderr)
+    );
+    let mut missed = Vec::new();
+    for p in &corpus.program {
+        let exe = |suffix: &str| dir.path().join(format!("{}{suffix}", p.name));
+        gcc(&woven.join(format!("{}.c", p.name)), &exe(""));
+        gcc(&woven.join(format!("{}.twin.c", p.name)), &exe(".twin"));
+        gcc(&corpus_dir().join(format!("{}.twin.c", p.name)), &exe(".plain"));
+
+        let twin_out = dir.path().join(format!("{}.twin.out", p.name));
+        let twin = run(&exe(".twin"), &p.arg, &twin_out);
+        let plain = run(&exe(".plain"), &p.arg, &dir.path().join("unused"));
+        assert!(twin.status.success(), "{} twin: {:?}", p.name, twin.status);
+        assert_eq!(twin.stdout, plain.stdout, "{}: the twin's output changed", p.name);
+        let false_reports: usize = reports(&twin_out).iter().map(|f| f.reports.len()).sum();
+        assert_eq!(false_reports, 0, "{}: a terminating twin was reported", p.name);
+
+        let bug_out = dir.path().join(format!("{}.out", p.name));
+        let bug = run(&exe(""), &p.arg, &bug_out);
+        let files = reports(&bug_out);
+        let Some((file, report)) = files
+            .iter()
+            .flat_map(|f| f.reports.iter().map(move |r| (f, r)))
+            .next()
+        else {
+            missed.push(format!("{} ({})", p.name, p.class));
+            continue;
+        };
+        assert!(
+            !bug.status.success(),
+            "{}: the abort policy did not stop it",
+            p.name
+        );
+        assert_eq!(report.exact, p.exact, "{}: exactness", p.name);
+        if let Some(period) = p.period {
+            assert_eq!(
+                report.period,
+                period,
+                "{}: period (witness {:?})",
+                p.name,
+                file.witness(report)
+            );
+        }
+    }
+    let detected = corpus.program.len() - missed.len();
+    eprintln!(
+        "detected {detected} of {}; missed: {missed:?}",
+        corpus.program.len()
+    );
+    assert!(detected * 100 >= corpus.program.len() * 95, "missed: {missed:?}");
+}
