@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# The whole test suite: fetches gzip 1.12 (needed by the real-program tests),
-# runs every test, then the slow real-program checks that are kept out of a
-# plain `cargo test`: gzip rebuilt with its own ./configure && make and its
-# own `make check` after weft's transformations, and the six range
-# monitoring strategies woven into gzip (tests/strategies_gzip.rs).
+# The whole test suite, on a fresh machine with Rust, gcc, make and python3:
+# installs the tools the tests need (scripts/install-deps.sh; root), fetches
+# gzip 1.12 (needed by the real-program tests), runs every test, then the
+# slow real-program checks that are kept out of a plain `cargo test`: gzip
+# rebuilt with its own ./configure && make and its own `make check` after
+# weft's transformations, and the six range monitoring strategies woven
+# into gzip (tests/strategies_gzip.rs).
 # Usage: scripts/test.sh [extra cargo test args for the first run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { echo "test.sh: $*" >&2; }
+step "tools the tests need"
+scripts/install-deps.sh
+step "gzip 1.12 sources"
 scripts/fetch-gzip.sh
+step "the test suite (cargo test)"
 cargo test "$@"
+step "gzip built and checked with its own make check after the passes and under each strategy (a few minutes)"
 cargo test --test transform_gzip --test strategies_gzip -- --ignored

@@ -1,5 +1,8 @@
 //! End-to-end studies on the tiny C program of tests/fixtures/experiment/tiny.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -109,14 +112,7 @@ fn bad_study_files_name_file_and_key() {
 
 #[test]
 fn plan_then_collect_with_gnu_parallel() {
-    let has_parallel = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        has_parallel,
-        "this test needs GNU parallel: apt-get install -y parallel"
-    );
+    setup_support::require_tool("parallel");
     let (dir, file) = fixture();
     let weft = env!("CARGO_BIN_EXE_weft");
     let plan = dir.path().join("plan");

@@ -3,6 +3,9 @@
 //! add hundreds of macro definitions). CI fetches gzip first
 //! (scripts/fetch-gzip.sh); a missing tree fails.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,15 +20,7 @@ fn health_of<'a>(front: &FrontEnd, files: impl Iterator<Item = &'a (PathBuf, Arc
     )
 }
 
-/// gzip 1.12's sources, which must have been fetched.
-fn gzip_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
-    assert!(
-        dir.join("gzip.c").is_file(),
-        "gzip 1.12 missing: run scripts/fetch-gzip.sh"
-    );
-    dir
-}
+use setup_support::gzip_dir;
 
 #[test]
 fn every_gzip_function_is_understood() {

@@ -1,14 +1,15 @@
 //! Selection over a real program: gzip 1.12, parsed without macro knowledge.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use weft::c::{ParsedFile, Sources};
 use weft::joinpoint::{self, JoinPoint, Value};
 use weft::sema::Semantics;
 
-const GZIP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/third_party/gzip-1.12");
-
 /// gzip's C files parsed without macro knowledge.
 fn gzip_plain() -> Vec<ParsedFile> {
-    let sources = Sources::collect(&[GZIP.into()], false).expect("gzip sources are present");
+    let sources = Sources::collect(&[setup_support::gzip_dir()], false).expect("gzip sources are present");
     sources
         .parsed
         .iter()
@@ -18,7 +19,7 @@ fn gzip_plain() -> Vec<ParsedFile> {
 
 /// gzip's C files parsed by the macro-aware front end.
 fn gzip_front_end() -> Vec<ParsedFile> {
-    let sources = Sources::collect(&[GZIP.into()], false).expect("gzip sources are present");
+    let sources = Sources::collect(&[setup_support::gzip_dir()], false).expect("gzip sources are present");
     let front_end = sources.front_end(None).expect("macro table");
     sources
         .parsed
@@ -46,7 +47,7 @@ fn front_end_parse_of_gzip() {
 /// Plausible counts of every kind over gzip, every attribute answering.
 fn check(files: &[ParsedFile], min_loops: usize) {
     assert!(files.len() >= 10);
-    let sema = Semantics::build(files, &[GZIP.into()]);
+    let sema = Semantics::build(files, &[setup_support::gzip_dir()]);
     let sema = Some(&sema);
     let program = [JoinPoint::program()];
     let functions = select_all(files, &program, "function");
@@ -87,7 +88,7 @@ fn check(files: &[ParsedFile], min_loops: usize) {
 /// gzip's C files parsed by the macro-aware front end (with `macro_file`)
 /// and their semantics, headers read through the same front end.
 fn gzip_with_semantics(macro_file: Option<&std::path::Path>) -> (Vec<ParsedFile>, Semantics) {
-    let sources = Sources::collect(&[GZIP.into()], false).expect("gzip sources are present");
+    let sources = Sources::collect(&[setup_support::gzip_dir()], false).expect("gzip sources are present");
     let front_end = sources.front_end(macro_file).expect("macro table");
     let files: Vec<ParsedFile> = sources
         .parsed
@@ -95,7 +96,7 @@ fn gzip_with_semantics(macro_file: Option<&std::path::Path>) -> (Vec<ParsedFile>
         .map(|(path, text)| front_end.parse(path, text.clone()))
         .collect();
     let parse = |path: &std::path::Path, text: std::sync::Arc<str>| front_end.parse(path, text);
-    let sema = Semantics::build_with(&files, &[GZIP.into()], &parse);
+    let sema = Semantics::build_with(&files, &[setup_support::gzip_dir()], &parse);
     (files, sema)
 }
 

@@ -7,6 +7,9 @@
 //! the passes run in their usual order so that the shifted edits are those
 //! `weft transform` makes.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -116,7 +119,7 @@ fn shifts_match_rebuilds(front: &FrontEnd, paths: &[PathBuf], include_dirs: &[Pa
 
 #[test]
 fn gzip_semantics_shifted_through_expression_rewrites_equal_rebuilt_ones() {
-    let gzip = root().join("third_party/gzip-1.12");
+    let gzip = setup_support::gzip_dir();
     let paths = c_files(&gzip);
     assert_eq!(paths.len(), 12, "gzip's top-level .c files");
     let front = Sources::collect(&paths, false)
@@ -186,7 +189,7 @@ fn a_declaration_inside_rewritten_text_refuses_the_shift() {
 /// the edited files.
 #[test]
 fn a_program_keeps_semantics_equal_to_rebuilt_ones_through_expression_passes() {
-    let gzip = root().join("third_party/gzip-1.12");
+    let gzip = setup_support::gzip_dir();
     let paths = c_files(&gzip);
     let front = Sources::collect(&paths, false)
         .expect("gzip sources")

@@ -11,6 +11,9 @@
 //! rebuilds gzip, which then must still compress and decompress a file
 //! byte for byte.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,9 +22,7 @@ fn root() -> PathBuf {
 }
 
 fn gzip_sources() -> PathBuf {
-    let gzip = root().join("third_party/gzip-1.12");
-    assert!(gzip.is_dir(), "gzip sources missing: run scripts/fetch-gzip.sh");
-    gzip
+    setup_support::gzip_dir()
 }
 
 fn run(cmd: &mut Command) -> String {

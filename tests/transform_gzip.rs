@@ -7,6 +7,9 @@
 //! Also prints the passes' edit and skip counts and their time against
 //! tree-sitter's raw parse time of the same files.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,7 +20,7 @@ use weft::program::transform_text;
 use weft::transform::pass_names;
 
 fn gzip_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12")
+    setup_support::gzip_dir()
 }
 
 /// gzip's own sources (not gnulib's `lib/`).

@@ -1,6 +1,9 @@
 //! A weave that changes nothing reproduces all of gzip 1.12 byte for byte,
 //! with the same modes and modification times.
 
+#[path = "setup_support/mod.rs"]
+mod setup_support;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -9,11 +12,9 @@ use filetime::FileTime;
 use weft::output::{Selection, scan, write_tree};
 use weft::program::Program;
 
-const GZIP: &str = "third_party/gzip-1.12";
-
 #[test]
 fn a_no_op_weave_of_gzip_reproduces_it() {
-    let gzip = Path::new(env!("CARGO_MANIFEST_DIR")).join(GZIP);
+    let gzip = setup_support::gzip_dir();
     assert!(gzip.is_dir(), "gzip sources missing: run scripts/fetch-gzip.sh");
     let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
     let mut program = Program::load(&entries, None).unwrap();
@@ -65,7 +66,7 @@ fn a_no_op_weave_of_gzip_reproduces_it() {
 #[test]
 fn re_parsing_woven_gzip_matches_a_fresh_parse() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let gzip = root.join(GZIP);
+    let gzip = setup_support::gzip_dir();
     assert!(gzip.is_dir(), "gzip sources missing: run scripts/fetch-gzip.sh");
     let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
     let aspect = weft::aspect::load(&root.join("benches/instrument.lara")).unwrap();
@@ -92,7 +93,7 @@ fn re_parsing_woven_gzip_matches_a_fresh_parse() {
 #[test]
 fn a_gzip_file_given_alone_is_fully_understood() {
     use weft::engine::Host;
-    let gzip_c = Path::new(env!("CARGO_MANIFEST_DIR")).join(GZIP).join("gzip.c");
+    let gzip_c = setup_support::gzip_dir().join("gzip.c");
     assert!(
         gzip_c.is_file(),
         "gzip sources missing: run scripts/fetch-gzip.sh"

@@ -178,8 +178,9 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::FreqReport { runs, output } => {
             let report = frequency_report(&read_paths(&runs)?);
             let json = serde_json::to_string_pretty(&report)?;
-            std::fs::write(&output, json + "\n")
-                .with_context(|| format!("cannot write {}", output.display()))?;
+            let is_report =
+                |old: &str| serde_json::from_str::<std::collections::BTreeMap<String, u64>>(old).is_ok();
+            replace_file(&output, &(json + "\n"), "frequency report", is_report)?;
             eprintln!(
                 "frequency report: {} variables, {} assignments -> {}",
                 report.len() - 1,
@@ -192,7 +193,35 @@ fn execute(command: Command) -> anyhow::Result<i32> {
 }
 
 fn write_set(set: &RangeSet, output: &Path) -> anyhow::Result<()> {
-    std::fs::write(output, set.to_json()).with_context(|| format!("cannot write {}", output.display()))
+    replace_file(output, &set.to_json(), "range set", |old| {
+        RangeSet::from_json(old).is_ok()
+    })
+}
+
+/// Writes `text` to `output` atomically (a temporary file renamed into
+/// place). An existing `output` is replaced only when `is_ours` recognises
+/// it as a `what` weft wrote: a mistyped `-o` never destroys another file.
+fn replace_file(output: &Path, text: &str, what: &str, is_ours: impl Fn(&str) -> bool) -> anyhow::Result<()> {
+    if output.exists() {
+        let old = std::fs::read_to_string(output).unwrap_or_default();
+        if !is_ours(&old) {
+            anyhow::bail!(
+                "refusing to replace `{}`: it is not a {what} (weft only overwrites its own output)",
+                output.display()
+            );
+        }
+    }
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    tmp.persist(output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(())
 }
 
 /// `[min, max]`, plus `+NaN` when one was seen; `never reached` or `NaN only`

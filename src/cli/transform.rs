@@ -50,7 +50,7 @@ fn transform(args: &Args) -> Result<(), Failure> {
         .map(|p| canonical_name(p.trim()))
         .collect::<Result<_, _>>()
         .map_err(|e| Failure::Usage(e.into()))?;
-    let (mut program, entries) = tree::load(&args.tree)?;
+    let (mut program, entries) = tree::load(&args.tree, &[])?;
     for pass in passes {
         let already = program.skipped().len();
         program

@@ -11,7 +11,9 @@ use crate::program::Program;
 /// Input paths, file selection, front-end options and where the result goes.
 #[derive(clap::Args, Debug)]
 pub struct TreeArgs {
-    /// Directory to write the resulting tree to (replaced as a whole).
+    /// Directory to write the resulting tree to, replaced as a whole: it must
+    /// be new, empty, or written by weft before (it then holds .weft-output),
+    /// and must not hold any input.
     #[arg(long, value_name = "DIR", required_unless_present = "diff")]
     output: Option<PathBuf>,
     /// Process only the .c files matching this glob (repeatable; default
@@ -67,11 +69,15 @@ pub fn exit_status(result: Result<(), Failure>) -> i32 {
 }
 
 /// The program made of the selected C files of the input tree, and the
-/// entries of that tree (to write it back).
-pub fn load(args: &TreeArgs) -> Result<(Program, Vec<Entry>), Failure> {
+/// entries of that tree (to write it back). `protected` are other inputs
+/// of the run (the aspect) that the output must not replace.
+pub fn load(args: &TreeArgs, protected: &[PathBuf]) -> Result<(Program, Vec<Entry>), Failure> {
     let selection = Selection::new(&args.include, &args.exclude).map_err(Failure::Usage)?;
     if let Some(out) = &args.output {
         check_output_outside_inputs(out, &args.paths).map_err(Failure::Usage)?;
+        let mut inputs = args.paths.clone();
+        inputs.extend(protected.iter().cloned());
+        output::check_claim(out, &inputs, "output").map_err(Failure::Usage)?;
     }
     if let Some(file) = &args.macro_file
         && !file.is_file()

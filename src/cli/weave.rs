@@ -1,10 +1,11 @@
 //! `weft weave`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::bail;
 
 use super::tree::{self, Failure, TreeArgs};
+use crate::aspect::Module;
 use crate::engine::EngineError;
 use crate::program::Program;
 
@@ -35,8 +36,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 fn weave(args: &Args) -> Result<(), Failure> {
     let aspect_args = parse_args(&args.args).map_err(Failure::Usage)?;
-    let (mut program, entries) = tree::load(&args.tree)?;
-    run_aspect(&args.aspect, &aspect_args, &mut program)?;
+    let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
+    let module = crate::aspect::load(&args.aspect).map_err(|d| diagnosed(2, d.to_string()))?;
+    // The aspect and the files it imports are inputs the output must not hold.
+    let aspect_files: Vec<PathBuf> = module.files.iter().map(|f| f.path.clone()).collect();
+    let (mut program, entries) = tree::load(&args.tree, &aspect_files)?;
+    run_aspect(&module, &aspect_args, &mut program)?;
     tree::finish(&args.tree, program, &entries)
 }
 
@@ -50,13 +55,12 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// Loads the aspect and runs it against the program. Errors in the aspect
-/// itself are usage errors; failures while running are weaving failures.
-fn run_aspect(aspect: &Path, args: &[(String, String)], program: &mut Program) -> Result<(), Failure> {
+/// Runs the aspect against the program. Errors in the aspect itself are
+/// usage errors; failures while running are weaving failures.
+fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program) -> Result<(), Failure> {
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
-    let module = crate::aspect::load(aspect).map_err(|d| diagnosed(2, d.to_string()))?;
     let report =
-        crate::engine::run(&module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
+        crate::engine::run(module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
             EngineError::Aspect(d) => diagnosed(2, d.to_string()),
             other => diagnosed(1, other.to_string()),
         })?;

@@ -17,6 +17,7 @@ use super::matrix::Observation;
 use super::run::{RECORD_VERSION, RunRecord, execute};
 use super::study::{StrategyKind, Study};
 use weft_monitor::ranges::{RangeSet, RangesError, load};
+use weft_weave::output::{check_claim, mark};
 
 /// Shared state of one study execution.
 pub struct Ctx<'a> {
@@ -34,8 +35,21 @@ pub struct Ctx<'a> {
     input_hashes: Mutex<HashMap<PathBuf, String>>,
 }
 
+/// Checks that the study's work directory, whose build and run
+/// directories are cleared and rewritten, holds none of the study's inputs
+/// and nothing that weft did not write, then creates and marks it.
+fn claim_work_dir(study: &Study) -> anyhow::Result<()> {
+    let mut inputs = vec![study.file.clone(), study.source.clone(), study.inputs.clone()];
+    inputs.extend(study.patch.clone());
+    let dir = &study.work_dir;
+    check_claim(dir, &inputs, "work directory")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    mark(dir).with_context(|| format!("cannot write into {}", dir.display()))
+}
+
 impl<'a> Ctx<'a> {
     pub fn new(study: &'a Study) -> anyhow::Result<Ctx<'a>> {
+        claim_work_dir(study)?;
         let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         Ok(Ctx {
             study,

@@ -13,8 +13,10 @@ use super::{Entry, EntryKind};
 /// Writes `entries` into `out`, replacing a previous `out` as a whole.
 /// Files with a text in `woven` (keyed by [`Entry::source`]) are written with
 /// that text, their source's mode and a fresh modification time; every other
-/// entry is copied with its bytes, mode and modification time. On error
-/// `out` is left as it was.
+/// entry is copied with its bytes, mode and modification time; the tree
+/// also gets weft's marker ([`super::MARKER`]). On error `out` is left as
+/// it was. Callers check first that `out` may be replaced
+/// ([`super::check_claim`]).
 pub fn write_tree(entries: &[Entry], woven: &HashMap<PathBuf, String>, out: &Path) -> anyhow::Result<()> {
     if fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
         bail!("output `{}` exists and is not a directory", out.display());
@@ -31,6 +33,7 @@ pub fn write_tree(entries: &[Entry], woven: &HashMap<PathBuf, String>, out: &Pat
     let root = staging.path().join("tree");
     fs::create_dir(&root)?;
     build(entries, woven, &root)?;
+    super::mark(&root).context("cannot write the output's marker")?;
     replace(out, &root, parent)
     // `staging` is removed when dropped, on success and on error alike.
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages weft's tests need beyond Rust, gcc, make and
+# python3: GNU parallel (the distributed-study test) and patch (fault
+# patches of studies). Installs only what is missing; needs root (apt-get)
+# only then. scripts/test.sh runs it first.
+set -euo pipefail
+
+# command name -> Debian package
+declare -A needed=([parallel]=parallel [patch]=patch)
+
+missing=()
+for tool in "${!needed[@]}"; do
+  command -v "$tool" >/dev/null || missing+=("${needed[$tool]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]} with apt-get" >&2
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: ${missing[*]} missing, and installing needs root: sudo $0" >&2
+  exit 1
+fi
+apt-get update -qq >/dev/null
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2

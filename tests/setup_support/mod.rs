@@ -1,0 +1,36 @@
+//! What tests need from the machine, found in one place: each helper fails
+//! with the exact command that provides what is missing, so a plain
+//! `cargo test` on a fresh machine says what to run instead of failing
+//! obscurely. `scripts/test.sh` provides all of it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// gzip 1.12's pristine sources, which the real-program tests parse,
+/// weave and build.
+#[allow(dead_code)]
+pub fn gzip_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
+    assert!(
+        dir.join("gzip.c").is_file(),
+        "gzip 1.12 is missing from {}: run scripts/test.sh (the README's test command), \
+         or scripts/fetch-gzip.sh to fetch it alone",
+        dir.display()
+    );
+    dir
+}
+
+/// Fails unless `tool` (a Debian package of the same name) is on the PATH.
+#[allow(dead_code)]
+pub fn require_tool(tool: &str) {
+    let found = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "`{tool}` is not installed: run scripts/test.sh (the README's test command), \
+         or scripts/install-deps.sh to install the tools the tests need (as root)"
+    );
+}
