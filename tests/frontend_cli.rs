@@ -38,3 +38,29 @@ fn text_report_and_help() {
     let out = weft(&["parse-health", dir.path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("1/1 function definitions understood"));
 }
+
+/// `weft … | head`: a reader that goes away ends weft quietly (as SIGPIPE
+/// ends other tools), never with a panic.
+#[test]
+fn a_closed_pipe_ends_weft_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    for args in [&["joinpoints"][..], &["parse-health", "tests/fixtures"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?}",
+            out.status
+        );
+    }
+}

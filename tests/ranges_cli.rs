@@ -366,3 +366,37 @@ fn a_missing_path_is_named_with_its_cause_once() {
     assert!(err.contains("no-such-dir: "), "{err}");
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
 }
+
+#[test]
+fn every_ranges_argument_is_described_in_help() {
+    for sub in ["show", "merge", "learn", "check", "diff", "freq-report"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["ranges", sub, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        let args = help
+            .split("Arguments:")
+            .nth(1)
+            .unwrap_or("")
+            .split("Options:")
+            .next()
+            .unwrap_or("");
+        let lines: Vec<&str> = args.lines().collect();
+        for (i, line) in lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with('<'))
+        {
+            // The description follows on the same line, or (when long) on the next.
+            let same_line = line
+                .trim()
+                .split_once('>')
+                .is_some_and(|(_, rest)| !rest.trim().is_empty());
+            let next_line = lines
+                .get(i + 1)
+                .is_some_and(|n| !n.trim().is_empty() && !n.trim().starts_with('<'));
+            assert!(same_line || next_line, "`weft ranges {sub}`: {line}");
+        }
+    }
+}

@@ -124,3 +124,22 @@ fn help_lists_passes_and_aliases() {
         "{help}"
     );
 }
+
+#[test]
+fn pass_all_runs_the_five_passes_in_order() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/range-monitoring");
+    let run = |passes: &str| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["transform", "--pass", passes, "--diff"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let all = run("all");
+    assert!(all.status.success(), "{}", String::from_utf8_lossy(&all.stderr));
+    let spelled = run(
+        "SingleDeclarator,AssignmentExpansion,StructAssignmentDecomposition,UnaryExpansion,NormalizeReturn",
+    );
+    assert_eq!(all.stdout, spelled.stdout);
+    assert!(!all.stdout.is_empty());
+}

@@ -119,3 +119,12 @@ fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
     );
     assert_eq!(relative, absolute);
 }
+
+#[test]
+fn without_output_or_diff_weave_says_which_to_give() {
+    let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
+    let out = weft(&["weave", "--aspect", &aspect.display().to_string(), &example()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--output DIR") && err.contains("--diff"), "{err}");
+}

@@ -33,9 +33,11 @@ pub enum Command {
     },
     /// Merge inputs into one range set (the union of their ranges).
     Merge {
+        /// Record files, directories (searched for *.ranges) or JSON range sets.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// Where to write the JSON range set.
+        /// Where to write the JSON range set (an existing file is replaced
+        /// only if it is a range set).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -48,7 +50,11 @@ pub enum Command {
         /// Seed of the random choice: the same seed chooses the same runs.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// The training runs: one subdirectory per run, holding that run's
+        /// record files.
         train_dir: PathBuf,
+        /// Where to write the learned JSON range set (an existing file is
+        /// replaced only if it is a range set).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -64,14 +70,20 @@ pub enum Command {
         unseen: UnseenArg,
     },
     /// Show what changed from range set A to range set B; exit 1 when any.
-    Diff { a: PathBuf, b: PathBuf },
+    Diff {
+        /// The range set before (or records, or a directory of them).
+        a: PathBuf,
+        /// The range set after.
+        b: PathBuf,
+    },
     /// Write the frequency report FREQ, COMBAND and COMBOR read, from the
     /// records of runs of a program woven with aspects/freq_report.lara.
     FreqReport {
         /// The counting runs: record files, directories or range sets.
         #[arg(required = true)]
         runs: Vec<PathBuf>,
-        /// Where to write the JSON report.
+        /// Where to write the JSON report (an existing file is replaced
+        /// only if it is a frequency report).
         #[arg(short, long)]
         output: PathBuf,
     },

@@ -17,7 +17,7 @@ use crate::transform::{canonical_name, pass_names};
 #[command(after_help = passes_help())]
 pub struct Args {
     /// Passes to run, in order (comma-separated or repeated); names and
-    /// aliases are case-insensitive.
+    /// aliases are case-insensitive; `all` runs the five in the order below.
     #[arg(long = "pass", value_name = "NAME", value_delimiter = ',', required = true)]
     passes: Vec<String>,
     #[command(flatten)]
@@ -44,12 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 fn transform(args: &Args) -> Result<(), Failure> {
-    let passes: Vec<&'static str> = args
-        .passes
-        .iter()
-        .map(|p| canonical_name(p.trim()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| Failure::Usage(e.into()))?;
+    let mut passes: Vec<&'static str> = Vec::new();
+    for pass in &args.passes {
+        if pass.trim().eq_ignore_ascii_case("all") {
+            passes.extend(pass_names().iter().map(|(name, _)| *name));
+        } else {
+            passes.push(canonical_name(pass.trim()).map_err(|e| Failure::Usage(e.into()))?);
+        }
+    }
     let (mut program, entries) = tree::load(&args.tree, &[])?;
     for pass in passes {
         let already = program.skipped().len();

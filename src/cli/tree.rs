@@ -14,7 +14,7 @@ pub struct TreeArgs {
     /// Directory to write the resulting tree to, replaced as a whole: it must
     /// be new, empty, or written by weft before (it then holds .weft-output),
     /// and must not hold any input.
-    #[arg(long, value_name = "DIR", required_unless_present = "diff")]
+    #[arg(long, value_name = "DIR")]
     output: Option<PathBuf>,
     /// Process only the .c files matching this glob (repeatable; default
     /// `*.c`), relative to the input directory.
@@ -73,6 +73,11 @@ pub fn exit_status(result: Result<(), Failure>) -> i32 {
 /// of the run (the aspect) that the output must not replace.
 pub fn load(args: &TreeArgs, protected: &[PathBuf]) -> Result<(Program, Vec<Entry>), Failure> {
     let selection = Selection::new(&args.include, &args.exclude).map_err(Failure::Usage)?;
+    if args.output.is_none() && !args.diff {
+        return Err(Failure::Usage(anyhow!(
+            "nowhere to put the result: give --output DIR to write the woven tree, or --diff to print the changes"
+        )));
+    }
     if let Some(out) = &args.output {
         check_output_outside_inputs(out, &args.paths).map_err(Failure::Usage)?;
         let mut inputs = args.paths.clone();
