@@ -387,3 +387,57 @@ end"#,
     );
     assert_eq!(report.printed, vec!["7"]);
 }
+
+#[test]
+fn an_undefined_interpolation_is_an_error_at_the_literal() {
+    let mut h = loops();
+    let err = run_with(
+        "aspectdef A\nvar m = #{};\nselect loop end\napply\n    $loop.insert before 'c[[[m[$loop.name]]]]++;';\nend\nend",
+        &mut h,
+        &[],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("is undefined here") && err.contains("t.lara:5:"),
+        "{err}"
+    );
+    assert!(h.log.is_empty(), "nothing was inserted: {:?}", h.log);
+}
+
+#[test]
+fn subscripts_around_interpolations_and_map_keys_in_sorted_order() {
+    let mut h = loops();
+    run(
+        "aspectdef A\nvar m = #{zeta: 1, alpha: 2};\nvar order = '';\nfor (var k in m) { order += k; }\n\
+         select loop end\napply\n    $loop.insert before 'a[[[m[\"alpha\"]]]][[[order]]] = 0;';\nend\nend",
+        &mut h,
+    );
+    assert_eq!(h.log[0], "before L1: a[2][alphazeta] = 0;");
+}
+
+/// What `weft weave` prints for a refused insert: the aspect location with
+/// a caret, and the C location with the reason.
+#[test]
+fn a_refused_insert_is_shown_at_the_aspect_with_the_c_location() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.c"), "int f(void)\n{\n    return 1;\n}\n").unwrap();
+    let aspect = dir.path().join("a.lara");
+    std::fs::write(
+        &aspect,
+        "aspectdef A\n  select function.return end\n  apply\n    $return.insert after 'x();';\n  end\nend\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+        .arg("weave")
+        .arg("--aspect")
+        .arg(&aspect)
+        .arg("--diff")
+        .arg(dir.path().join("a.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a.lara:4:"), "aspect location: {err}");
+    assert!(err.contains("a.c:3:"), "C location: {err}");
+    assert!(err.contains('^'), "caret: {err}");
+}

@@ -64,8 +64,10 @@ fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program)
             EngineError::Aspect(d) => diagnosed(2, d.to_string()),
             other => diagnosed(1, other.to_string()),
         })?;
+    // Each refused insert is shown at the insert in the aspect, with the C
+    // location and the reason in its message.
     for warning in &report.warnings {
-        eprintln!("warning: {}: {}", warning.c_location, warning.message);
+        eprint!("{}", warning.diagnostic.render());
     }
     Ok(())
 }

@@ -59,8 +59,13 @@ pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
     let mut pieces = Vec::new();
     let mut text_start = 0;
     let mut cursor = 0;
-    while let Some(open) = body[cursor..].find("[[").map(|i| i + cursor) {
-        let Some(close) = body[open + 2..].find("]]").map(|i| i + open + 2) else {
+    while let Some(mut open) = body[cursor..].find("[[").map(|i| i + cursor) {
+        // In a run of three or more `[`, the interpolation opens with the
+        // last two: `a[[[i]]]` is C's `a[` around `[[i]]`.
+        while body[open + 2..].starts_with('[') {
+            open += 1;
+        }
+        let Some(close) = interpolation_end(body, open + 2) else {
             break;
         };
         if open > text_start {
@@ -74,6 +79,33 @@ pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
         pieces.push(RawPiece::Text(text_start..body.len()));
     }
     pieces
+}
+
+/// Where the `]]` closing an interpolation whose expression starts at
+/// `from` is: the first one outside the expression's own brackets and
+/// strings, so `[[m[k]]]` holds `m[k]`.
+fn interpolation_end(body: &str, from: usize) -> Option<usize> {
+    let bytes = body.as_bytes();
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = from;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' | b'`' => quote = Some(b),
+                b'[' => depth += 1,
+                b']' if depth == 0 && bytes.get(i + 1) == Some(&b']') => return Some(i),
+                b']' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `text` as a rhai string literal.
@@ -98,6 +130,36 @@ pub fn rhai_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The interpolated expressions of `body`.
+    fn interpolations(body: &str) -> Vec<&str> {
+        split_interpolations(body)
+            .into_iter()
+            .filter_map(|p| match p {
+                RawPiece::Interpolation(r) => Some(&body[r]),
+                RawPiece::Text(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn interpolations_take_the_longest_sensible_reading() {
+        assert_eq!(interpolations("a[[[n]]] = 0;"), ["n"]);
+        assert_eq!(interpolations("a[[[i]]][[[j]]]++;"), ["i", "j"]);
+        assert_eq!(interpolations("x += [[m[$call.name]]];"), ["m[$call.name]"]);
+        assert_eq!(interpolations("c[[[m[k]]]]++;"), ["m[k]"]);
+        assert_eq!(interpolations("s = [[\"]]\" + v]];"), ["\"]]\" + v"]);
+        assert_eq!(interpolations("[[a]][[b]]"), ["a", "b"]);
+        let body = "a[[[n]]] = 0;";
+        let texts: Vec<&str> = split_interpolations(body)
+            .into_iter()
+            .filter_map(|p| match p {
+                RawPiece::Text(r) => Some(&body[r]),
+                RawPiece::Interpolation(_) => None,
+            })
+            .collect();
+        assert_eq!(texts, ["a[", "] = 0;"]);
+    }
 
     #[test]
     fn decodes_js_escapes() {

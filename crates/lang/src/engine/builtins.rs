@@ -213,6 +213,16 @@ fn register_script_library(engine: &mut Engine, context: &Context) {
     engine.register_fn("println", move || c.print(""));
     engine
         .register_fn("weft_text", |value: Dynamic| text(&value))
+        .register_fn("weft_interpolate", |value: Dynamic| -> Fallible<String> {
+            if value.is_unit() {
+                return Err(
+                    "`[[…]]` is undefined here (a missing map key, an unset variable, \
+                            or a function that returns nothing): nothing to put in the code"
+                        .into(),
+                );
+            }
+            Ok(text(&value))
+        })
         .register_fn("weft_truthy", |value: Dynamic| truthy(&value))
         .register_fn("weft_keys", |value: Dynamic| keys(&value))
         .register_fn("toString", |value: Dynamic| text(&value))

@@ -195,7 +195,8 @@ impl Translator<'_> {
     }
 
     /// A string or code literal; interpolations become concatenations of
-    /// `weft_text(expr)`, which formats values the way C code wants them.
+    /// `weft_interpolate(expr)`, which formats values the way C code wants
+    /// them and refuses an undefined one.
     fn literal(&mut self, literal: &Literal) {
         let only_text = literal.pieces.iter().all(|p| matches!(p, Piece::Text(_)));
         if only_text {
@@ -215,7 +216,7 @@ impl Translator<'_> {
             match piece {
                 Piece::Text(text) => self.out.glue(&format!(" + {}", rhai_string(text))),
                 Piece::Interpolation(expr) => {
-                    self.out.glue(" + weft_text(");
+                    self.out.glue(" + weft_interpolate(");
                     self.expr(expr);
                     self.out.glue(")");
                 }
