@@ -91,3 +91,21 @@ fn missing_imports_and_duplicate_aspects() {
         "{text}"
     );
 }
+
+/// What `weave` would stop at when it reached the use, `check` finds first:
+/// an undefined variable, in a script part or in an interpolation.
+#[test]
+fn undefined_variables_are_found_without_the_program() {
+    let text =
+        check("aspectdef A\nselect function end\napply\n  $function.insert before 'x' + missing;\nend\nend");
+    assert!(
+        text.contains("Undefined variable: missing") && text.contains("t.lara:4:"),
+        "{text}"
+    );
+    let text = check(
+        "aspectdef A\nselect function end\napply\n  $function.insert before 'int [[nope]];';\nend\nend",
+    );
+    assert!(text.contains("Undefined variable: nope"), "{text}");
+    let inputs_and_locals = "aspectdef A\ninput n = 1 end\nvar k = 2;\nselect function end\napply\n  var j = k + n;\n  $function.insert before '[[j]]';\nend\nend";
+    assert_eq!(check(inputs_and_locals), "");
+}

@@ -64,6 +64,9 @@ pub fn check(module: &Module) -> Diagnostics {
     };
     let mut engine = rhai::Engine::new_raw();
     engine.set_max_expr_depths(256, 128);
+    // Every variable must be declared before use: what a run would only
+    // find when it reached the use.
+    engine.set_strict_variables(true);
     match engine.compile(&translation.script) {
         Ok(_) => Diagnostics::default(),
         Err(e) => Diagnostics(error::from_parse(e, &translation.map).diagnostics()),
