@@ -21,3 +21,4 @@ export WEFT_OUT=$work/weft-out
 "$work/woven/range-monitoring/stats" 42 -250 17
 echo "== weft ranges show \$WEFT_OUT"
 "$weft" ranges show "$WEFT_OUT"
+echo "== done: weft is built in target/release/weft; 'cargo install --locked --path .' puts it on your PATH"

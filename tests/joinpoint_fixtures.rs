@@ -381,7 +381,7 @@ fn every_attribute_of_every_selected_kind_has_a_value() {
         let jps = if spec.name == "program" {
             vec![JoinPoint::program()]
         } else {
-            chain(&files, spec.name)
+            chain(&files, &joinpoint::selection_path(spec.name).unwrap().join("."))
         };
         assert!(
             !jps.is_empty() || spec.name == "program",

@@ -74,7 +74,10 @@ fn check(files: &[ParsedFile], min_loops: usize) {
     // Every attribute of every kind answers without panicking (a sample of
     // each kind keeps the debug build quick).
     for spec in joinpoint::kinds().iter().filter(|k| k.name != "program") {
-        let jps = select_all(files, &program, spec.name);
+        let jps = joinpoint::selection_path(spec.name)
+            .unwrap()
+            .iter()
+            .fold(program.to_vec(), |from, step| select_all(files, &from, step));
         assert!(!jps.is_empty(), "no `{}` in gzip", spec.name);
         for jp in jps.iter().step_by(jps.len().div_ceil(200)) {
             for attr in spec.all_attributes() {

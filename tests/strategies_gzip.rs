@@ -43,6 +43,9 @@ fn read(path: &Path) -> String {
 
 /// Runs the walkthrough for FREQ into `work` and checks every stage.
 fn freq_walkthrough(work: &Path) {
+    setup_support::progress(
+        "FREQ walkthrough: freq_report woven, gzip built and make check counted, FREQ woven, built and checked (several minutes)",
+    );
     let out = run(Command::new(root().join("scripts/gzip-walkthrough.sh"))
         .arg(work)
         .arg("freq")
@@ -135,6 +138,7 @@ fn the_six_strategies_over_gzip() {
         ),
         ("combor.lara", both.clone()),
     ] {
+        setup_support::progress(&format!("{aspect}: weave, rebuild gzip, compress and decompress"));
         let out = work.join(aspect).with_extension("");
         let log = weave(work, aspect, &args, Some(&out));
         let counts = log.lines().find(|l| l.starts_with("join points: "));

@@ -92,6 +92,7 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
     );
     assert!(ok, "{log}");
 
+    setup_support::progress("the five passes over gzip's own .c files");
     let files = gzip_sources(&copy);
     let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
     let started = Instant::now();
@@ -127,12 +128,14 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
             println!("    {reason}");
         }
     }
+    setup_support::progress("./configure && make of pristine gzip (about a minute)");
     let (ok, log) = sh(&copy, "./configure --quiet >/dev/null && make -j2 >/dev/null");
     assert!(ok, "gzip does not build:\n{log}");
     let stems: Vec<String> = files
         .iter()
         .map(|(p, _)| p.file_stem().unwrap().to_string_lossy().to_string())
         .collect();
+    setup_support::progress("gcc -Wall on each file, before and after the passes");
     let before: Vec<Option<BTreeSet<String>>> = stems.iter().map(|s| warnings(&copy, s)).collect();
     for ((path, _), text) in files.iter().zip(&texts) {
         std::fs::write(path, text).unwrap();
@@ -153,6 +156,7 @@ fn gzip_passes_its_own_checks_after_all_five_passes() {
     );
     let (ok, log) = sh(&copy, "make -j2 >/dev/null");
     assert!(ok, "gzip does not build after the passes:\n{log}");
+    setup_support::progress("make check of the transformed gzip");
     let (ok, log) = sh(&copy, "make -j2 check");
     let summary: Vec<&str> = log
         .lines()

@@ -34,3 +34,14 @@ pub fn require_tool(tool: &str) {
          or scripts/install-deps.sh to install the tools the tests need (as root)"
     );
 }
+
+/// Says what a slow real-program test is doing now, on the terminal even
+/// while the test harness captures output (a direct write to stderr is not
+/// captured), so minutes of `configure`, `make` and `make check` are not
+/// silent.
+#[allow(dead_code)]
+pub fn progress(what: &str) {
+    use std::io::Write as _;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr().lock(), "[{test}] {what}");
+}

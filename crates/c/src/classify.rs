@@ -46,9 +46,10 @@ const ATTRIBUTE_WORDS: &[&str] = &[
     "_Alignas",
 ];
 
-/// Keywords that start a statement.
+/// Keywords that start a statement, or a labelled statement of a switch
+/// (`#define LEAD_CASE(n) case BT_LEAD##n: …`).
 const STATEMENT_WORDS: &[&str] = &[
-    "if", "while", "for", "switch", "do", "return", "break", "continue", "goto",
+    "if", "while", "for", "switch", "do", "return", "break", "continue", "goto", "case", "default",
 ];
 
 /// True for identifiers in the usual macro shape `^[A-Z_][A-Z0-9_]*$`.
@@ -59,10 +60,44 @@ pub fn macro_shaped(name: &str) -> bool {
         && name.len() > 1
 }
 
+/// Reserved words that name types, not attributes: a macro whose body is
+/// one of them (`#define bool _Bool`) is a type and must stay in the view.
+const RESERVED_TYPE_WORDS: &[&str] = &[
+    "_Bool",
+    "_Complex",
+    "_Imaginary",
+    "_Atomic",
+    "__int128",
+    "__int64",
+    "__int32",
+    "__int16",
+    "__int8",
+    "__builtin_va_list",
+    "__typeof__",
+    "__typeof",
+    "__auto_type",
+    "__complex__",
+    "__signed__",
+    "__signed",
+    "__unsigned",
+    "__label__",
+];
+
+/// True for a reserved identifier that names a type: the list above, the
+/// `_FloatN`/`_DecimalN` families and `__x_t` typedef names (`__off_t`).
+pub fn reserved_type_word(word: &str) -> bool {
+    RESERVED_TYPE_WORDS.contains(&word)
+        || word.starts_with("_Float")
+        || word.starts_with("_Decimal")
+        || (word.starts_with("__") && word.ends_with("_t"))
+}
+
 /// True for words that act as attributes: storage classes, qualifiers and
-/// reserved `_x`/`__x` identifiers (`__attribute__`, `__inline`, `_near`).
+/// reserved `_x`/`__x` identifiers (`__attribute__`, `__inline`, `_near`)
+/// that do not name a type.
 pub fn attribute_word(word: &str) -> bool {
-    ATTRIBUTE_WORDS.contains(&word) || (word.starts_with('_') && word.len() > 1 && !macro_shaped(word))
+    ATTRIBUTE_WORDS.contains(&word)
+        || (word.starts_with('_') && word.len() > 1 && !macro_shaped(word) && !reserved_type_word(word))
 }
 
 /// True for names that Coccinelle reads as iterators.
@@ -73,14 +108,18 @@ pub fn iterator_name(name: &str) -> bool {
         .any(|w| lower.contains(w))
 }
 
-/// Classifies one definition. `is_attribute` answers for names used in the
-/// body (so `#define A B` with `B` an attribute macro is an attribute too).
+/// Classifies one definition. `class_of` answers for macros used in the
+/// body, as far as they are classified yet: `#define A B` with `B` an
+/// attribute macro is an attribute too, and a body that is one use of an
+/// iterator macro (`#define mythread_sync(m) mythread_sync_helper(m,
+/// __LINE__)`) makes an iterator.
 pub fn classify(
     name: &str,
     params: Option<&[String]>,
     body: &str,
-    is_attribute: &dyn Fn(&str) -> bool,
+    class_of: &dyn Fn(&str) -> Option<MacroClass>,
 ) -> MacroClass {
+    let is_attribute = |w: &str| class_of(w) == Some(MacroClass::Attribute);
     let tokens = tokenize(body);
     let words: Vec<&str> = tokens.iter().map(|t| t.text(body)).collect();
     if let Some(params) = params
@@ -94,6 +133,10 @@ pub fn classify(
     }
     if iterator_name(name)
         || (matches!(words.first(), Some(&"for" | &"while")) && !matches!(words.last(), Some(&";" | &"}")))
+        || (words
+            .first()
+            .is_some_and(|w| class_of(w) == Some(MacroClass::Iterator))
+            && one_call(&words))
     {
         return MacroClass::Iterator;
     }
@@ -109,14 +152,35 @@ pub fn classify(
             MacroClass::Other
         };
     }
-    if attribute_body(&tokens, body, is_attribute) {
+    if attribute_body(&tokens, body, &is_attribute) {
         return MacroClass::Attribute;
     }
     MacroClass::Other
 }
 
-/// True when `words` are only pieces of a parameter list: `(`, `)`, `,`,
-/// `;`, and `void` inside parentheses. A type (`void *`) or a bare `void`
+/// True when `words` are one call: a name and one balanced argument list.
+fn one_call(words: &[&str]) -> bool {
+    if words.get(1) != Some(&"(") || words.last() != Some(&")") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (i, w) in words.iter().enumerate().skip(1) {
+        match *w {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return i == words.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when `words` are only pieces of a parameter list or of a block:
+/// `(`, `)`, `,`, `;`, `{`, `}`, and `void` inside parentheses. A type (`void *`) or a bare `void`
 /// is not: read as written, it keeps what the code around means.
 fn parameter_list_pieces(words: &[&str]) -> bool {
     let mut depth = 0usize;
@@ -130,7 +194,8 @@ fn parameter_list_pieces(words: &[&str]) -> bool {
                 depth = depth.saturating_sub(1);
                 true
             }
-            "," | ";" => true,
+            // Braces too: `#define END_TEST } }`, `#define BEGIN {`.
+            "," | ";" | "{" | "}" => true,
             "void" => depth > 0,
             _ => false,
         })
@@ -169,7 +234,11 @@ mod tests {
 
     fn class(name: &str, params: Option<&[&str]>, body: &str) -> MacroClass {
         let params: Option<Vec<String>> = params.map(|p| p.iter().map(|s| s.to_string()).collect());
-        classify(name, params.as_deref(), body, &|w| w == "near")
+        classify(name, params.as_deref(), body, &|w| match w {
+            "near" => Some(MacroClass::Attribute),
+            "sync_helper" => Some(MacroClass::Iterator),
+            _ => None,
+        })
     }
 
     #[test]
@@ -195,6 +264,21 @@ mod tests {
             MacroClass::Other
         );
         assert_eq!(class("WSIZE", None, "0x8000"), MacroClass::Other);
+        assert_eq!(
+            class("mythread_sync", Some(&["m"]), "sync_helper(m, __LINE__)"),
+            MacroClass::Iterator
+        );
+        assert_eq!(
+            class("twice", Some(&["m"]), "sync_helper(m) + 1"),
+            MacroClass::Other
+        );
+        assert_eq!(
+            class("LEAD_CASE", Some(&["n"]), "case BT_LEAD##n: ptr += n; break;"),
+            MacroClass::Statement
+        );
+        // A macro naming a type is a type, whatever its spelling.
+        assert_eq!(class("bool", None, "_Bool"), MacroClass::Other);
+        assert_eq!(class("off_t", None, "__int64"), MacroClass::Other);
         assert_eq!(class("Trace", Some(&["x"]), ""), MacroClass::Other);
     }
 
@@ -205,6 +289,8 @@ mod tests {
         assert_eq!(class("DC_DECLARG", Some(&["list"]), "("), MacroClass::Punctuation);
         assert_eq!(class("DC_PROTO", Some(&["x"]), "()"), MacroClass::Punctuation);
         assert_eq!(class("DC_DECLVOID", Some(&[]), "(void)"), MacroClass::Punctuation);
+        assert_eq!(class("END_TEST", None, "} }"), MacroClass::Punctuation);
+        assert_eq!(class("BEGIN", None, "{"), MacroClass::Punctuation);
         // Types and words keep their meaning where they are written.
         assert_eq!(class("VOID_PARAM", None, "void"), MacroClass::Other);
         assert_eq!(class("VOID_POINTER", None, "void *"), MacroClass::Other);
@@ -217,6 +303,10 @@ mod tests {
         assert!(macro_shaped("_GL_ATTR"));
         assert!(!macro_shaped("local"));
         assert!(attribute_word("__inline"));
+        assert!(!attribute_word("_Bool"));
+        assert!(!attribute_word("__int64"));
+        assert!(!attribute_word("__uint32_t"));
+        assert!(!attribute_word("_Float128"));
         assert!(!attribute_word("_"));
         assert!(iterator_name("list_for_each_entry"));
     }

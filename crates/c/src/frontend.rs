@@ -2,6 +2,7 @@
 //! repairs around it and re-parses, a bounded number of times.
 
 use super::conditional::{CondGroup, groups};
+use super::lexer::{TokenKind, directive_comments};
 use super::macros::MacroTable;
 use super::recover::{
     GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, skip_unreadable_groups, window,
@@ -82,6 +83,7 @@ impl FrontEnd {
             }
         }
         info.mark_dead(src, &dead);
+        blank_comments_in_continued_directives(src, &info, &mut set);
         let mut old_style = repair_pass(src, &info, &self.macros, &mut set);
 
         let mut parser = new_parser();
@@ -229,5 +231,21 @@ pub(super) fn point(lines: &LineIndex, offset: usize) -> tree_sitter::Point {
     tree_sitter::Point {
         row: line - 1,
         column: col - 1,
+    }
+}
+
+/// Blanks the comments inside directives continued over several lines: C
+/// reads `/* fall through */ \` in a `#define` body as a space, but the
+/// parser ends the directive at the comment and reads the rest of the body
+/// as code.
+fn blank_comments_in_continued_directives(src: &str, info: &TokenInfo, set: &mut RewriteSet) {
+    let continued = info
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Directive && t.end_line > t.line);
+    for directive in continued {
+        for comment in directive_comments(src, directive) {
+            set.add(Rewrite::blank(src, comment));
+        }
     }
 }

@@ -182,6 +182,29 @@ fn exponent_sign(bytes: &[u8], i: usize) -> bool {
 }
 
 /// End of a comment starting at `i`, if one starts there.
+/// The one-line block comments (`/* fall through */`) inside the directive
+/// token `directive` of `src`, skipping string and character literals.
+pub fn directive_comments(src: &str, directive: &Token) -> Vec<Range<usize>> {
+    let bytes = src.as_bytes();
+    let mut comments = Vec::new();
+    let mut i = directive.range.start;
+    while i < directive.range.end {
+        match bytes[i] {
+            b'"' | b'\'' => i = literal_end(bytes, i),
+            _ => match comment_end(bytes, i) {
+                Some(end) => {
+                    if bytes[i + 1] == b'*' && !bytes[i..end].contains(&b'\n') {
+                        comments.push(i..end);
+                    }
+                    i = end;
+                }
+                None => i += 1,
+            },
+        }
+    }
+    comments
+}
+
 fn comment_end(bytes: &[u8], i: usize) -> Option<usize> {
     if bytes[i] != b'/' {
         return None;

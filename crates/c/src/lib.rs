@@ -113,6 +113,21 @@ impl ParsedFile {
         self.map.original_range(view)
     }
 
+    /// The original range around a view range whose ends are copied text
+    /// or the edges of repaired text ([`OffsetMap::edge_offset`]), allowing
+    /// for the blanks that pad a repair to its use's length (`END_TEST`
+    /// read as `} }` and five spaces ends where `END_TEST` ends): where code
+    /// may go before or after it.
+    pub fn outer_range(&self, view: Range<usize>) -> Option<Range<usize>> {
+        let bytes = self.view.as_bytes();
+        let blank = |b: &&u8| matches!(**b, b' ' | b'\t');
+        let before = bytes[..view.start].iter().rev().take_while(blank).count();
+        let after = bytes[view.end..].iter().take_while(blank).count();
+        let start = (0..=before).find_map(|k| self.map.edge_offset(view.start - k, view.is_empty()))?;
+        let end = (0..=after).find_map(|k| self.map.edge_offset(view.end + k, true))?;
+        (end >= start).then_some(start..end)
+    }
+
     /// The original byte range of a view range copied verbatim, with no
     /// repaired byte inside: text that may be copied as the parser read it.
     pub fn verbatim_range(&self, view: Range<usize>) -> Option<Range<usize>> {
@@ -132,13 +147,16 @@ impl ParsedFile {
             .and_then(|r| self.text.get(r))
     }
 
-    /// True when `node` (a node of `tree`) is fully understood: no ERROR/MISSING inside,
-    /// not overlapping a Problem, and its whole range maps back to original text.
+    /// True when `node` (a node of `tree`) is fully understood: no
+    /// ERROR/MISSING inside, not overlapping a Problem, and its ends map
+    /// back to original text (a definition whose header a macro use wrote,
+    /// `START_TEST(t) {…} END_TEST`, is understood; its repaired tokens are
+    /// not).
     pub fn is_understood(&self, node: tree_sitter::Node<'_>) -> bool {
         if node.has_error() || node.is_missing() {
             return false;
         }
-        let Some(range) = self.original_range(node.byte_range()) else {
+        let Some(range) = self.outer_range(node.byte_range()) else {
             return false;
         };
         // A token (or a preprocessor argument) with rewritten bytes inside

@@ -72,6 +72,20 @@ impl MacroTable {
         self.macros.get(name)
     }
 
+    /// Whether a use of object-like macro `name` ends a statement or opens
+    /// a block: a punctuation or statement macro whose body ends with `;`,
+    /// `{` or `}` (`#define END_TEST } }`, `#define YY_BREAK break;`).
+    pub fn ends_statement(&self, name: &str) -> bool {
+        matches!(
+            self.class(name),
+            Some(MacroClass::Punctuation | MacroClass::Statement)
+        ) && self
+            .get(name)
+            .and_then(Macro::expansion_def)
+            .filter(|d| d.params.is_none())
+            .is_some_and(|d| matches!(d.body.trim_end().chars().last(), Some(';' | '{' | '}')))
+    }
+
     /// The class of `name`, if it is a macro.
     pub fn class(&self, name: &str) -> Option<MacroClass> {
         self.macros.get(name).map(|m| m.class)
@@ -130,13 +144,9 @@ impl MacroTable {
             })
             .collect();
         for _ in 0..4 {
-            let attributes: std::collections::HashSet<String> = self
-                .macros
-                .iter()
-                .filter(|(_, m)| m.class == MacroClass::Attribute)
-                .map(|(n, _)| n.clone())
-                .collect();
-            let is_attr = |w: &str| attributes.contains(w);
+            let classes: HashMap<String, MacroClass> =
+                self.macros.iter().map(|(n, m)| (n.clone(), m.class)).collect();
+            let class_of = |w: &str| classes.get(w).copied();
             let mut changed = false;
             for (name, m) in self.macros.iter_mut() {
                 // A macro is an attribute if every definition is (platform
@@ -148,7 +158,7 @@ impl MacroTable {
                 let classes: Vec<MacroClass> = m
                     .defs
                     .iter()
-                    .map(|d| classify(name, d.params.as_deref(), &d.body, &is_attr))
+                    .map(|d| classify(name, d.params.as_deref(), &d.body, &class_of))
                     .collect();
                 // A definition naming a platform macro the project never
                 // defines says nothing certain (`#define ZCALLBACK CALLBACK`
@@ -163,10 +173,23 @@ impl MacroTable {
                     .map(|(def, _)| *def)
                     .collect();
                 let telling = if known.is_empty() { all } else { known };
-                let class = if telling.iter().all(|(_, c)| *c == MacroClass::Attribute)
-                    && !telling.is_empty()
-                    && m.defs.iter().all(|d| d.params.is_none())
-                {
+                // A function-like macro is an attribute only when one of
+                // its definitions spells a compiler attribute, the others
+                // being attributes or empty (`lzma_attribute(attr)` →
+                // `__attribute__(attr)` or nothing). One that is only ever
+                // empty is a call compiled away (`Trace((…))`), and one
+                // whose body calls a renamed function (`#define
+                // chdir_long(d) chdir (d)` with `#define chdir _chdir`) is a
+                // call.
+                let attribute_or_empty_call = |(d, c): &&(&MacroDef, MacroClass)| {
+                    *c == MacroClass::Attribute || (d.params.is_some() && d.body.trim().is_empty())
+                };
+                let function_like = m.defs.iter().any(|d| d.params.is_some());
+                let class = if !telling.is_empty()
+                    && telling.iter().all(|t| attribute_or_empty_call(&t))
+                    && telling.iter().any(|(d, c)| {
+                        *c == MacroClass::Attribute && (!function_like || spells_compiler_attribute(&d.body))
+                    }) {
                     MacroClass::Attribute
                 } else {
                     // The first non-empty definition that is not an
@@ -188,6 +211,14 @@ impl MacroTable {
             }
         }
     }
+}
+
+/// Whether `body` holds a compiler's attribute syntax (`__attribute__`,
+/// `__declspec`).
+fn spells_compiler_attribute(body: &str) -> bool {
+    tokenize(body)
+        .iter()
+        .any(|t| matches!(t.text(body), "__attribute__" | "__attribute" | "__declspec"))
 }
 
 /// Whether `def`'s body names an upper-case macro that no file of the
@@ -309,6 +340,22 @@ mod tests {
         assert_eq!(t.class("MAXIMUM"), Some(MacroClass::Other));
         assert_eq!(t.class("open"), Some(MacroClass::Other));
         assert_eq!(t.class("BZ_API"), Some(MacroClass::Identity));
+    }
+
+    #[test]
+    fn a_function_like_attribute_empty_elsewhere_is_an_attribute() {
+        let t = MacroTable::learn([(
+            Path::new("a.h"),
+            "#if __GNUC__ >= 3\n#define lzma_attribute(attr) __attribute__(attr)\n#else\n#define lzma_attribute(attr)\n#endif\n\
+             #define Trace(x)\n",
+        )]);
+        assert_eq!(t.class("lzma_attribute"), Some(MacroClass::Attribute));
+        assert_eq!(t.class("Trace"), Some(MacroClass::Other));
+        let t = MacroTable::learn([(
+            Path::new("a.h"),
+            "#define chdir _chdir\n#define chdir_long(Dir) chdir (Dir)\n",
+        )]);
+        assert_eq!(t.class("chdir_long"), Some(MacroClass::Other));
     }
 
     #[test]

@@ -50,6 +50,28 @@ impl OffsetMap {
         (end >= start && end - start == view.end - view.start).then_some(start..end)
     }
 
+    /// The original offset of view offset `offset` when it lies in copied
+    /// text or exactly on the edge of synthesized text (its start, or when
+    /// `at_end` its end): a statement that starts with a repaired macro use
+    /// (`my_sync(m) {…}` read as `while (m) {…}`) starts where the use
+    /// starts. Good for placing code around a node, never for editing
+    /// inside it.
+    pub fn edge_offset(&self, offset: usize, at_end: bool) -> Option<usize> {
+        self.copied_offset(offset, at_end).or_else(|| {
+            let idx = self.segments.partition_point(|s| seg_view(s).end < offset);
+            self.segments[idx.saturating_sub(1)..]
+                .iter()
+                .take(3)
+                .find_map(|s| match s {
+                    Segment::Synth { view, original } if !at_end && view.start == offset => {
+                        Some(original.start)
+                    }
+                    Segment::Synth { view, original } if at_end && view.end == offset => Some(original.end),
+                    _ => None,
+                })
+        })
+    }
+
     /// True when no synthesized byte lies inside `view`.
     pub fn is_verbatim(&self, view: Range<usize>) -> bool {
         let idx = self.segments.partition_point(|s| seg_view(s).end <= view.start);

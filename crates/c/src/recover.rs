@@ -276,7 +276,7 @@ pub fn recover(
             }
             Some(c)
                 if depth > 0
-                    && info.at_statement_start(src, i)
+                    && info.at_statement_start(src, i, macros)
                     && !matches!(next_after(c), Some(";" | "," | ")" | "." | "->" | "=" | "[")) =>
             {
                 if next_after(c).is_none_or(|n| !is_operator(n)) {
@@ -284,7 +284,7 @@ pub fn recover(
                 }
                 i = c;
             }
-            Some(c) if depth == 0 && info.at_statement_start(src, i) => {
+            Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
                 let mut end = toks[c].range.end;
                 if let Some(n) = info.next_live(c).filter(|&n| toks[n].is_punct(src, ";")) {
                     end = toks[n].range.end;

@@ -1,7 +1,7 @@
 //! The linear repair pass: one walk over the tokens that rewrites the macro
 //! uses the grammar cannot handle, driven by the macro classes.
 
-use super::classify::{MacroClass, attribute_word, iterator_name};
+use super::classify::{MacroClass, attribute_word, iterator_name, reserved_type_word};
 use super::lexer::{Token, TokenKind, match_brackets, tokenize};
 use super::macros::MacroTable;
 use super::rewrite::{Rewrite, RewriteSet};
@@ -78,13 +78,17 @@ impl TokenInfo {
     }
 
     /// True when token `i` starts a declaration or statement: nothing but
-    /// `;`, a brace or a directive comes before it.
-    pub fn at_statement_start(&self, src: &str, i: usize) -> bool {
+    /// `;`, a brace, a directive, or a macro use that ends with one of them
+    /// (`END_TEST` for `} }`) comes before it.
+    pub fn at_statement_start(&self, src: &str, i: usize, macros: &MacroTable) -> bool {
         match self.prev_live(i) {
             None => true,
             Some(p) => {
                 let t = &self.tokens[p];
-                t.kind == TokenKind::Directive || matches!(t.text(src), ";" | "{" | "}")
+                let text = t.text(src);
+                t.kind == TokenKind::Directive
+                    || matches!(text, ";" | "{" | "}")
+                    || (t.kind == TokenKind::Ident && macros.ends_statement(text))
             }
         }
     }
@@ -335,14 +339,14 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // `YY_BREAK` before the next `case`).
             (Some(MacroClass::Statement), None)
                 if info.depth[i] > 0
-                    && info.at_statement_start(src, i)
+                    && info.at_statement_start(src, i, macros)
                     && !continues_statement(src, info, i)
                     && next_is_not(src, info, i, ";") =>
             {
                 terminate_statement(src, info, i, i, set);
             }
             (Some(MacroClass::Other | MacroClass::Statement), Some(c))
-                if info.depth[i] == 0 && info.at_statement_start(src, i) =>
+                if info.depth[i] == 0 && info.at_statement_start(src, i, macros) =>
             {
                 if let Some(rw) = expand(src, info, macros, i, c) {
                     set.add(rw);
@@ -372,7 +376,7 @@ fn next_is_not(src: &str, info: &TokenInfo, i: usize, p: &str) -> bool {
 
 /// True for a word that may stand in a declaration's specifiers.
 pub fn specifier_word(word: &str) -> bool {
-    attribute_word(word) || type_word(word)
+    attribute_word(word) || type_word(word) || reserved_type_word(word)
 }
 
 /// True for a keyword that starts a type name.

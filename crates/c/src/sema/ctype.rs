@@ -74,6 +74,19 @@ impl CType {
         )
     }
 
+    /// The type as a standard C scalar spelling, after typedefs:
+    /// `unsigned long`, `double`, `_Bool`, `int` for an enumeration and
+    /// `void *` for any pointer; `None` for anything else (and `Unknown`).
+    pub fn scalar_spelling(&self) -> Option<String> {
+        Some(match &self.kind {
+            TypeKind::Integer(s) | TypeKind::Floating(s) => s.clone(),
+            TypeKind::Bool => "_Bool".to_string(),
+            TypeKind::Enum(_) => "int".to_string(),
+            TypeKind::Pointer(_) => "void *".to_string(),
+            _ => return None,
+        })
+    }
+
     pub fn is_pointer(&self) -> bool {
         matches!(self.kind, TypeKind::Pointer(_))
     }

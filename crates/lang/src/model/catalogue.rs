@@ -119,6 +119,35 @@ pub fn kinds() -> &'static [KindSpec] {
     KINDS
 }
 
+/// The shortest chain of kinds that selects `kind` starting from the
+/// program, e.g. `["function", "loop", "cond"]`: some kinds (a loop's
+/// `cond`) are only selected from their parent. `None` for an unknown kind
+/// or the program itself.
+pub fn selection_path(kind_name: &str) -> Option<Vec<&'static str>> {
+    let target = kind(kind_name)?.name;
+    let mut paths: Vec<Vec<&'static str>> = vec![vec!["program"]];
+    let mut seen = vec!["program"];
+    while !paths.is_empty() {
+        let mut next = Vec::new();
+        for path in &paths {
+            let last = kind(path[path.len() - 1]).expect("catalogue kinds exist");
+            for &child in last.selects {
+                let mut longer = path.clone();
+                longer.push(child);
+                if child == target {
+                    return Some(longer[1..].to_vec());
+                }
+                if !seen.contains(&child) {
+                    seen.push(child);
+                    next.push(longer);
+                }
+            }
+        }
+        paths = next;
+    }
+    None
+}
+
 /// Every attribute name and alias of every kind, each once. The interpreter
 /// registers these as property names.
 pub fn attribute_names() -> impl Iterator<Item = &'static str> {
@@ -214,6 +243,7 @@ macro_rules! typed_attributes {
         &[
             attr("name", &[], Str, "The identifier."),
             attr("type", &["declaredType"], StrOrNull, "Declared type as written, without name or storage class, e.g. `const char *[4]` or `ush` (null when the declaration is not found)."),
+            attr("scalar_type", &["scalarType"], StrOrNull, "The type after typedefs (through project headers) as a standard C scalar spelling: `unsigned long` for `ulg`, `double`, `_Bool`, `int` for an enum, `void *` for any pointer; null for structs, arrays, functions and unresolved types. What monitors record a value by."),
             attr("type_known", &["typeKnown"], Bool, "The type was resolved (through typedefs and project headers). False for names declared by macros, in text that did not parse, or with types from unread headers: strategies should not instrument those."),
             attr("is_param", &["isParam"], Bool, "Declared as a function parameter."),
             attr("is_global", &["isGlobal"], Bool, "Declared at file scope (in the file or a project header)."),
@@ -741,6 +771,17 @@ static KINDS: &[KindSpec] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_but_the_program_is_reachable_from_it() {
+        assert_eq!(selection_path("function"), Some(vec!["function"]));
+        assert_eq!(selection_path("condition"), Some(vec!["loop", "cond"]));
+        assert_eq!(selection_path("program"), None);
+        for spec in kinds().iter().filter(|k| k.name != "program") {
+            let path = selection_path(spec.name).unwrap_or_else(|| panic!("`{}` unreachable", spec.name));
+            assert_eq!(path.last(), Some(&spec.name));
+        }
+    }
 
     #[test]
     fn aliases_resolve_to_canonical_kinds() {

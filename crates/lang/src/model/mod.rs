@@ -7,7 +7,9 @@
 pub mod catalogue;
 pub mod reference;
 
-pub use catalogue::{AttrType, AttributeSpec, KindSpec, attribute_names, kind, kinds, suggest};
+pub use catalogue::{
+    AttrType, AttributeSpec, KindSpec, attribute_names, kind, kinds, selection_path, suggest,
+};
 
 use std::ops::Range;
 

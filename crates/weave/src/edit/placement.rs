@@ -59,6 +59,9 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
         return ctx.refuse(node, "cannot edit code the parser did not understand");
     }
     if at == InsertAt::Replace {
+        if file.original_range(node.byte_range()).is_none() {
+            return ctx.refuse(node, "cannot replace text synthesized by a macro repair");
+        }
         return Ok(Plan {
             origin: range.start,
             ops: vec![Op::Replace {
@@ -167,10 +170,11 @@ impl Ctx<'_> {
     }
 
     /// The original range of the last node of `chain` (a node and its
-    /// ancestors, root first), if weft may edit around it.
+    /// ancestors, root first), if weft may place code around it: its ends
+    /// are original text or the edges of a repaired macro use.
     fn understood(&self, chain: &[Node<'_>]) -> Result<Range<usize>, Refusal> {
         let node = last(chain);
-        let Some(range) = self.file.original_range(node.byte_range()) else {
+        let Some(range) = self.file.outer_range(node.byte_range()) else {
             return self.refuse(node, "cannot edit text synthesized by a macro repair");
         };
         let in_error = chain.iter().any(|n| n.is_error());
@@ -186,19 +190,32 @@ impl Ctx<'_> {
     }
 
     /// The original range of file-scope item `item` (the last of its
-    /// chain), widened to the start of its line when only blanks precede it
-    /// in the view: attribute and storage-class macros (`local`, `__init`)
-    /// are blanked in the view, so the item's node starts after them, but
-    /// code inserted before the item must not land between them and it.
+    /// chain), with the blanked text that leads it.
     fn file_item(&self, item: &[Node<'_>]) -> Result<Range<usize>, Refusal> {
         let range = self.understood(item)?;
-        let item = last(item);
+        Ok(self.with_blanked_lead(last(item), range))
+    }
+
+    /// `range`, the original range of `node`, widened back over the text
+    /// the view blanked just before it on its line: attribute, storage-class
+    /// and type macros (`local`, `__init`, `REGISTER`) are blanks in the
+    /// view, so the node starts after them, but the compiler reads them as
+    /// part of the same declaration or statement, and code inserted before
+    /// it must not land between them and it.
+    fn with_blanked_lead(&self, node: Node<'_>, range: Range<usize>) -> Range<usize> {
         let view = &self.file.view;
-        let view_line = layout::line_start(view, item.start_byte());
-        if view[view_line..item.start_byte()].trim().is_empty() {
-            return Ok(layout::line_start(self.text, range.start)..range.end);
+        let start = node.start_byte();
+        let gap = view[..start]
+            .trim_end_matches([' ', '\t'])
+            .len()
+            .max(layout::line_start(view, start));
+        let Some(blanked) = self.file.outer_range(gap..start) else {
+            return range;
+        };
+        match self.text[blanked.clone()].find(|c: char| !c.is_whitespace()) {
+            Some(lead) => blanked.start + lead..range.end,
+            None => range,
         }
-        Ok(range)
     }
 
     /// The statement or file-scope item an insertion around the last node
@@ -289,7 +306,7 @@ impl Ctx<'_> {
         };
         // `stmt` may now be a later sibling: it shares the ancestors.
         let chain = [above, &[stmt]].concat();
-        let range = self.understood(&chain)?;
+        let range = self.with_blanked_lead(stmt, self.understood(&chain)?);
         if !parent.is_some_and(|p| is_control(p, stmt)) {
             return Ok(self.own_line(range, side, code, Layer::Code));
         }

@@ -18,5 +18,5 @@ pub use tree::node;
 pub use typed::uses_semantics;
 pub use weft_lang::model::{
     AttrType, AttributeSpec, JoinPoint, KindSpec, Value, attribute_names, catalogue, kind, kinds, reference,
-    suggest,
+    selection_path, suggest,
 };

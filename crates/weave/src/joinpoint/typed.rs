@@ -20,6 +20,7 @@ const TYPED_KINDS: &[&str] = &["param", "vardecl", "var"];
 /// Attributes of [`TYPED_KINDS`] answered from [`Semantics`] (canonical names).
 const SEMANTIC_ATTRIBUTES: &[&str] = &[
     "type",
+    "scalar_type",
     "type_known",
     "is_param",
     "is_global",
@@ -98,6 +99,9 @@ pub fn typed_attribute(decl: Option<&Declaration>, scope: Scope, name: &str) -> 
     let shape = |test: fn(&weft_c::sema::CType) -> bool| Value::Bool(ty.is_some_and(test));
     Some(match name {
         "type" => decl.map_or(Value::Null, |d| Value::Str(d.written.clone())),
+        "scalar_type" => ty
+            .and_then(|t| t.scalar_spelling())
+            .map_or(Value::Null, Value::Str),
         "type_known" => Value::Bool(ty.is_some()),
         "is_param" => Value::Bool(scope == Scope::Param),
         "is_global" => Value::Bool(scope == Scope::Global),

@@ -1,0 +1,124 @@
+//! Macro shapes of real projects (tests/fixtures/generality/sys.h: a
+//! keyword type behind `#define bool _Bool`, a function-like attribute
+//! macro, a block-taking statement macro reached through helpers, a
+//! storage class behind a macro, case labels written by macros, a comment
+//! in a continued `#define`): every function is understood, and code woven
+//! around them compiles with warnings as errors and runs like the original.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use weft::c::Sources;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generality")
+}
+
+#[test]
+fn every_function_is_understood() {
+    let sources = Sources::collect(&[fixture()], false).unwrap();
+    let front_end = sources.front_end(None).unwrap();
+    let (path, text) = sources
+        .parsed
+        .iter()
+        .find(|(p, _)| p.ends_with("prog.c"))
+        .expect("prog.c");
+    let file = front_end.parse(path, text.clone());
+    let mut functions = Vec::new();
+    let mut cursor = file.tree.root_node().walk();
+    for node in file.tree.root_node().children(&mut cursor) {
+        if node.kind() == "function_definition" {
+            functions.push(file.is_understood(node));
+        }
+    }
+    assert_eq!(functions, [true; 4], "is_even, parse, locked_add, main");
+}
+
+/// Weaves the aspect file over the fixture into `out`; weft must print no
+/// warning (no refused insert).
+fn weave(aspect_file: &Path, out: &Path) {
+    let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(aspect_file)
+        .arg("--output")
+        .arg(out)
+        .arg(fixture())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+/// Builds `dir/prog.c` with warnings as errors and runs it; its stdout.
+fn build_and_run(dir: &Path, extra_flags: &[&str], weft_out: &Path) -> String {
+    let exe = dir.join("prog");
+    let cc = Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror"])
+        .args(extra_flags)
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join("prog.c"))
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(&exe)
+        .args(["12 3", "7", " 4 0"])
+        .env("WEFT_OUT", weft_out)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    String::from_utf8(run.stdout).unwrap()
+}
+
+#[test]
+fn code_woven_around_macro_shapes_compiles_and_runs_like_the_original() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = tmp.path().join("records");
+    let expected = build_and_run(&fixture(), &[], &records);
+    assert!(expected.contains("total 173"), "{expected}");
+    let cases: [(&str, &str, &[&str]); 3] = [
+        // An insert before each function's first statement, after leading
+        // declarations, one of them `bool even` and one `REGISTER int`.
+        (
+            "entry",
+            "aspectdef Entry\n select function.first_stmt end\n apply\n  $first_stmt.insert before %{fprintf(stderr, \"enter [[$function.name]]\\n\");}%;\n end\nend\n",
+            &[],
+        ),
+        // A declaration before each first declaration: before `REGISTER`,
+        // never between it and `int`.
+        (
+            "decl",
+            "aspectdef FirstDecl\n select function.first_decl end\n apply\n  $first_decl.insert before 'int weft_seen_[[$function.name]] = 1;';\n end\nend\n",
+            &["-Wno-unused-variable"],
+        ),
+        // The range strategy, NormalizeReturn included.
+        ("ascv3", "", &[]),
+    ];
+    for (name, aspect, flags) in cases {
+        let out = tmp.path().join(name);
+        let aspect_file = if aspect.is_empty() {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara")
+        } else {
+            let file = out.with_extension("lara");
+            std::fs::write(&file, aspect).unwrap();
+            file
+        };
+        weave(&aspect_file, &out);
+        let woven = out.join("generality");
+        assert_eq!(build_and_run(&woven, flags, &records), expected, "{name}");
+        let text = std::fs::read_to_string(woven.join("prog.c")).unwrap();
+        assert!(
+            !text.contains("REGISTER int weft") && !text.contains("bool weft"),
+            "{name}:\n{text}"
+        );
+    }
+    // ASCV3 reached the parameters of the function with the block macro.
+    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["ranges", "show", "--json"])
+        .arg(&records)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(shown.contains("locked_add"), "{shown}");
+}
