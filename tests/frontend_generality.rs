@@ -50,19 +50,19 @@ fn weave(aspect_file: &Path, out: &Path) {
     assert!(!stderr.contains("warning"), "{stderr}");
 }
 
-/// Builds `dir/prog.c` with warnings as errors and runs it; its stdout.
-fn build_and_run(dir: &Path, extra_flags: &[&str], weft_out: &Path) -> String {
-    let exe = dir.join("prog");
+/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it; its
+/// stdout.
+fn build_and_run(dir: &Path, exe: &Path, extra_flags: &[&str], weft_out: &Path) -> String {
     let cc = Command::new("gcc")
         .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror"])
         .args(extra_flags)
         .arg("-o")
-        .arg(&exe)
+        .arg(exe)
         .arg(dir.join("prog.c"))
         .output()
         .unwrap();
     assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(&exe)
+    let run = Command::new(exe)
         .args(["12 3", "7", " 4 0"])
         .env("WEFT_OUT", weft_out)
         .output()
@@ -75,7 +75,7 @@ fn build_and_run(dir: &Path, extra_flags: &[&str], weft_out: &Path) -> String {
 fn code_woven_around_macro_shapes_compiles_and_runs_like_the_original() {
     let tmp = tempfile::tempdir().unwrap();
     let records = tmp.path().join("records");
-    let expected = build_and_run(&fixture(), &[], &records);
+    let expected = build_and_run(&fixture(), &tmp.path().join("original"), &[], &records);
     assert!(expected.contains("total 173"), "{expected}");
     let cases: [(&str, &str, &[&str]); 3] = [
         // An insert before each function's first statement, after leading
@@ -106,7 +106,11 @@ fn code_woven_around_macro_shapes_compiles_and_runs_like_the_original() {
         };
         weave(&aspect_file, &out);
         let woven = out.join("generality");
-        assert_eq!(build_and_run(&woven, flags, &records), expected, "{name}");
+        assert_eq!(
+            build_and_run(&woven, &woven.join("prog"), flags, &records),
+            expected,
+            "{name}"
+        );
         let text = std::fs::read_to_string(woven.join("prog.c")).unwrap();
         assert!(
             !text.contains("REGISTER int weft") && !text.contains("bool weft"),

@@ -272,201 +272,34 @@ impl Study {
     /// Parses study text as if read from `file` (which anchors relative paths).
     pub fn parse(text: &str, file: &Path) -> anyhow::Result<Study> {
         let raw: RawFile = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let base = file.parent().unwrap_or(Path::new("/")).to_path_buf();
-        let at = |p: &Path| base.join(p);
-        let err = |key: &str, msg: String| anyhow::anyhow!("{}: key `{key}`: {msg}", file.display());
+        let cx = ParseCx {
+            file,
+            base: file.parent().unwrap_or(Path::new("/")).to_path_buf(),
+        };
         let s = raw.study;
-
         let mut raw_tests = raw.test;
         if let Some(suite) = &s.suite {
-            let path = at(suite);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| err("study.suite", format!("cannot read {}: {e}", path.display())))?;
-            let suite: RawSuite =
-                toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            raw_tests.extend(suite.test);
+            raw_tests.extend(cx.suite(suite)?);
         }
-
-        if s.build.is_empty() {
-            bail!(err("study.build", "needs at least one command".into()));
-        }
-        if s.draws == 0 {
-            bail!(err("study.draws", "must be at least 1".into()));
-        }
-        if !(s.timeout_secs.is_finite() && s.timeout_secs > 0.0 && s.timeout_secs < 1e6) {
-            bail!(err(
-                "study.timeout_secs",
-                "must be a positive number of seconds".into()
-            ));
-        }
-        let percentages = s.percentages.unwrap_or_else(|| REPORT_PERCENTAGES.to_vec());
-        if percentages.is_empty() || percentages.iter().any(|&p| p == 0 || p > 100) {
-            bail!(err(
-                "study.percentages",
-                "must be a non-empty list of 1..=100".into()
-            ));
-        }
-        let mut sorted = percentages.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted != percentages {
-            bail!(err("study.percentages", "must be strictly increasing".into()));
-        }
-
-        if raw.version.len() < 2 {
-            bail!(err(
-                "version",
-                "needs the original and at least one faulty version".into()
-            ));
-        }
-        let versions: Vec<Version> = raw
-            .version
-            .into_iter()
-            .map(|v| Version {
-                name: v.name,
-                cflags: v.cflags,
-                patch: v.patch.map(|p| at(&p)),
-            })
-            .collect();
-        unique_names(versions.iter().map(|v| &v.name), |i, m| {
-            err(&format!("version[{i}].name"), m)
-        })?;
-
-        let reports: Vec<Report> = raw
-            .report
-            .into_iter()
-            .map(|r| Report {
-                name: r.name,
-                aspect: at(&r.aspect),
-                args: r.args,
-                make: r.make,
-            })
-            .collect();
-        unique_names(reports.iter().map(|r| &r.name), |i, m| {
-            err(&format!("report[{i}].name"), m)
-        })?;
-
-        let mut strategies = Vec::new();
-        for (i, r) in raw.strategy.into_iter().enumerate() {
-            let key = |k: &str| format!("strategy[{i}].{k}");
-            let kind = match r.kind.as_str() {
-                "patch" if !r.reports.is_empty() => {
-                    bail!(err(&key("reports"), "needs kind \"weave\"".into()))
-                }
-                "patch" => StrategyKind::Patch {
-                    patch: at(&r
-                        .patch
-                        .ok_or_else(|| err(&key("patch"), "required by kind \"patch\"".into()))?),
-                },
-                "weave" => {
-                    let mut used = Vec::new();
-                    for (arg, name) in r.reports {
-                        let Some(index) = reports.iter().position(|rep| rep.name == name) else {
-                            bail!(err(
-                                &key(&format!("reports.{arg}")),
-                                format!("no [[report]] named {name:?}")
-                            ));
-                        };
-                        if r.args.contains_key(&arg) {
-                            bail!(err(
-                                &key(&format!("reports.{arg}")),
-                                "also given in `args`".into()
-                            ));
-                        }
-                        used.push((arg, index));
-                    }
-                    StrategyKind::Weave {
-                        aspect: at(&r
-                            .aspect
-                            .ok_or_else(|| err(&key("aspect"), "required by kind \"weave\"".into()))?),
-                        args: r.args,
-                        reports: used,
-                    }
-                }
-                other => bail!(err(
-                    &key("kind"),
-                    format!("unknown kind {other:?} (expected \"patch\" or \"weave\")")
-                )),
-            };
-            strategies.push(Strategy {
-                name: r.name,
-                kind,
-                cflags: r.cflags,
-                ldflags: r.ldflags,
-                libs: r.libs,
-                extra_files: r.extra_files.iter().map(|p| at(p)).collect(),
-            });
-        }
-        unique_names(strategies.iter().map(|s| &s.name), |i, m| {
-            err(&format!("strategy[{i}].name"), m)
-        })?;
-        let reserved = |n: &str| n == super::jobs::PLAIN || n.ends_with(super::jobs::REPORT_SUFFIX);
-        if let Some(i) = strategies.iter().position(|s| reserved(&s.name)) {
-            bail!(err(
-                &format!("strategy[{i}].name"),
-                "\"plain\" and names ending in \".report\" are reserved".into()
-            ));
-        }
-
-        if raw_tests.is_empty() {
-            bail!(err("test", "the suite has no tests".into()));
-        }
-        let tests: Vec<TestCase> = raw_tests
-            .into_iter()
-            .map(|t| TestCase {
-                name: t.name,
-                cmd: t.cmd,
-                inputs: t.inputs,
-                stdin: t.stdin,
-                outputs: t.outputs,
-            })
-            .collect();
-        unique_names(tests.iter().map(|t| &t.name), |i, m| {
-            err(&format!("test[{i}].name"), m)
-        })?;
-        for (i, t) in tests.iter().enumerate() {
-            let paths = t.inputs.iter().chain(&t.stdin).chain(&t.outputs);
-            if let Some(bad) = paths.into_iter().find(|p| !is_plain_relative(p)) {
-                bail!(err(
-                    &format!("test[{i}]"),
-                    format!("path {bad:?} must be relative and stay inside the run directory")
-                ));
-            }
-        }
-
-        let training = match &s.training {
-            None => tests.iter().map(|t| t.name.clone()).collect(),
-            Some(globs) => {
-                let mut b = globset::GlobSetBuilder::new();
-                for g in globs {
-                    b.add(globset::Glob::new(g).map_err(|e| err("study.training", e.to_string()))?);
-                }
-                let set = b.build().map_err(|e| err("study.training", e.to_string()))?;
-                let chosen: BTreeSet<String> = tests
-                    .iter()
-                    .filter(|t| set.is_match(&t.name))
-                    .map(|t| t.name.clone())
-                    .collect();
-                if chosen.is_empty() {
-                    bail!(err("study.training", "selects no test".into()));
-                }
-                chosen
-            }
-        };
-
+        let percentages = cx.settings(&s)?;
+        let versions = cx.versions(raw.version)?;
+        let reports = cx.reports(raw.report)?;
+        let strategies = cx.strategies(raw.strategy, &reports)?;
+        let tests = cx.tests(raw_tests)?;
+        let training = cx.training(s.training.as_deref(), &tests)?;
         Ok(Study {
             file: file.to_path_buf(),
             name: s.name,
-            source: at(&s.source),
-            patch: s.patch.map(|p| at(&p)),
+            source: cx.at(&s.source),
+            patch: s.patch.map(|p| cx.at(&p)),
             build: s.build,
             cflags: s.cflags,
             env: s.env,
             prepare: s.prepare,
-            inputs: at(&s.inputs),
-            weaver: s.weaver.map(|p| at(&p)),
-            work_dir: at(&s.work_dir),
-            out_dir: at(&s.out_dir),
+            inputs: cx.at(&s.inputs),
+            weaver: s.weaver.map(|p| cx.at(&p)),
+            work_dir: cx.at(&s.work_dir),
+            out_dir: cx.at(&s.out_dir),
             seed: s.seed,
             draws: s.draws,
             percentages,
@@ -494,6 +327,219 @@ impl Study {
     /// The study file's directory.
     pub fn base_dir(&self) -> &Path {
         self.file.parent().unwrap_or(Path::new("/"))
+    }
+}
+
+/// Reading one study file: paths relative to its folder, errors naming the
+/// file and the key.
+struct ParseCx<'a> {
+    file: &'a Path,
+    base: PathBuf,
+}
+
+impl ParseCx<'_> {
+    fn at(&self, p: &Path) -> PathBuf {
+        self.base.join(p)
+    }
+
+    fn err(&self, key: &str, msg: String) -> anyhow::Error {
+        anyhow::anyhow!("{}: key `{key}`: {msg}", self.file.display())
+    }
+
+    /// The tests of the suite file `suite` names.
+    fn suite(&self, suite: &Path) -> anyhow::Result<Vec<RawTest>> {
+        let path = self.at(suite);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| self.err("study.suite", format!("cannot read {}: {e}", path.display())))?;
+        let suite: RawSuite =
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(suite.test)
+    }
+
+    /// Checks the `[study]` settings; returns the report percentages.
+    fn settings(&self, s: &RawStudy) -> anyhow::Result<Vec<u32>> {
+        if s.build.is_empty() {
+            bail!(self.err("study.build", "needs at least one command".into()));
+        }
+        if s.draws == 0 {
+            bail!(self.err("study.draws", "must be at least 1".into()));
+        }
+        if !(s.timeout_secs.is_finite() && s.timeout_secs > 0.0 && s.timeout_secs < 1e6) {
+            bail!(self.err(
+                "study.timeout_secs",
+                "must be a positive number of seconds".into()
+            ));
+        }
+        let percentages = s
+            .percentages
+            .clone()
+            .unwrap_or_else(|| REPORT_PERCENTAGES.to_vec());
+        if percentages.is_empty() || percentages.iter().any(|&p| p == 0 || p > 100) {
+            bail!(self.err("study.percentages", "must be a non-empty list of 1..=100".into()));
+        }
+        let mut sorted = percentages.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted != percentages {
+            bail!(self.err("study.percentages", "must be strictly increasing".into()));
+        }
+        Ok(percentages)
+    }
+
+    fn versions(&self, raw: Vec<RawVersion>) -> anyhow::Result<Vec<Version>> {
+        if raw.len() < 2 {
+            bail!(self.err(
+                "version",
+                "needs the original and at least one faulty version".into()
+            ));
+        }
+        let versions: Vec<Version> = raw
+            .into_iter()
+            .map(|v| Version {
+                name: v.name,
+                cflags: v.cflags,
+                patch: v.patch.map(|p| self.at(&p)),
+            })
+            .collect();
+        unique_names(versions.iter().map(|v| &v.name), |i, m| {
+            self.err(&format!("version[{i}].name"), m)
+        })?;
+        Ok(versions)
+    }
+
+    fn reports(&self, raw: Vec<RawReport>) -> anyhow::Result<Vec<Report>> {
+        let reports: Vec<Report> = raw
+            .into_iter()
+            .map(|r| Report {
+                name: r.name,
+                aspect: self.at(&r.aspect),
+                args: r.args,
+                make: r.make,
+            })
+            .collect();
+        unique_names(reports.iter().map(|r| &r.name), |i, m| {
+            self.err(&format!("report[{i}].name"), m)
+        })?;
+        Ok(reports)
+    }
+
+    fn strategies(&self, raw: Vec<RawStrategy>, reports: &[Report]) -> anyhow::Result<Vec<Strategy>> {
+        let mut strategies = Vec::new();
+        for (i, r) in raw.into_iter().enumerate() {
+            let kind = self.strategy_kind(i, &r, reports)?;
+            strategies.push(Strategy {
+                name: r.name,
+                kind,
+                cflags: r.cflags,
+                ldflags: r.ldflags,
+                libs: r.libs,
+                extra_files: r.extra_files.iter().map(|p| self.at(p)).collect(),
+            });
+        }
+        unique_names(strategies.iter().map(|s| &s.name), |i, m| {
+            self.err(&format!("strategy[{i}].name"), m)
+        })?;
+        let reserved = |n: &str| n == super::jobs::PLAIN || n.ends_with(super::jobs::REPORT_SUFFIX);
+        if let Some(i) = strategies.iter().position(|s| reserved(&s.name)) {
+            bail!(self.err(
+                &format!("strategy[{i}].name"),
+                "\"plain\" and names ending in \".report\" are reserved".into()
+            ));
+        }
+        Ok(strategies)
+    }
+
+    /// What strategy `i`, `r`, does: apply a patch or weave an aspect.
+    fn strategy_kind(&self, i: usize, r: &RawStrategy, reports: &[Report]) -> anyhow::Result<StrategyKind> {
+        let key = |k: &str| format!("strategy[{i}].{k}");
+        Ok(match r.kind.as_str() {
+            "patch" if !r.reports.is_empty() => {
+                bail!(self.err(&key("reports"), "needs kind \"weave\"".into()))
+            }
+            "patch" => StrategyKind::Patch {
+                patch: self.at(r
+                    .patch
+                    .as_ref()
+                    .ok_or_else(|| self.err(&key("patch"), "required by kind \"patch\"".into()))?),
+            },
+            "weave" => {
+                let mut used = Vec::new();
+                for (arg, name) in &r.reports {
+                    let Some(index) = reports.iter().position(|rep| &rep.name == name) else {
+                        bail!(self.err(
+                            &key(&format!("reports.{arg}")),
+                            format!("no [[report]] named {name:?}")
+                        ));
+                    };
+                    if r.args.contains_key(arg) {
+                        bail!(self.err(&key(&format!("reports.{arg}")), "also given in `args`".into()));
+                    }
+                    used.push((arg.clone(), index));
+                }
+                StrategyKind::Weave {
+                    aspect: self.at(r
+                        .aspect
+                        .as_ref()
+                        .ok_or_else(|| self.err(&key("aspect"), "required by kind \"weave\"".into()))?),
+                    args: r.args.clone(),
+                    reports: used,
+                }
+            }
+            other => bail!(self.err(
+                &key("kind"),
+                format!("unknown kind {other:?} (expected \"patch\" or \"weave\")")
+            )),
+        })
+    }
+
+    fn tests(&self, raw: Vec<RawTest>) -> anyhow::Result<Vec<TestCase>> {
+        if raw.is_empty() {
+            bail!(self.err("test", "the suite has no tests".into()));
+        }
+        let tests: Vec<TestCase> = raw
+            .into_iter()
+            .map(|t| TestCase {
+                name: t.name,
+                cmd: t.cmd,
+                inputs: t.inputs,
+                stdin: t.stdin,
+                outputs: t.outputs,
+            })
+            .collect();
+        unique_names(tests.iter().map(|t| &t.name), |i, m| {
+            self.err(&format!("test[{i}].name"), m)
+        })?;
+        for (i, t) in tests.iter().enumerate() {
+            let paths = t.inputs.iter().chain(&t.stdin).chain(&t.outputs);
+            if let Some(bad) = paths.into_iter().find(|p| !is_plain_relative(p)) {
+                bail!(self.err(
+                    &format!("test[{i}]"),
+                    format!("path {bad:?} must be relative and stay inside the run directory")
+                ));
+            }
+        }
+        Ok(tests)
+    }
+
+    /// The training tests: those the `study.training` globs select, or all.
+    fn training(&self, globs: Option<&[String]>, tests: &[TestCase]) -> anyhow::Result<BTreeSet<String>> {
+        let Some(globs) = globs else {
+            return Ok(tests.iter().map(|t| t.name.clone()).collect());
+        };
+        let mut b = globset::GlobSetBuilder::new();
+        for g in globs {
+            b.add(globset::Glob::new(g).map_err(|e| self.err("study.training", e.to_string()))?);
+        }
+        let set = b.build().map_err(|e| self.err("study.training", e.to_string()))?;
+        let chosen: BTreeSet<String> = tests
+            .iter()
+            .filter(|t| set.is_match(&t.name))
+            .map(|t| t.name.clone())
+            .collect();
+        if chosen.is_empty() {
+            bail!(self.err("study.training", "selects no test".into()));
+        }
+        Ok(chosen)
     }
 }
 

@@ -1,0 +1,146 @@
+//! Malformed study files: each mistake is refused with the file and the
+//! key it concerns, never a panic, never a half-read study.
+
+use std::path::Path;
+
+use weft::experiment::study::Study;
+
+const VALID: &str = r#"
+[study]
+name = "demo"
+source = "src"
+build = ["make"]
+
+[[version]]
+name = "original"
+
+[[version]]
+name = "v1"
+patch = "v1.patch"
+
+[[report]]
+name = "freq"
+aspect = "freq_report.lara"
+
+[[strategy]]
+name = "ascv3"
+kind = "weave"
+aspect = "ascv3.lara"
+
+[[strategy]]
+name = "freq"
+kind = "weave"
+aspect = "freq.lara"
+reports = { freqReport = "freq" }
+
+[[test]]
+name = "t1"
+cmd = "./prog 1"
+
+[[test]]
+name = "t2"
+cmd = "./prog 2"
+"#;
+
+fn parse(text: &str) -> Result<Study, String> {
+    Study::parse(text, Path::new("/studies/s/study.toml")).map_err(|e| format!("{e:#}"))
+}
+
+#[test]
+fn the_valid_study_parses_with_paths_beside_the_file() {
+    let study = parse(VALID).unwrap();
+    assert_eq!(study.versions.len(), 2);
+    assert_eq!(study.strategies.len(), 2);
+    assert_eq!(study.source, Path::new("/studies/s/src"));
+    assert_eq!(study.training.len(), 2, "every test trains by default");
+}
+
+#[test]
+fn each_mistake_names_the_file_and_its_key() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("build = [\"make\"]", "build = []", "study.build"),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\ndraws = 0",
+            "study.draws",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\ntimeout_secs = -1.0",
+            "study.timeout_secs",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\npercentages = [50, 10]",
+            "study.percentages",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\npercentages = [0]",
+            "study.percentages",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\ntraining = [\"nothing*\"]",
+            "study.training",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\ntraining = [\"[\"]",
+            "study.training",
+        ),
+        ("name = \"v1\"", "name = \"original\"", "version[1].name"),
+        ("name = \"ascv3\"", "name = \"plain\"", "strategy[0].name"),
+        (
+            "kind = \"weave\"\naspect = \"ascv3.lara\"",
+            "kind = \"tangle\"",
+            "strategy[0].kind",
+        ),
+        (
+            "kind = \"weave\"\naspect = \"ascv3.lara\"",
+            "kind = \"weave\"",
+            "strategy[0].aspect",
+        ),
+        (
+            "kind = \"weave\"\naspect = \"ascv3.lara\"",
+            "kind = \"patch\"",
+            "strategy[0].patch",
+        ),
+        (
+            "freqReport = \"freq\"",
+            "freqReport = \"missing\"",
+            "strategy[1].reports.freqReport",
+        ),
+        (
+            "cmd = \"./prog 2\"",
+            "cmd = \"./prog 2\"\ninputs = [\"../escape\"]",
+            "test[1]",
+        ),
+        ("name = \"t2\"", "name = \"t1\"", "test[1].name"),
+    ];
+    for (from, to, key) in cases {
+        assert!(VALID.contains(from), "{from}");
+        let text = VALID.replacen(from, to, 1);
+        let err = parse(&text).expect_err(key);
+        assert!(err.contains("/studies/s/study.toml"), "{key}: {err}");
+        assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
+    }
+}
+
+#[test]
+fn structural_mistakes_are_toml_errors_with_a_position() {
+    for text in [
+        VALID.replacen("[study]", "[studdy]", 1),
+        VALID.replacen("name = \"demo\"", "name = \"demo\"\ncolour = 1", 1),
+        "[study\nname = 1".to_string(),
+        String::from_utf8_lossy(&[0xff, 0xfe, 0x00, 0x41]).into_owned(),
+        String::new(),
+    ] {
+        let err = parse(&text).expect_err("refused");
+        assert!(err.starts_with("/studies/s/study.toml"), "{err}");
+    }
+    let one_version = VALID.replacen("[[version]]\nname = \"v1\"\npatch = \"v1.patch\"", "", 1);
+    assert!(parse(&one_version).unwrap_err().contains("`version`"));
+    let no_tests: String = VALID[..VALID.find("[[test]]").unwrap()].to_string();
+    assert!(parse(&no_tests).unwrap_err().contains("`test`"));
+}
