@@ -352,95 +352,107 @@ impl Builder<'_> {
                 },
                 None => Stmt::Empty,
             },
-            Rule::insert => {
-                let mut target = None;
-                let mut position = Position::Before;
-                let mut code = None;
-                for p in inner {
-                    match p.as_rule() {
-                        Rule::jp => target = Some(self.name(&p)),
-                        Rule::position => {
-                            position = match p.as_str() {
-                                "after" => Position::After,
-                                "replace" => Position::Replace,
-                                _ => Position::Before,
-                            }
-                        }
-                        _ => code = Some(self.expr(p, true)),
-                    }
-                }
-                let code = code.unwrap_or_else(|| self.empty_expr(&span));
-                Stmt::Insert {
-                    target,
-                    position,
-                    code,
-                    span,
-                }
-            }
-            Rule::perform | Rule::jp_method => {
-                let mut target = None;
-                let mut action = None;
-                let mut args = Vec::new();
-                for p in inner {
-                    match p.as_rule() {
-                        Rule::jp => target = Some(self.name(&p)),
-                        Rule::ident => action = Some(self.name(&p)),
-                        _ => args = self.args(p),
-                    }
-                }
-                match action {
-                    Some(action) => Stmt::Perform {
-                        target,
-                        action,
-                        args,
-                        span,
-                    },
-                    None => Stmt::Empty,
-                }
-            }
-            Rule::def => {
-                let mut target = None;
-                let mut attribute = None;
-                let mut value = None;
-                for p in inner {
-                    match p.as_rule() {
-                        Rule::jp => target = Some(self.name(&p)),
-                        Rule::ident => attribute = Some(self.name(&p)),
-                        _ => value = Some(self.expr(p, false)),
-                    }
-                }
-                match (attribute, value) {
-                    (Some(attribute), Some(value)) => Stmt::Def {
-                        target,
-                        attribute,
-                        value,
-                        span,
-                    },
-                    _ => Stmt::Empty,
-                }
-            }
-            Rule::call => {
-                let mut names = Vec::new();
-                let mut args = Vec::new();
-                for p in inner {
-                    match p.as_rule() {
-                        Rule::ident => names.push(self.name(&p)),
-                        _ => args = self.args(p),
-                    }
-                }
-                let aspect = names.pop();
-                let label = names.pop();
-                match aspect {
-                    Some(aspect) => Stmt::Call {
-                        label,
-                        aspect,
-                        args,
-                        span,
-                    },
-                    None => Stmt::Empty,
-                }
-            }
+            Rule::insert => self.insert_stmt(inner, span),
+            Rule::perform | Rule::jp_method => self.perform_stmt(inner, span),
+            Rule::def => self.def_stmt(inner, span),
+            Rule::call => self.call_stmt(inner, span),
             _ => Stmt::Empty,
+        }
+    }
+
+    /// The `insert` action: target, position and code.
+    fn insert_stmt<'i>(&mut self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Stmt {
+        let mut target = None;
+        let mut position = Position::Before;
+        let mut code = None;
+        for p in inner {
+            match p.as_rule() {
+                Rule::jp => target = Some(self.name(&p)),
+                Rule::position => {
+                    position = match p.as_str() {
+                        "after" => Position::After,
+                        "replace" => Position::Replace,
+                        _ => Position::Before,
+                    }
+                }
+                _ => code = Some(self.expr(p, true)),
+            }
+        }
+        let code = code.unwrap_or_else(|| self.empty_expr(&span));
+        Stmt::Insert {
+            target,
+            position,
+            code,
+            span,
+        }
+    }
+
+    /// An action call (`perform` or `$jp.action(…)`).
+    fn perform_stmt<'i>(&mut self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Stmt {
+        let mut target = None;
+        let mut action = None;
+        let mut args = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::jp => target = Some(self.name(&p)),
+                Rule::ident => action = Some(self.name(&p)),
+                _ => args = self.args(p),
+            }
+        }
+        match action {
+            Some(action) => Stmt::Perform {
+                target,
+                action,
+                args,
+                span,
+            },
+            None => Stmt::Empty,
+        }
+    }
+
+    /// A `def` of a join point attribute.
+    fn def_stmt<'i>(&mut self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Stmt {
+        let mut target = None;
+        let mut attribute = None;
+        let mut value = None;
+        for p in inner {
+            match p.as_rule() {
+                Rule::jp => target = Some(self.name(&p)),
+                Rule::ident => attribute = Some(self.name(&p)),
+                _ => value = Some(self.expr(p, false)),
+            }
+        }
+        match (attribute, value) {
+            (Some(attribute), Some(value)) => Stmt::Def {
+                target,
+                attribute,
+                value,
+                span,
+            },
+            _ => Stmt::Empty,
+        }
+    }
+
+    /// A call of another aspect, optionally labelled.
+    fn call_stmt<'i>(&mut self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Stmt {
+        let mut names = Vec::new();
+        let mut args = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::ident => names.push(self.name(&p)),
+                _ => args = self.args(p),
+            }
+        }
+        let aspect = names.pop();
+        let label = names.pop();
+        match aspect {
+            Some(aspect) => Stmt::Call {
+                label,
+                aspect,
+                args,
+                span,
+            },
+            None => Stmt::Empty,
         }
     }
 

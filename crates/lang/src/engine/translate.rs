@@ -436,56 +436,19 @@ impl<'m> Translator<'m> {
                 position,
                 code,
                 span,
-            } => {
-                let Some(target) = self.target(target, span) else {
-                    return;
-                };
-                let site = self.site(span);
-                let position = match position {
-                    Position::Before => "before",
-                    Position::After => "after",
-                    Position::Replace => "replace",
-                };
-                self.out.at(span);
-                self.out.glue(&format!("weft_insert({target}, \"{position}\", "));
-                self.expr(code);
-                self.out.glue(&format!(", {site});\n"));
-            }
+            } => self.insert(target, *position, code, span),
             Stmt::Perform {
                 target,
                 action,
                 args,
                 span,
-            } => {
-                let Some(target) = self.target(target, span) else {
-                    return;
-                };
-                let site = self.site(span);
-                self.out.at(span);
-                self.out
-                    .glue(&format!("weft_perform({target}, \"{}\", [", action.name));
-                for arg in args {
-                    self.expr(arg);
-                    self.out.glue(", ");
-                }
-                self.out.glue(&format!("], {site});\n"));
-            }
+            } => self.perform(target, action, args, span),
             Stmt::Def {
                 target,
                 attribute,
                 value,
                 span,
-            } => {
-                let Some(target) = self.target(target, span) else {
-                    return;
-                };
-                let site = self.site(span);
-                self.out.at(span);
-                self.out
-                    .glue(&format!("weft_def({target}, \"{}\", ", attribute.name));
-                self.expr(value);
-                self.out.glue(&format!(", {site});\n"));
-            }
+            } => self.def(target, attribute, value, span),
             Stmt::Call {
                 label,
                 aspect,
@@ -493,6 +456,52 @@ impl<'m> Translator<'m> {
                 span,
             } => self.call(label, aspect, args, span),
         }
+    }
+
+    /// `$jp.insert POSITION CODE`: a call of the host's insert.
+    fn insert(&mut self, target: &Option<Name>, position: Position, code: &Expr, span: &Span) {
+        let Some(target) = self.target(target, span) else {
+            return;
+        };
+        let site = self.site(span);
+        let position = match position {
+            Position::Before => "before",
+            Position::After => "after",
+            Position::Replace => "replace",
+        };
+        self.out.at(span);
+        self.out.glue(&format!("weft_insert({target}, \"{position}\", "));
+        self.expr(code);
+        self.out.glue(&format!(", {site});\n"));
+    }
+
+    /// `$jp.action(args)` or `perform action(args)`.
+    fn perform(&mut self, target: &Option<Name>, action: &Name, args: &[Expr], span: &Span) {
+        let Some(target) = self.target(target, span) else {
+            return;
+        };
+        let site = self.site(span);
+        self.out.at(span);
+        self.out
+            .glue(&format!("weft_perform({target}, \"{}\", [", action.name));
+        for arg in args {
+            self.expr(arg);
+            self.out.glue(", ");
+        }
+        self.out.glue(&format!("], {site});\n"));
+    }
+
+    /// `def $jp.attribute = value`.
+    fn def(&mut self, target: &Option<Name>, attribute: &Name, value: &Expr, span: &Span) {
+        let Some(target) = self.target(target, span) else {
+            return;
+        };
+        let site = self.site(span);
+        self.out.at(span);
+        self.out
+            .glue(&format!("weft_def({target}, \"{}\", ", attribute.name));
+        self.expr(value);
+        self.out.glue(&format!(", {site});\n"));
     }
 
     /// `call [label :] Aspect(args)`: positional arguments become the
