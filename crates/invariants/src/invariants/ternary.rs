@@ -1,0 +1,75 @@
+//! `z == a * x + b * y + c` over three comparable integer variables.
+
+use std::any::Any;
+
+use super::hull::Shape;
+use super::unary::boilerplate;
+use super::{Checker, Kind, Num};
+use crate::confidence::{self, UNJUSTIFIED};
+use crate::model::Value;
+use crate::print::linear_text;
+
+/// Samples `LinearTernary` needs before it is reported.
+const MIN_TRIPLES: u64 = 5;
+
+/// `z == a * x + b * y + c` with integer coefficients, all three variables
+/// involved: holds while the points lie on one plane whose normal has no
+/// zero component. A plane with a zero component is a binary relation in
+/// disguise (or `x == y`), and since a hull only grows it can never become
+/// a proper ternary one, so it falsifies the invariant at once. Reported
+/// after [`MIN_TRIPLES`] samples; printed with the first variable whose
+/// coefficients are integers as the dependent one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinearTernary {
+    shape: Option<Shape<3>>,
+    samples: u64,
+}
+
+impl LinearTernary {
+    fn shape(&self) -> Shape<3> {
+        self.shape.unwrap_or(Shape::Empty)
+    }
+}
+
+impl Checker for LinearTernary {
+    fn kind(&self) -> Kind {
+        Kind::LinearTernary
+    }
+    fn add(&mut self, vals: &[&Value], count: u64) -> bool {
+        let p = [0, 1, 2].map(|i| i64::scalar(vals[i]) as i128);
+        let shape = self.shape().with(p);
+        match shape {
+            Shape::Full => return false,
+            Shape::Plane(_, n) if n.contains(&0) => return false,
+            _ => {}
+        }
+        self.shape = Some(shape);
+        self.samples += count;
+        true
+    }
+    fn samples(&self) -> u64 {
+        self.samples
+    }
+    fn probability(&self) -> f64 {
+        match self.shape() {
+            Shape::Plane(..) => confidence::at_least(self.samples, MIN_TRIPLES),
+            _ => UNJUSTIFIED,
+        }
+    }
+    fn text(&self, names: &[&str]) -> Option<String> {
+        let Shape::Plane(p, n) = self.shape() else { return None };
+        let c = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
+        (0..3).find_map(|dep| {
+            let others: Vec<usize> = (0..3).filter(|&i| i != dep).collect();
+            if c % n[dep] != 0 || others.iter().any(|&i| n[i] % n[dep] != 0) {
+                return None;
+            }
+            let terms: Vec<(i128, &str)> = others.iter().map(|&i| (-n[i] / n[dep], names[i])).collect();
+            Some(linear_text(names[dep], &terms, c / n[dep]))
+        })
+    }
+    fn permute(&mut self, perm: &[usize]) {
+        self.shape = self.shape.map(|s| s.permuted(perm));
+    }
+    boilerplate!();
+}
