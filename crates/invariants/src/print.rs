@@ -48,6 +48,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report is always serialisable")
+    }
+
     /// The texts of the invariants at the point called `name`.
     pub fn texts(&self, name: &str) -> Vec<&str> {
         self.points.iter().filter(|p| p.name == name).flat_map(|p| &p.invariants).map(|i| i.text.as_str()).collect()

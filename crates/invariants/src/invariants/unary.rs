@@ -229,21 +229,25 @@ fn residue_bit(m: u32, r: u32) -> u64 {
 }
 
 /// `x != r (mod m)`: the smallest modulus (2 to 8) for which the values hit
-/// at least two residues but missed one (one residue would be a
-/// `Modulus`). Probability [`confidence::modulus`]; falsified when every
-/// residue of every watched modulus was hit.
+/// at least two residues but missed one (one residue would be a `Modulus`)
+/// although they spread over at least `m` consecutive integers (else the
+/// bounds already say it). Probability [`confidence::modulus`]; falsified
+/// when every residue of every watched modulus was hit.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NonModulus {
     seen: u64,
+    min_max: Option<(i64, i64)>,
     samples: u64,
 }
 
 impl NonModulus {
     fn missing(&self) -> Option<(u32, u32)> {
+        let (lo, hi) = self.min_max?;
+        let spread = hi as i128 - lo as i128 + 1;
         NON_MODULI.into_iter().find_map(|m| {
             let hit = (0..m).filter(|&r| self.seen & residue_bit(m, r) != 0).count();
             let missing = (0..m).find(|&r| self.seen & residue_bit(m, r) == 0)?;
-            (hit >= 2).then_some((m, missing))
+            (hit >= 2 && spread >= m as i128).then_some((m, missing))
         })
     }
 }
@@ -253,13 +257,14 @@ impl Checker for NonModulus {
         Kind::NonModulus
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
-        let v = i64::scalar(vals[0]) as i128;
-        let seen = NON_MODULI.fold(self.seen, |s, m| s | residue_bit(m, v.rem_euclid(m as i128) as u32));
-        let all: u64 = (1 << (2..=8u32).sum::<u32>()) - 1;
+        let v = i64::scalar(vals[0]);
+        let seen = NON_MODULI.fold(self.seen, |s, m| s | residue_bit(m, (v as i128).rem_euclid(m as i128) as u32));
+        let all: u64 = (1 << NON_MODULI.sum::<u32>()) - 1;
         if seen == all {
             return false;
         }
         self.seen = seen;
+        self.min_max = Some(self.min_max.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
         self.samples += count;
         true
     }
