@@ -1,0 +1,129 @@
+//! Writing `.decls` and `.dtrace` files.
+
+use std::io::{self, Write};
+
+use super::{escape_name, ppt_type, rep_type};
+use crate::model::{PointDecl, Rep, Value};
+
+/// Writes the declarations of `points` (a `.decls` file, or the head of a
+/// `.dtrace` file with inline declarations).
+pub fn write_decls<W: Write>(out: &mut W, points: &[PointDecl]) -> io::Result<()> {
+    writeln!(out, "decl-version 2.0")?;
+    writeln!(out, "var-comparability implicit")?;
+    writeln!(out)?;
+    for point in points {
+        write_ppt(out, point)?;
+    }
+    Ok(())
+}
+
+fn write_ppt<W: Write>(out: &mut W, point: &PointDecl) -> io::Result<()> {
+    writeln!(out, "ppt {}", escape_name(&point.name))?;
+    writeln!(out, "  ppt-type {}", ppt_type(point.kind, point.exit_number().is_some()))?;
+    for var in &point.vars {
+        writeln!(out, "  variable {}", escape_name(&var.name))?;
+        if var.rep.is_sequence() {
+            writeln!(out, "    var-kind array")?;
+            writeln!(out, "    array 1")?;
+        } else {
+            writeln!(out, "    var-kind variable")?;
+        }
+        writeln!(out, "    dec-type {}", dec_type(var.rep))?;
+        writeln!(out, "    rep-type {}", rep_type(var.rep))?;
+        let comparability = var.comparability.map_or(-1, i64::from);
+        writeln!(out, "    comparability {comparability}")?;
+    }
+    writeln!(out)
+}
+
+/// A C-ish declared type for each representation.
+fn dec_type(rep: Rep) -> &'static str {
+    match rep {
+        Rep::Int => "int",
+        Rep::Float => "double",
+        Rep::Pointer => "void*",
+        Rep::Str => "char*",
+        Rep::IntSeq => "int[]",
+        Rep::FloatSeq => "double[]",
+    }
+}
+
+/// Writes sample records to a `.dtrace` stream.
+pub struct DtraceWriter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> DtraceWriter<W> {
+    /// A writer of records to `out`.
+    pub fn new(out: W) -> DtraceWriter<W> {
+        DtraceWriter { out }
+    }
+
+    /// Writes declarations inline, before the records that use them.
+    pub fn decls(&mut self, points: &[PointDecl]) -> io::Result<()> {
+        write_decls(&mut self.out, points)
+    }
+
+    /// Writes one sample of `point`; `nonce` pairs an entry with its exit
+    /// (`this_invocation_nonce`). `Missing` is written `nonsensical` with
+    /// modified bit 2.
+    pub fn sample(&mut self, point: &PointDecl, nonce: Option<u64>, values: &[Value]) -> io::Result<()> {
+        writeln!(self.out, "{}", point.name)?;
+        if let Some(nonce) = nonce {
+            writeln!(self.out, "this_invocation_nonce\n{nonce}")?;
+        }
+        for (var, value) in point.vars.iter().zip(values) {
+            let modified = if value.is_missing() { 2 } else { 1 };
+            writeln!(self.out, "{}\n{}\n{modified}", var.name, dtrace_value(value))?;
+        }
+        writeln!(self.out)
+    }
+
+    /// The underlying stream.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// A value as a `.dtrace` value line.
+pub(crate) fn dtrace_value(value: &Value) -> String {
+    match value {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => float(*f),
+        Value::Pointer(0) => "null".into(),
+        Value::Pointer(p) => p.to_string(),
+        Value::Str(s) => quote(s),
+        Value::IntSeq(items) => seq(items.iter().map(|i| i.to_string())),
+        Value::FloatSeq(items) => seq(items.iter().map(|f| float(*f))),
+        Value::Missing => "nonsensical".into(),
+    }
+}
+
+fn float(f: f64) -> String {
+    match f {
+        f if f.is_nan() => "NaN".into(),
+        f64::INFINITY => "Infinity".into(),
+        f64::NEG_INFINITY => "-Infinity".into(),
+        f => format!("{f:?}"),
+    }
+}
+
+fn seq(items: impl Iterator<Item = String>) -> String {
+    format!("[{}]", items.collect::<Vec<_>>().join(" "))
+}
+
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
