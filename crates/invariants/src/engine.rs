@@ -103,6 +103,12 @@ impl Engine {
         self.points.get(id).map(|p| &p.decl)
     }
 
+    /// The invariants currently instantiated over all points: what the
+    /// optimisations save shows here (and in time).
+    pub fn live_invariants(&self) -> usize {
+        self.points.iter().map(|p| p.slices.iter().map(|s| s.invs.len()).sum::<usize>()).sum()
+    }
+
     /// Checks one sample: a value (or [`Value::Missing`]) per declared
     /// variable, in declaration order.
     pub fn add_sample(&mut self, PointId(id): PointId, values: &[Value]) -> Result<(), EngineError> {
