@@ -116,6 +116,7 @@ impl Point {
             for slice in &mut self.slices {
                 slice.add(&values, false);
             }
+            self.drop_empty_slices();
         } else if self.samples == 0 {
             self.sets = Some(EqualitySets::first(&self.vars, &values));
         } else {
@@ -134,18 +135,30 @@ impl Point {
         if !splits.is_empty() {
             self.copy_to_new_leaders(&splits);
         }
-        let leaders = self.leaders();
-        let changed: HashSet<usize> = leaders
-            .iter()
-            .copied()
-            .filter(|&v| self.stats[v].is_constant && !self.stats[v].constant.as_ref().unwrap().same(&values[v]))
-            .collect();
-        if !changed.is_empty() {
+        // Constants rarely change: look before allocating anything.
+        let stats = &self.stats;
+        let changes = |v: usize| stats[v].is_constant && !stats[v].constant.as_ref().unwrap().same(&values[v]);
+        if self.sets.as_ref().unwrap().sets().iter().any(|s| changes(s[0])) {
+            let leaders = self.leaders();
+            let changed: HashSet<usize> = leaders.iter().copied().filter(|&v| changes(v)).collect();
             self.instantiate_from_constants(&leaders, &changed);
         }
         for slice in &mut self.slices {
             slice.add(values, true);
         }
+        self.drop_empty_slices();
+    }
+
+    /// Forgets slices whose invariants were all falsified, so that samples
+    /// stop visiting them. A missing slice means the same as an empty one
+    /// to every lookup; each slice empties once, so this rebuilds the index
+    /// a bounded number of times.
+    fn drop_empty_slices(&mut self) {
+        if self.slices.iter().all(|s| !s.invs.is_empty()) {
+            return;
+        }
+        self.slices.retain(|s| !s.invs.is_empty());
+        self.index = self.slices.iter().enumerate().map(|(at, s)| (s.vars.clone(), at)).collect();
     }
 
     /// The equality sets (every variable alone before the first sample).

@@ -106,13 +106,13 @@ const MIN_PAIRS: u64 = 4;
 /// is left to `x == y`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinearBinary {
-    shape: Option<Shape<2>>,
+    shape: Shape<2>,
     samples: u64,
 }
 
 impl LinearBinary {
     fn shape(&self) -> Shape<2> {
-        self.shape.unwrap_or(Shape::Empty)
+        self.shape
     }
 
     /// A history that rebuilds this state (see `Shape::replay`).
@@ -128,11 +128,15 @@ impl Checker for LinearBinary {
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         let p = [i64::scalar(vals[0]) as i128, i64::scalar(vals[1]) as i128];
-        let shape = self.shape().with(p);
+        if self.shape.contains(&p) {
+            self.samples += count;
+            return true;
+        }
+        let shape = self.shape.with(p);
         if shape == Shape::Full {
             return false;
         }
-        self.shape = Some(shape);
+        self.shape = shape;
         self.samples += count;
         true
     }
@@ -160,7 +164,7 @@ impl Checker for LinearBinary {
         })
     }
     fn permute(&mut self, perm: &[usize]) {
-        self.shape = self.shape.map(|s| s.permuted(perm));
+        self.shape = self.shape.permuted(perm);
     }
     boilerplate!();
 }

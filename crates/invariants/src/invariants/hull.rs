@@ -55,7 +55,25 @@ fn dot<const D: usize>(a: [i128; D], b: [i128; D]) -> Option<i128> {
     (0..D).try_fold(0i128, |s, i| s.checked_add(a[i].checked_mul(b[i])?))
 }
 
+impl<const D: usize> Default for Shape<D> {
+    fn default() -> Self {
+        Shape::Empty
+    }
+}
+
 impl<const D: usize> Shape<D> {
+    /// Whether `p` is in the hull already: the per-sample check, cheaper
+    /// than building the hull anew.
+    pub fn contains(&self, p: &[i128; D]) -> bool {
+        match self {
+            Shape::Empty => false,
+            Shape::Point(q) => q == p,
+            Shape::Line(q, d) => cross(*d, sub(*p, *q)) == Some([0; 3]),
+            Shape::Plane(q, n) => dot(*n, sub(*p, *q)) == Some(0),
+            Shape::Full => true,
+        }
+    }
+
     /// The hull once `p` is added too.
     pub fn with(self, p: [i128; D]) -> Shape<D> {
         match self {

@@ -17,17 +17,17 @@ const MIN_TRIPLES: u64 = 5;
 /// zero component. A plane with a zero component is a binary relation in
 /// disguise (or `x == y`), and since a hull only grows it can never become
 /// a proper ternary one, so it falsifies the invariant at once. Reported
-/// after [`MIN_TRIPLES`] samples; printed with the first variable whose
-/// coefficients are integers as the dependent one.
+/// after [`MIN_TRIPLES`] samples; printed with the last variable whose
+/// coefficients are integers as the dependent one (`z == a * x + b * y + c`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinearTernary {
-    shape: Option<Shape<3>>,
+    shape: Shape<3>,
     samples: u64,
 }
 
 impl LinearTernary {
     fn shape(&self) -> Shape<3> {
-        self.shape.unwrap_or(Shape::Empty)
+        self.shape
     }
 }
 
@@ -37,13 +37,17 @@ impl Checker for LinearTernary {
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         let p = [0, 1, 2].map(|i| i64::scalar(vals[i]) as i128);
-        let shape = self.shape().with(p);
+        if self.shape.contains(&p) {
+            self.samples += count;
+            return true;
+        }
+        let shape = self.shape.with(p);
         match shape {
             Shape::Full => return false,
             Shape::Plane(_, n) if n.contains(&0) => return false,
             _ => {}
         }
-        self.shape = Some(shape);
+        self.shape = shape;
         self.samples += count;
         true
     }
@@ -59,7 +63,7 @@ impl Checker for LinearTernary {
     fn text(&self, names: &[&str]) -> Option<String> {
         let Shape::Plane(p, n) = self.shape() else { return None };
         let c = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
-        (0..3).find_map(|dep| {
+        [2, 1, 0].into_iter().find_map(|dep| {
             let others: Vec<usize> = (0..3).filter(|&i| i != dep).collect();
             if c % n[dep] != 0 || others.iter().any(|&i| n[i] % n[dep] != 0) {
                 return None;
@@ -69,7 +73,7 @@ impl Checker for LinearTernary {
         })
     }
     fn permute(&mut self, perm: &[usize]) {
-        self.shape = self.shape.map(|s| s.permuted(perm));
+        self.shape = self.shape.permuted(perm);
     }
     boilerplate!();
 }

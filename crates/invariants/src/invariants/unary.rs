@@ -166,7 +166,16 @@ impl<T: Num> Checker for NonZero<T> {
     boilerplate!();
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// Euclid's gcd, in 64 bits when both fit (128-bit division is slow and
+/// this runs on every sample).
+fn gcd(a: u128, b: u128) -> u128 {
+    if let (Ok(mut a), Ok(mut b)) = (u64::try_from(a), u64::try_from(b)) {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        return a as u128;
+    }
+    let (mut a, mut b) = (a, b);
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -258,7 +267,7 @@ impl Checker for NonModulus {
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         let v = i64::scalar(vals[0]);
-        let seen = NON_MODULI.fold(self.seen, |s, m| s | residue_bit(m, (v as i128).rem_euclid(m as i128) as u32));
+        let seen = NON_MODULI.fold(self.seen, |s, m| s | residue_bit(m, v.rem_euclid(m as i64) as u32));
         let all: u64 = (1 << NON_MODULI.sum::<u32>()) - 1;
         if seen == all {
             return false;
