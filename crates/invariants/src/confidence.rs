@@ -25,7 +25,11 @@ pub(crate) fn seen(samples: u64) -> f64 {
 /// Kinds fitted from a minimum number of samples (`LinearBinary` needs 4,
 /// `LinearTernary` 5).
 pub(crate) fn at_least(samples: u64, required: u64) -> f64 {
-    if samples >= required { JUSTIFIED } else { UNJUSTIFIED }
+    if samples >= required {
+        JUSTIFIED
+    } else {
+        UNJUSTIFIED
+    }
 }
 
 /// `x != 0`: the chance that `n` values spread over `range` values missed

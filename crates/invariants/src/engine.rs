@@ -23,7 +23,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { conf_limit: 0.99, optimize: true }
+        Config {
+            conf_limit: 0.99,
+            optimize: true,
+        }
     }
 }
 
@@ -39,10 +42,19 @@ pub enum EngineError {
     UnknownPoint(usize),
     /// The sample has more or fewer values than the point has variables.
     #[error("{point}: a sample has {found} values for {expected} variables")]
-    Arity { point: String, expected: usize, found: usize },
+    Arity {
+        point: String,
+        expected: usize,
+        found: usize,
+    },
     /// A value does not have its variable's representation.
     #[error("{point}: variable {var} is {expected:?} but the sample gives {found:?}")]
-    Rep { point: String, var: String, expected: Rep, found: Rep },
+    Rep {
+        point: String,
+        var: String,
+        expected: Rep,
+        found: Rep,
+    },
 }
 
 /// How a numbered exit feeds its function's aggregate exit: the aggregate's
@@ -64,7 +76,12 @@ pub struct Engine {
 impl Engine {
     /// An engine with no points.
     pub fn new(config: Config) -> Engine {
-        Engine { config, points: vec![], parents: vec![], by_name: HashMap::new() }
+        Engine {
+            config,
+            points: vec![],
+            parents: vec![],
+            by_name: HashMap::new(),
+        }
     }
 
     /// Declares a program point. A name declared before gives the earlier
@@ -76,7 +93,11 @@ impl Engine {
             return PointId(id);
         }
         let parent = decl.aggregate_exit_name().map(|name| {
-            let aggregate = PointDecl { name, kind: PointKind::Exit, ..decl.clone() };
+            let aggregate = PointDecl {
+                name,
+                kind: PointKind::Exit,
+                ..decl.clone()
+            };
             let PointId(point) = self.declare(aggregate);
             let projection = self.points[point]
                 .decl
@@ -106,7 +127,10 @@ impl Engine {
     /// The invariants currently instantiated over all points: what the
     /// optimisations save shows here (and in time).
     pub fn live_invariants(&self) -> usize {
-        self.points.iter().map(|p| p.slices.iter().map(|s| s.invs.len()).sum::<usize>()).sum()
+        self.points
+            .iter()
+            .map(|p| p.slices.iter().map(|s| s.invs.len()).sum::<usize>())
+            .sum()
     }
 
     /// Checks one sample: a value (or [`Value::Missing`]) per declared
@@ -116,8 +140,11 @@ impl Engine {
         validate(&point.decl, values)?;
         self.points[id].add(values);
         if let Some(parent) = &self.parents[id] {
-            let projected: Vec<Value> =
-                parent.projection.iter().map(|p| p.map_or(Value::Missing, |i| values[i].clone())).collect();
+            let projected: Vec<Value> = parent
+                .projection
+                .iter()
+                .map(|p| p.map_or(Value::Missing, |i| values[i].clone()))
+                .collect();
             self.points[parent.point].add(&projected);
         }
         Ok(())
@@ -130,13 +157,21 @@ impl Engine {
             .points
             .iter()
             .map(|p| {
-                let sets = if self.config.optimize { p.sets() } else { naive_sets(p) };
+                let sets = if self.config.optimize {
+                    p.sets()
+                } else {
+                    naive_sets(p)
+                };
                 point_report(p, &sets, self.config.conf_limit)
             })
             .collect();
         for (id, parent) in self.parents.iter().enumerate() {
             if let Some(parent) = parent {
-                let above: Vec<String> = reports[parent.point].invariants.iter().map(|i| i.text.clone()).collect();
+                let above: Vec<String> = reports[parent.point]
+                    .invariants
+                    .iter()
+                    .map(|i| i.text.clone())
+                    .collect();
                 reports[id].invariants.retain(|i| !above.contains(&i.text));
             }
         }
@@ -146,7 +181,11 @@ impl Engine {
 
 fn validate(decl: &PointDecl, values: &[Value]) -> Result<(), EngineError> {
     if values.len() != decl.vars.len() {
-        return Err(EngineError::Arity { point: decl.name.clone(), expected: decl.vars.len(), found: values.len() });
+        return Err(EngineError::Arity {
+            point: decl.name.clone(),
+            expected: decl.vars.len(),
+            found: values.len(),
+        });
     }
     for (var, value) in decl.vars.iter().zip(values) {
         match value.rep() {

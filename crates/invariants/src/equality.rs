@@ -19,7 +19,9 @@ impl EqualitySets {
     pub fn first(vars: &[VarInfo], values: &[Value]) -> EqualitySets {
         let mut sets: Vec<Vec<usize>> = Vec::new();
         for i in 0..vars.len() {
-            let set = sets.iter_mut().find(|s| same_class(&vars[s[0]], &vars[i]) && values[s[0]].same(&values[i]));
+            let set = sets
+                .iter_mut()
+                .find(|s| same_class(&vars[s[0]], &vars[i]) && values[s[0]].same(&values[i]));
             match set {
                 Some(set) => set.push(i),
                 None => sets.push(vec![i]),
@@ -81,7 +83,13 @@ mod tests {
     use crate::model::Rep;
 
     fn int(name: &str) -> VarInfo {
-        VarInfo { name: name.into(), rep: Rep::Int, comparability: None, size_of: None, declared: None }
+        VarInfo {
+            name: name.into(),
+            rep: Rep::Int,
+            comparability: None,
+            size_of: None,
+            declared: None,
+        }
     }
 
     #[test]

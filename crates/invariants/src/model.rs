@@ -112,7 +112,11 @@ pub struct VarDecl {
 impl VarDecl {
     /// A variable comparable with everything of its representation.
     pub fn new(name: impl Into<String>, rep: Rep) -> VarDecl {
-        VarDecl { name: name.into(), rep, comparability: None }
+        VarDecl {
+            name: name.into(),
+            rep,
+            comparability: None,
+        }
     }
 
     /// The same variable with a comparability number.
@@ -179,7 +183,10 @@ mod tests {
             vars: vec![],
         };
         assert_eq!(exit("f(int):::EXIT12").exit_number(), Some("12"));
-        assert_eq!(exit("f(int):::EXIT12").aggregate_exit_name().as_deref(), Some("f(int):::EXIT"));
+        assert_eq!(
+            exit("f(int):::EXIT12").aggregate_exit_name().as_deref(),
+            Some("f(int):::EXIT")
+        );
         assert_eq!(exit("f(int):::EXIT").exit_number(), None);
     }
 

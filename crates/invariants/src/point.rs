@@ -91,7 +91,11 @@ impl Point {
     }
 
     fn insert_slice(&mut self, slice: Slice) {
-        debug_assert!(!self.index.contains_key(&slice.vars), "{:?} instantiated twice", slice.vars);
+        debug_assert!(
+            !self.index.contains_key(&slice.vars),
+            "{:?} instantiated twice",
+            slice.vars
+        );
         self.index.insert(slice.vars.clone(), self.slices.len());
         self.slices.push(slice);
     }
@@ -137,7 +141,8 @@ impl Point {
         }
         // Constants rarely change: look before allocating anything.
         let stats = &self.stats;
-        let changes = |v: usize| stats[v].is_constant && !stats[v].constant.as_ref().unwrap().same(&values[v]);
+        let changes =
+            |v: usize| stats[v].is_constant && !stats[v].constant.as_ref().unwrap().same(&values[v]);
         if self.sets.as_ref().unwrap().sets().iter().any(|s| changes(s[0])) {
             let leaders = self.leaders();
             let changed: HashSet<usize> = leaders.iter().copied().filter(|&v| changes(v)).collect();
@@ -158,7 +163,12 @@ impl Point {
             return;
         }
         self.slices.retain(|s| !s.invs.is_empty());
-        self.index = self.slices.iter().enumerate().map(|(at, s)| (s.vars.clone(), at)).collect();
+        self.index = self
+            .slices
+            .iter()
+            .enumerate()
+            .map(|(at, s)| (s.vars.clone(), at))
+            .collect();
     }
 
     /// The equality sets (every variable alone before the first sample).
@@ -186,10 +196,21 @@ impl Point {
     /// sample. Every tuple of constants holding one of them is instantiated
     /// with its constant values, once per earlier sample.
     fn instantiate_from_constants(&mut self, leaders: &[usize], changed: &HashSet<usize>) {
-        let constants: Vec<usize> = leaders.iter().copied().filter(|&v| self.stats[v].is_constant).collect();
+        let constants: Vec<usize> = leaders
+            .iter()
+            .copied()
+            .filter(|&v| self.stats[v].is_constant)
+            .collect();
         for tuple in tuples(&constants, changed) {
-            let values: Vec<Value> = tuple.iter().map(|&v| self.stats[v].constant.clone().unwrap()).collect();
-            let history = if values.iter().any(Value::is_missing) { vec![] } else { vec![(values, self.samples)] };
+            let values: Vec<Value> = tuple
+                .iter()
+                .map(|&v| self.stats[v].constant.clone().unwrap())
+                .collect();
+            let history = if values.iter().any(Value::is_missing) {
+                vec![]
+            } else {
+                vec![(values, self.samples)]
+            };
             self.insert(tuple, &history);
         }
     }
@@ -219,8 +240,13 @@ impl Point {
     /// `tuple` stands for `from` (same histories): a copy of `from`'s slice,
     /// coordinates reordered to `tuple`'s order.
     fn copy_slice(&mut self, tuple: Vec<usize>, from: &[usize], sorted_from: &[usize]) {
-        let Some(&at) = self.index.get(sorted_from) else { return };
-        let perm: Vec<usize> = from.iter().map(|v| sorted_from.binary_search(v).unwrap()).collect();
+        let Some(&at) = self.index.get(sorted_from) else {
+            return;
+        };
+        let perm: Vec<usize> = from
+            .iter()
+            .map(|v| sorted_from.binary_search(v).unwrap())
+            .collect();
         let mut slice = self.slices[at].clone();
         for inv in &mut slice.invs {
             inv.permute(&perm);
@@ -235,10 +261,19 @@ impl Point {
     /// the only ternary invariant).
     fn collapsed_history(&self, reduced: &[usize]) -> Option<History> {
         match reduced {
-            [v] => Some(self.stats[*v].replay().into_iter().map(|(value, n)| (vec![value], n)).collect()),
+            [v] => Some(
+                self.stats[*v]
+                    .replay()
+                    .into_iter()
+                    .map(|(value, n)| (vec![value], n))
+                    .collect(),
+            ),
             pair => {
                 let slice = &self.slices[*self.index.get(pair)?];
-                slice.invs.iter().find_map(|inv| linear_binary_history(inv.as_ref()))
+                slice
+                    .invs
+                    .iter()
+                    .find_map(|inv| linear_binary_history(inv.as_ref()))
             }
         }
     }
@@ -247,7 +282,10 @@ impl Point {
 /// `history` over a tuple whose coordinate `i` is the original's
 /// coordinate `positions[i]`.
 fn lift(history: &History, positions: &[usize]) -> History {
-    history.iter().map(|(values, n)| (positions.iter().map(|&p| values[p].clone()).collect(), *n)).collect()
+    history
+        .iter()
+        .map(|(values, n)| (positions.iter().map(|&p| values[p].clone()).collect(), *n))
+        .collect()
 }
 
 /// The tuples (arity 1 to 3, ascending) over `pool` that hold at least one

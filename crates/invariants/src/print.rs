@@ -55,7 +55,12 @@ impl Report {
 
     /// The texts of the invariants at the point called `name`.
     pub fn texts(&self, name: &str) -> Vec<&str> {
-        self.points.iter().filter(|p| p.name == name).flat_map(|p| &p.invariants).map(|i| i.text.as_str()).collect()
+        self.points
+            .iter()
+            .filter(|p| p.name == name)
+            .flat_map(|p| &p.invariants)
+            .map(|i| i.text.as_str())
+            .collect()
     }
 }
 
@@ -92,7 +97,11 @@ pub(crate) fn linear_text(dep: &str, terms: &[(i128, &str)], constant: i128) -> 
     let mut rhs = String::new();
     for &(a, name) in terms.iter().filter(|t| t.0 != 0) {
         let sign = if a < 0 { "-" } else { "+" };
-        let magnitude = if a.abs() == 1 { name.to_string() } else { format!("{} * {name}", a.abs()) };
+        let magnitude = if a.abs() == 1 {
+            name.to_string()
+        } else {
+            format!("{} * {name}", a.abs())
+        };
         rhs = match (rhs.is_empty(), a < 0) {
             (true, false) => magnitude,
             (true, true) => format!("-{magnitude}"),
@@ -115,10 +124,19 @@ pub(crate) fn point_report(point: &Point, sets: &EqualitySets, conf_limit: f64) 
     let present = |v: usize| point.stats[v].present > 0;
     for set in sets.sets().iter().filter(|s| present(s[0])) {
         for &m in &set[1..] {
-            out.push(line("Equality", vec![names[set[0]], names[m]], point.stats[set[0]].present, 1.0));
+            out.push(line(
+                "Equality",
+                vec![names[set[0]], names[m]],
+                point.stats[set[0]].present,
+                1.0,
+            ));
         }
     }
-    for set in sets.sets().iter().filter(|s| present(s[0]) && point.stats[s[0]].is_constant) {
+    for set in sets
+        .sets()
+        .iter()
+        .filter(|s| present(s[0]) && point.stats[s[0]].is_constant)
+    {
         out.push(constant_line(point, set[0], &names));
     }
     let leaders = sets.leaders();
@@ -132,15 +150,37 @@ pub(crate) fn point_report(point: &Point, sets: &EqualitySets, conf_limit: f64) 
     for slice in slices {
         let vars: Vec<&str> = slice.vars.iter().map(|&v| names[v]).collect();
         for (inv, text) in printable(&slice.invs, &vars, conf_limit) {
-            out.push(line(inv.kind().name(), vars.clone(), inv.samples(), 1.0 - inv.probability()).with(text));
+            out.push(
+                line(
+                    inv.kind().name(),
+                    vars.clone(),
+                    inv.samples(),
+                    1.0 - inv.probability(),
+                )
+                .with(text),
+            );
         }
     }
-    PointReport { name: point.decl.name.clone(), samples: point.samples, invariants: out }
+    PointReport {
+        name: point.decl.name.clone(),
+        samples: point.samples,
+        invariants: out,
+    }
 }
 
 fn line(kind: &str, vars: Vec<&str>, samples: u64, confidence: f64) -> Invariant {
-    let text = if vars.len() == 2 { format!("{} == {}", vars[0], vars[1]) } else { String::new() };
-    Invariant { kind: kind.into(), vars: vars.iter().map(|s| s.to_string()).collect(), text, samples, confidence }
+    let text = if vars.len() == 2 {
+        format!("{} == {}", vars[0], vars[1])
+    } else {
+        String::new()
+    };
+    Invariant {
+        kind: kind.into(),
+        vars: vars.iter().map(|s| s.to_string()).collect(),
+        text,
+        samples,
+        confidence,
+    }
 }
 
 impl Invariant {
@@ -152,7 +192,10 @@ impl Invariant {
 
 /// `x == 5`; a pointer prints `p == null` or `p has only one value`.
 fn constant_line(point: &Point, v: usize, names: &[&str]) -> Invariant {
-    let value = point.stats[v].constant.as_ref().expect("a present constant has a value");
+    let value = point.stats[v]
+        .constant
+        .as_ref()
+        .expect("a present constant has a value");
     let text = match value {
         Value::Pointer(p) if *p != 0 => format!("{} has only one value", names[v]),
         _ => format!("{} == {}", names[v], show_value(value)),
@@ -202,11 +245,11 @@ pub(crate) fn naive_sets(point: &Point) -> EqualitySets {
             continue;
         }
         let mut set = vec![v];
-        for w in v + 1..n {
+        for (w, done) in assigned.iter_mut().enumerate().skip(v + 1) {
             let equal = point.slice(&[v, w]).is_some_and(|s| s.has(Kind::SetEqual));
-            if point.samples > 0 && !assigned[w] && equal {
+            if point.samples > 0 && !*done && equal {
                 set.push(w);
-                assigned[w] = true;
+                *done = true;
             }
         }
         sets.push(set);

@@ -22,7 +22,13 @@ impl Slice {
     /// The invariants of `kinds` over `vars`, as if they had checked
     /// `history`: those it falsifies are dropped, and with `suppress` so
     /// are those an antecedent that survived implies.
-    pub fn instantiate(vars: Vec<usize>, reps: Vec<Rep>, kinds: Vec<Kind>, history: &History, suppress: bool) -> Slice {
+    pub fn instantiate(
+        vars: Vec<usize>,
+        reps: Vec<Rep>,
+        kinds: Vec<Kind>,
+        history: &History,
+        suppress: bool,
+    ) -> Slice {
         let mut invs: Vec<Box<dyn Checker>> = kinds.iter().map(|&k| create(k, &reps)).collect();
         for (values, count) in history {
             let refs: Vec<&Value> = values.iter().collect();
@@ -32,7 +38,12 @@ impl Slice {
             let present: Vec<Kind> = invs.iter().map(|i| i.kind()).collect();
             invs.retain(|inv| !suppression::suppressed(inv.kind(), |k| present.contains(&k)));
         }
-        Slice { vars, reps, kinds, invs }
+        Slice {
+            vars,
+            reps,
+            kinds,
+            invs,
+        }
     }
 
     /// Whether an invariant of `kind` is present.
@@ -72,9 +83,7 @@ impl Slice {
     /// else suppresses, from its history, then checks the current sample.
     fn release(&mut self, antecedent: &dyn Checker, current: &[&Value]) {
         for &kind in suppression::consequents(antecedent.kind()) {
-            if !self.kinds.contains(&kind)
-                || self.has(kind)
-                || suppression::suppressed(kind, |k| self.has(k))
+            if !self.kinds.contains(&kind) || self.has(kind) || suppression::suppressed(kind, |k| self.has(k))
             {
                 continue;
             }

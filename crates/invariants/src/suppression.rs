@@ -30,7 +30,12 @@ pub(crate) const RULES: &[(Kind, &[Kind])] = &[
     (Less, &[LessEqual, NonEqual]),
     (Greater, &[GreaterEqual, NonEqual]),
     (Equal, &[LessEqual, GreaterEqual]),
-    (SingleValue, &[LowerBound, UpperBound, NonZero, Modulus, NonModulus, Even, PowerOfTwo]),
+    (
+        SingleValue,
+        &[
+            LowerBound, UpperBound, NonZero, Modulus, NonModulus, Even, PowerOfTwo,
+        ],
+    ),
     (EltSingleValue, &[EltLowerBound, EltUpperBound]),
     (SortedLess, &[SortedLessEqual]),
     (SortedGreater, &[SortedGreaterEqual]),

@@ -104,7 +104,13 @@ pub(crate) struct VarStats {
 
 impl VarStats {
     pub fn new() -> VarStats {
-        VarStats { present: 0, first: None, second: None, constant: None, is_constant: true }
+        VarStats {
+            present: 0,
+            first: None,
+            second: None,
+            constant: None,
+            is_constant: true,
+        }
     }
 
     /// Records one sample's value.
@@ -119,9 +125,7 @@ impl VarStats {
         self.present += 1;
         match &self.first {
             None => self.first = Some(value.clone()),
-            Some(first) if self.second.is_none() && !first.same(value) => {
-                self.second = Some(value.clone())
-            }
+            Some(first) if self.second.is_none() && !first.same(value) => self.second = Some(value.clone()),
             Some(_) => {}
         }
     }

@@ -32,7 +32,11 @@ struct Spec {
 
 fn recipe(i: usize) -> BoxedStrategy<Recipe> {
     let pool = prop::collection::vec(-3i64..4, 1..4).prop_map(Recipe::Pool);
-    let simple = prop_oneof![(-2i64..3).prop_map(Recipe::Const), pool, (0i64..3).prop_map(Recipe::Counter)];
+    let simple = prop_oneof![
+        (-2i64..3).prop_map(Recipe::Const),
+        pool,
+        (0i64..3).prop_map(Recipe::Counter)
+    ];
     if i == 0 {
         return simple.boxed();
     }
@@ -92,8 +96,20 @@ fn ints(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<i64> {
             Recipe::Equal(j) => out[*j],
             Recipe::Linear(j, a, b) => a * out[*j] + b,
             Recipe::Sum(j, k, c) => out[*j] + out[*k] + c,
-            Recipe::ConstUntil(c, until) => if t < *until { *c } else { rng.pick(&[-1, 0, 2, 5]) },
-            Recipe::EqualUntil(j, until) => if t < *until { out[*j] } else { out[*j] + rng.pick(&[0, 1]) },
+            Recipe::ConstUntil(c, until) => {
+                if t < *until {
+                    *c
+                } else {
+                    rng.pick(&[-1, 0, 2, 5])
+                }
+            }
+            Recipe::EqualUntil(j, until) => {
+                if t < *until {
+                    out[*j]
+                } else {
+                    out[*j] + rng.pick(&[0, 1])
+                }
+            }
             Recipe::Counter(step) => t as i64 * step,
         };
         out.push(v);
@@ -103,7 +119,11 @@ fn ints(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<i64> {
 
 fn decl(spec: &Spec, name: &str, kind: PointKind) -> PointDecl {
     let mut vars: Vec<VarDecl> = (0..spec.recipes.len())
-        .map(|i| VarDecl { name: format!("v{i}"), rep: Rep::Int, comparability: spec.comparability[i] })
+        .map(|i| VarDecl {
+            name: format!("v{i}"),
+            rep: Rep::Int,
+            comparability: spec.comparability[i],
+        })
         .collect();
     if spec.extras {
         vars.push(VarDecl::new("a", Rep::IntSeq));
@@ -111,14 +131,25 @@ fn decl(spec: &Spec, name: &str, kind: PointKind) -> PointDecl {
         vars.push(VarDecl::new("s", Rep::Str));
         vars.push(VarDecl::new("f", Rep::Float));
     }
-    PointDecl { name: name.into(), function: "f".into(), kind, vars }
+    PointDecl {
+        name: name.into(),
+        function: "f".into(),
+        kind,
+        vars,
+    }
 }
 
 fn sample(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<Value> {
     let mut values: Vec<Value> = ints(spec, t, rng)
         .into_iter()
         .enumerate()
-        .map(|(i, v)| if spec.missing[i] && rng.next() % 4 == 0 { Value::Missing } else { Value::Int(v) })
+        .map(|(i, v)| {
+            if spec.missing[i] && rng.next().is_multiple_of(4) {
+                Value::Missing
+            } else {
+                Value::Int(v)
+            }
+        })
         .collect();
     if spec.extras {
         let first = match &values[0] {
@@ -127,7 +158,7 @@ fn sample(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<Value> {
         };
         let len = (rng.next() % 4) as usize;
         let mut seq: Vec<i64> = (0..len).map(|_| rng.pick(&[0, 1, 2, first])).collect();
-        if rng.next() % 2 == 0 {
+        if rng.next().is_multiple_of(2) {
             seq.sort();
         }
         values.push(Value::IntSeq(seq));
@@ -139,7 +170,10 @@ fn sample(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<Value> {
 }
 
 fn run(spec: &Spec, optimize: bool) -> Report {
-    let mut engine = Engine::new(Config { optimize, ..Config::default() });
+    let mut engine = Engine::new(Config {
+        optimize,
+        ..Config::default()
+    });
     let enter = engine.declare(decl(spec, "f():::ENTER", PointKind::Enter));
     let exit1 = engine.declare(decl(spec, "f():::EXIT1", PointKind::Exit));
     let exit2 = engine.declare(decl(spec, "f():::EXIT2", PointKind::Exit));
@@ -147,7 +181,11 @@ fn run(spec: &Spec, optimize: bool) -> Report {
     for t in 0..spec.samples {
         let values = sample(spec, t, &mut rng);
         engine.add_sample(enter, &values).unwrap();
-        let exit = if rng.next() % 3 == 0 { exit2 } else { exit1 };
+        let exit = if rng.next().is_multiple_of(3) {
+            exit2
+        } else {
+            exit1
+        };
         engine.add_sample(exit, &values).unwrap();
     }
     engine.finish()

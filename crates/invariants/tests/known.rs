@@ -3,7 +3,12 @@
 use weft_invariants::{Config, Engine, EngineError, PointDecl, PointKind, Rep, Report, Value, VarDecl};
 
 fn point(name: &str, kind: PointKind, vars: Vec<VarDecl>) -> PointDecl {
-    PointDecl { name: name.into(), function: name.split('(').next().unwrap().into(), kind, vars }
+    PointDecl {
+        name: name.into(),
+        function: name.split('(').next().unwrap().into(),
+        kind,
+        vars,
+    }
 }
 
 fn learn(decl: PointDecl, samples: impl IntoIterator<Item = Vec<Value>>) -> Report {
@@ -26,10 +31,17 @@ fn ints(values: &[i64]) -> Vec<Value> {
 #[test]
 fn sorted_arrays_and_their_length() {
     let report = learn(
-        point("sum(int*, int):::ENTER", PointKind::Enter, vec![VarDecl::new("a", Rep::IntSeq), int("n")]),
+        point(
+            "sum(int*, int):::ENTER",
+            PointKind::Enter,
+            vec![VarDecl::new("a", Rep::IntSeq), int("n")],
+        ),
         (0..40).map(|i: i64| {
             let a: Vec<i64> = (0..i % 4 + 1).map(|k| 10 * k + i % 10).collect();
-            vec![Value::Int(a.len() as i64), Value::IntSeq(a)].into_iter().rev().collect()
+            vec![Value::Int(a.len() as i64), Value::IntSeq(a)]
+                .into_iter()
+                .rev()
+                .collect()
         }),
     );
     assert_eq!(
@@ -47,7 +59,11 @@ fn sorted_arrays_and_their_length() {
 #[test]
 fn descending_arrays_with_repeats_are_sorted_by_greater_equal() {
     let report = learn(
-        point("f():::ENTER", PointKind::Enter, vec![VarDecl::new("a[]", Rep::IntSeq)]),
+        point(
+            "f():::ENTER",
+            PointKind::Enter,
+            vec![VarDecl::new("a[]", Rep::IntSeq)],
+        ),
         (0..10).map(|i: i64| vec![Value::IntSeq(vec![i + 2, i, i, -1])]),
     );
     let texts = report.texts("f():::ENTER");
@@ -59,7 +75,11 @@ fn descending_arrays_with_repeats_are_sorted_by_greater_equal() {
 #[test]
 fn linear_relations() {
     let report = learn(
-        point("f(int):::ENTER", PointKind::Enter, vec![int("x"), int("y"), int("z")]),
+        point(
+            "f(int):::ENTER",
+            PointKind::Enter,
+            vec![int("x"), int("y"), int("z")],
+        ),
         (0..30).map(|i: i64| {
             let (x, y) = (i % 7, (i * i) % 11);
             ints(&[x, 2 * x + 3, 3 * x - y + 1])
@@ -69,13 +89,20 @@ fn linear_relations() {
     assert!(texts.contains(&"y == 2 * x + 3"), "{texts:?}");
     assert!(texts.contains(&"x < y"), "{texts:?}");
     // z depends on x and the unobserved (i*i)%11, so no relation holds.
-    assert!(texts.iter().all(|t| !t.contains('z') || !t.contains('x')), "{texts:?}");
+    assert!(
+        texts.iter().all(|t| !t.contains('z') || !t.contains('x')),
+        "{texts:?}"
+    );
 }
 
 #[test]
 fn ternary_relation() {
     let report = learn(
-        point("f(int, int):::ENTER", PointKind::Enter, vec![int("x"), int("y"), int("z")]),
+        point(
+            "f(int, int):::ENTER",
+            PointKind::Enter,
+            vec![int("x"), int("y"), int("z")],
+        ),
         (0..30).map(|i: i64| {
             let (x, y) = (i % 7, (i * i) % 11);
             ints(&[x, y, x - 2 * y + 5])
@@ -88,7 +115,11 @@ fn ternary_relation() {
 #[test]
 fn constants_one_of_sets_and_equal_variables() {
     let report = learn(
-        point("g():::ENTER", PointKind::Enter, vec![int("c"), int("k"), int("x"), VarDecl::new("s", Rep::Str)]),
+        point(
+            "g():::ENTER",
+            PointKind::Enter,
+            vec![int("c"), int("k"), int("x"), VarDecl::new("s", Rep::Str)],
+        ),
         (0..20).map(|i: i64| {
             let x = [1, 6, 9][i as usize % 3];
             let mut v = ints(&[5, x, x]);
@@ -98,7 +129,13 @@ fn constants_one_of_sets_and_equal_variables() {
     );
     assert_eq!(
         report.texts("g():::ENTER"),
-        ["k == x", "c == 5", "k one of { 1, 6, 9 }", r#"s one of { "off", "on" }"#, "c != k"]
+        [
+            "k == x",
+            "c == 5",
+            "k one of { 1, 6, 9 }",
+            r#"s one of { "off", "on" }"#,
+            "c != k"
+        ]
     );
 }
 
@@ -106,7 +143,11 @@ fn constants_one_of_sets_and_equal_variables() {
 fn orig_relations_at_the_aggregate_exit() {
     let mut engine = Engine::new(Config::default());
     let exit = |n: u32| {
-        point(&format!("dec(int):::EXIT{n}"), PointKind::Exit, vec![int("return"), int("n"), int("orig(n)")])
+        point(
+            &format!("dec(int):::EXIT{n}"),
+            PointKind::Exit,
+            vec![int("return"), int("n"), int("orig(n)")],
+        )
     };
     let early = engine.declare(exit(3));
     let late = engine.declare(exit(5));
@@ -137,10 +178,17 @@ fn orig_relations_at_the_aggregate_exit() {
     );
     assert_eq!(
         report.texts("dec(int):::EXIT3"),
-        ["return one of { -1, 0, 1 }", "n one of { -3, -2, -1 }", "orig(n) one of { -2, -1, 0 }"]
+        [
+            "return one of { -1, 0, 1 }",
+            "n one of { -3, -2, -1 }",
+            "orig(n) one of { -2, -1, 0 }"
+        ]
     );
     // Odd values only; the relations are not repeated from the aggregate.
-    assert_eq!(report.texts("dec(int):::EXIT5"), ["return == 0 (mod 2)", "n == 0 (mod 2)", "orig(n) == 1 (mod 2)"]);
+    assert_eq!(
+        report.texts("dec(int):::EXIT5"),
+        ["return == 0 (mod 2)", "n == 0 (mod 2)", "orig(n) == 1 (mod 2)"]
+    );
 }
 
 #[test]
@@ -167,7 +215,12 @@ fn pointers_strings_and_floats() {
     );
     assert_eq!(
         report.texts("h():::ENTER"),
-        ["q == null", r#"name == "gzip""#, "p != null", "ratio one of { 0.5, 1.5, 2.0 }"]
+        [
+            "q == null",
+            r#"name == "gzip""#,
+            "p != null",
+            "ratio one of { 0.5, 1.5, 2.0 }"
+        ]
     );
 }
 
@@ -191,36 +244,64 @@ fn too_few_samples_justify_nothing_but_one_of() {
         point("f():::ENTER", PointKind::Enter, vec![int("x"), int("y")]),
         [ints(&[1, 2]), ints(&[3, 5]), ints(&[4, 9])],
     );
-    assert_eq!(report.texts("f():::ENTER"), ["x one of { 1, 3, 4 }", "y one of { 2, 5, 9 }"]);
+    assert_eq!(
+        report.texts("f():::ENTER"),
+        ["x one of { 1, 3, 4 }", "y one of { 2, 5, 9 }"]
+    );
 }
 
 #[test]
 fn comparability_keeps_unrelated_variables_apart() {
-    let vars = vec![int("len").comparable(1), int("count").comparable(1), int("year").comparable(2)];
+    let vars = vec![
+        int("len").comparable(1),
+        int("count").comparable(1),
+        int("year").comparable(2),
+    ];
     let report = learn(
         point("f():::ENTER", PointKind::Enter, vars),
         (0..30i64).map(|i| ints(&[i + 10, i, i + 100])),
     );
     let texts = report.texts("f():::ENTER");
     assert!(texts.contains(&"len == count + 10"), "{texts:?}");
-    assert!(texts.iter().all(|t| !t.contains("year") || !t.contains("count")), "{texts:?}");
+    assert!(
+        texts.iter().all(|t| !t.contains("year") || !t.contains("count")),
+        "{texts:?}"
+    );
 }
 
 #[test]
 fn samples_that_do_not_fit_are_refused() {
     let mut engine = Engine::new(Config::default());
     let f = engine.declare(point("f():::ENTER", PointKind::Enter, vec![int("x")]));
-    assert!(matches!(engine.add_sample(f, &[]), Err(EngineError::Arity { expected: 1, found: 0, .. })));
+    assert!(matches!(
+        engine.add_sample(f, &[]),
+        Err(EngineError::Arity {
+            expected: 1,
+            found: 0,
+            ..
+        })
+    ));
     let err = engine.add_sample(f, &[Value::Float(1.0)]).unwrap_err();
-    assert_eq!(err.to_string(), "f():::ENTER: variable x is Int but the sample gives Float");
+    assert_eq!(
+        err.to_string(),
+        "f():::ENTER: variable x is Int but the sample gives Float"
+    );
     assert!(engine.add_sample(f, &[Value::Missing]).is_ok());
 }
 
 #[test]
 fn the_report_serialises_to_json() {
-    let report = learn(point("f():::ENTER", PointKind::Enter, vec![int("x")]), [ints(&[1])]);
+    let report = learn(
+        point("f():::ENTER", PointKind::Enter, vec![int("x")]),
+        [ints(&[1])],
+    );
     let json = report.to_json();
-    for field in [r#""name": "f():::ENTER""#, r#""kind": "Constant""#, r#""text": "x == 1""#, r#""samples": 1"#] {
+    for field in [
+        r#""name": "f():::ENTER""#,
+        r#""kind": "Constant""#,
+        r#""text": "x == 1""#,
+        r#""samples": 1"#,
+    ] {
         assert!(json.contains(field), "{field} in {json}");
     }
 }

@@ -4,9 +4,17 @@
 use weft_invariants::{Config, Engine, PointDecl, PointKind, Rep, Value, VarDecl};
 
 fn engine(optimize: bool, names: &[&str]) -> (Engine, weft_invariants::PointId) {
-    let mut engine = Engine::new(Config { optimize, ..Config::default() });
+    let mut engine = Engine::new(Config {
+        optimize,
+        ..Config::default()
+    });
     let vars = names.iter().map(|n| VarDecl::new(*n, Rep::Int)).collect();
-    let id = engine.declare(PointDecl { name: "f():::ENTER".into(), function: "f".into(), kind: PointKind::Enter, vars });
+    let id = engine.declare(PointDecl {
+        name: "f():::ENTER".into(),
+        function: "f".into(),
+        kind: PointKind::Enter,
+        vars,
+    });
     (engine, id)
 }
 

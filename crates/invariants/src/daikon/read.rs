@@ -15,7 +15,11 @@ use crate::model::{PointDecl, Rep, Value};
 pub enum ReadError {
     /// The text does not follow the format.
     #[error("{file}:{line}: {message}")]
-    Syntax { file: String, line: usize, message: String },
+    Syntax {
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// The stream could not be read.
     #[error("{file}: {source}")]
     Io { file: String, source: std::io::Error },
@@ -29,7 +33,11 @@ pub enum Record {
     Decl(PointDecl),
     /// A sample: the point, its invocation nonce, and a value per declared
     /// variable of the `Decl`.
-    Sample { ppt: String, nonce: Option<u64>, values: Vec<Value> },
+    Sample {
+        ppt: String,
+        nonce: Option<u64>,
+        values: Vec<Value>,
+    },
 }
 
 /// How each variable of a declared point reaches the sample.
@@ -63,13 +71,25 @@ pub struct DtraceReader<R: BufRead> {
 impl<R: BufRead> DtraceReader<R> {
     /// A reader of `input`; `file` names it in errors.
     pub fn new(input: R, file: impl Into<String>) -> DtraceReader<R> {
-        DtraceReader { input, file: file.into(), line: 0, declared: HashMap::new(), buf: String::new() }
+        DtraceReader {
+            input,
+            file: file.into(),
+            line: 0,
+            declared: HashMap::new(),
+            buf: String::new(),
+        }
     }
 
     /// A reader of `input` that knows the declarations read so far, e.g. a
     /// `.dtrace` read after its separate `.decls`.
     pub fn then<S: BufRead>(self, input: S, file: impl Into<String>) -> DtraceReader<S> {
-        DtraceReader { input, file: file.into(), line: 0, declared: self.declared, buf: String::new() }
+        DtraceReader {
+            input,
+            file: file.into(),
+            line: 0,
+            declared: self.declared,
+            buf: String::new(),
+        }
     }
 
     /// The declaration of a point read so far.
@@ -83,14 +103,21 @@ impl<R: BufRead> DtraceReader<R> {
     }
 
     fn error_at<T>(&self, line: usize, message: impl Into<String>) -> Result<T, ReadError> {
-        Err(ReadError::Syntax { file: self.file.clone(), line, message: message.into() })
+        Err(ReadError::Syntax {
+            file: self.file.clone(),
+            line,
+            message: message.into(),
+        })
     }
 
     /// The next line without its end, `None` at the end of the input.
     fn next_line(&mut self) -> Result<Option<String>, ReadError> {
         self.buf.clear();
         let read = self.input.read_line(&mut self.buf);
-        let n = read.map_err(|source| ReadError::Io { file: self.file.clone(), source })?;
+        let n = read.map_err(|source| ReadError::Io {
+            file: self.file.clone(),
+            source,
+        })?;
         if n == 0 {
             return Ok(None);
         }
@@ -109,7 +136,9 @@ impl<R: BufRead> DtraceReader<R> {
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
         loop {
-            let Some(line) = self.next_line()? else { return Ok(None) };
+            let Some(line) = self.next_line()? else {
+                return Ok(None);
+            };
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
                 continue;
@@ -120,7 +149,11 @@ impl<R: BufRead> DtraceReader<R> {
                     return self.error(format!("declaration version {rest} (only 2.0 is read)"));
                 }
                 "decl-version" | "var-comparability" | "input-language" => continue,
-                "ppt" => return self.read_decl(unescape_name(rest.trim())).map(|d| Some(Record::Decl(d))),
+                "ppt" => {
+                    return self
+                        .read_decl(unescape_name(rest.trim()))
+                        .map(|d| Some(Record::Decl(d)));
+                }
                 _ => return self.read_sample(line).map(Some),
             }
         }
@@ -148,7 +181,9 @@ pub fn feed<R: BufRead>(engine: &mut Engine, mut reader: DtraceReader<R>) -> Res
             }
             Record::Sample { ppt, values, .. } => {
                 let id = ids[&ppt];
-                engine.add_sample(id, &values).or_else(|e| reader.error(e.to_string()))?;
+                engine
+                    .add_sample(id, &values)
+                    .or_else(|e| reader.error(e.to_string()))?;
                 samples += 1;
             }
         }

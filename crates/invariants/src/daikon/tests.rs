@@ -8,13 +8,21 @@ fn points() -> Vec<PointDecl> {
             name: "find(int*, int n):::ENTER".into(),
             function: "find".into(),
             kind: PointKind::Enter,
-            vars: vec![var("a", Rep::IntSeq), var("n", Rep::Int).comparable(3), var("key", Rep::Str)],
+            vars: vec![
+                var("a", Rep::IntSeq),
+                var("n", Rep::Int).comparable(3),
+                var("key", Rep::Str),
+            ],
         },
         PointDecl {
             name: "find(int*, int n):::EXIT7".into(),
             function: "find".into(),
             kind: PointKind::Exit,
-            vars: vec![var("return", Rep::Int), var("orig(n)", Rep::Int).comparable(3), var("p", Rep::Pointer)],
+            vars: vec![
+                var("return", Rep::Int),
+                var("orig(n)", Rep::Int).comparable(3),
+                var("p", Rep::Pointer),
+            ],
         },
         PointDecl {
             name: "loop:::POINT".into(),
@@ -30,12 +38,24 @@ fn samples() -> Vec<(usize, Option<u64>, Vec<Value>)> {
     let mut out = Vec::new();
     for i in 0..12i64 {
         let key = ["plain", "with \"quotes\"", "tab\tand\\slash", "new\nline"][i as usize % 4];
-        let a = if i == 5 { Value::Missing } else { Value::IntSeq((0..i % 4).map(|k| k * i).collect()) };
-        out.push((0, Some(i as u64), vec![a, Value::Int(i - 3), Value::Str(key.into())]));
+        let a = if i == 5 {
+            Value::Missing
+        } else {
+            Value::IntSeq((0..i % 4).map(|k| k * i).collect())
+        };
+        out.push((
+            0,
+            Some(i as u64),
+            vec![a, Value::Int(i - 3), Value::Str(key.into())],
+        ));
         let p = Value::Pointer(if i % 3 == 0 { 0 } else { 0x7ffd_0000 + i as u64 });
         out.push((1, Some(i as u64), vec![Value::Int(2 * i), Value::Int(i - 3), p]));
         let f = [0.1, -2.5e300, f64::NAN, f64::INFINITY][i as usize % 4];
-        out.push((2, None, vec![Value::Float(f), Value::FloatSeq(vec![f, 1.0 / 3.0])]));
+        out.push((
+            2,
+            None,
+            vec![Value::Float(f), Value::FloatSeq(vec![f, 1.0 / 3.0])],
+        ));
     }
     out
 }
@@ -57,13 +77,31 @@ fn same(a: &[Value], b: &[Value]) -> bool {
 fn a_trace_reads_back_as_written() {
     let (points, samples) = (points(), samples());
     let text = write_trace(&points, &samples);
-    let records: Vec<Record> = DtraceReader::new(text.as_bytes(), "t.dtrace").map(Result::unwrap).collect();
+    let records: Vec<Record> = DtraceReader::new(text.as_bytes(), "t.dtrace")
+        .map(Result::unwrap)
+        .collect();
     let (decls, read): (Vec<_>, Vec<_>) = records.into_iter().partition(|r| matches!(r, Record::Decl(_)));
-    let decls: Vec<PointDecl> = decls.into_iter().map(|r| if let Record::Decl(d) = r { d } else { unreachable!() }).collect();
+    let decls: Vec<PointDecl> = decls
+        .into_iter()
+        .map(|r| {
+            if let Record::Decl(d) = r {
+                d
+            } else {
+                unreachable!()
+            }
+        })
+        .collect();
     assert_eq!(decls, points);
     assert_eq!(read.len(), samples.len());
     for ((p, nonce, values), record) in samples.iter().zip(read) {
-        let Record::Sample { ppt, nonce: n, values: v } = record else { unreachable!() };
+        let Record::Sample {
+            ppt,
+            nonce: n,
+            values: v,
+        } = record
+        else {
+            unreachable!()
+        };
         assert_eq!((ppt.as_str(), n), (points[*p].name.as_str(), *nonce));
         assert!(same(&v, values), "{v:?} != {values:?}");
     }
@@ -82,7 +120,10 @@ fn a_trace_read_back_teaches_the_same_invariants() {
     let fed = feed(&mut read, DtraceReader::new(text.as_bytes(), "t.dtrace")).unwrap();
     assert_eq!(fed, samples.len() as u64);
     let (direct, read) = (direct.finish(), read.finish());
-    assert!(direct.points.iter().map(|p| p.invariants.len()).sum::<usize>() > 10, "{direct}");
+    assert!(
+        direct.points.iter().map(|p| p.invariants.len()).sum::<usize>() > 10,
+        "{direct}"
+    );
     assert_eq!(read, direct);
 }
 
@@ -109,9 +150,18 @@ fn names_with_blanks_are_escaped_in_declarations() {
     let mut out = Vec::new();
     write_decls(&mut out, &points()[..1]).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("ppt find(int*,\\_int\\_n):::ENTER\n  ppt-type enter\n"), "{text}");
-    assert!(text.contains("  variable a\n    var-kind array\n    array 1\n    dec-type int[]\n    rep-type int[]\n"));
-    assert!(text.contains("  variable n\n    var-kind variable\n    dec-type int\n    rep-type int\n    comparability 3\n"));
+    assert!(
+        text.contains("ppt find(int*,\\_int\\_n):::ENTER\n  ppt-type enter\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  variable a\n    var-kind array\n    array 1\n    dec-type int[]\n    rep-type int[]\n"
+        )
+    );
+    assert!(text.contains(
+        "  variable n\n    var-kind variable\n    dec-type int\n    rep-type int\n    comparability 3\n"
+    ));
 }
 
 /// The shape of a Kvasir trace: comments, a field the engine does not use,
@@ -166,27 +216,42 @@ true
 
 #[test]
 fn a_front_end_trace_is_read() {
-    let records: Vec<Record> = DtraceReader::new(KVASIR.as_bytes(), "k.dtrace").map(Result::unwrap).collect();
-    let Record::Decl(decl) = &records[0] else { panic!("{records:?}") };
+    let records: Vec<Record> = DtraceReader::new(KVASIR.as_bytes(), "k.dtrace")
+        .map(Result::unwrap)
+        .collect();
+    let Record::Decl(decl) = &records[0] else {
+        panic!("{records:?}")
+    };
     let names: Vec<&str> = decl.vars.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(names, ["argc", "VERSION", "verbose"]);
     assert_eq!(decl.vars[0].comparability, Some(1));
     assert_eq!(decl.vars[2].comparability, None);
     assert_eq!(decl.function, "..main");
-    let Record::Sample { nonce, values, .. } = &records[1] else { panic!("{records:?}") };
+    let Record::Sample { nonce, values, .. } = &records[1] else {
+        panic!("{records:?}")
+    };
     assert_eq!(*nonce, Some(0));
     assert_eq!(values, &[Value::Int(2), Value::Int(4), Value::Int(1)]);
 }
 
 fn first_error(text: &str) -> String {
-    DtraceReader::new(text.as_bytes(), "bad.dtrace").find_map(Result::err).expect("an error").to_string()
+    DtraceReader::new(text.as_bytes(), "bad.dtrace")
+        .find_map(Result::err)
+        .expect("an error")
+        .to_string()
 }
 
 #[test]
 fn malformed_traces_are_located() {
     let decl = "decl-version 2.0\n\nppt f():::ENTER\n  variable x\n    rep-type int\n\n";
-    assert_eq!(first_error("decl-version 1.0\n"), "bad.dtrace:1: declaration version 1.0 (only 2.0 is read)");
-    assert_eq!(first_error("g():::ENTER\n"), "bad.dtrace:1: a sample of g():::ENTER, which is not declared");
+    assert_eq!(
+        first_error("decl-version 1.0\n"),
+        "bad.dtrace:1: declaration version 1.0 (only 2.0 is read)"
+    );
+    assert_eq!(
+        first_error("g():::ENTER\n"),
+        "bad.dtrace:1: a sample of g():::ENTER, which is not declared"
+    );
     assert_eq!(
         first_error(&format!("{decl}f():::ENTER\ny\n1\n1\n")),
         "bad.dtrace:8: expected variable x of f():::ENTER, found \"y\""
@@ -199,9 +264,14 @@ fn malformed_traces_are_located() {
         first_error(&format!("{decl}f():::ENTER\nx\n7\n3\n")),
         "bad.dtrace:10: modified bit \"3\" of x (0, 1 or 2)"
     );
-    assert_eq!(first_error(&format!("{decl}f():::ENTER\nx\n7\n")), "bad.dtrace:9: the file ends where the modified bit of x was expected");
     assert_eq!(
-        first_error("ppt f():::ENTER\n  variable x\n    rep-type int\n\nppt f():::ENTER\n  variable x\n    rep-type double\n"),
+        first_error(&format!("{decl}f():::ENTER\nx\n7\n")),
+        "bad.dtrace:9: the file ends where the modified bit of x was expected"
+    );
+    assert_eq!(
+        first_error(
+            "ppt f():::ENTER\n  variable x\n    rep-type int\n\nppt f():::ENTER\n  variable x\n    rep-type double\n"
+        ),
         "bad.dtrace:7: f():::ENTER is declared again, differently"
     );
 }
@@ -209,6 +279,15 @@ fn malformed_traces_are_located() {
 #[test]
 fn nonsensical_values_are_missing() {
     let text = "ppt f():::ENTER\n  variable x\n    rep-type int\n\nf():::ENTER\nx\nnonsensical\n2\n";
-    let records: Vec<Record> = DtraceReader::new(text.as_bytes(), "t").map(Result::unwrap).collect();
-    assert_eq!(records[1], Record::Sample { ppt: "f():::ENTER".into(), nonce: None, values: vec![Value::Missing] });
+    let records: Vec<Record> = DtraceReader::new(text.as_bytes(), "t")
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        records[1],
+        Record::Sample {
+            ppt: "f():::ENTER".into(),
+            nonce: None,
+            values: vec![Value::Missing]
+        }
+    );
 }

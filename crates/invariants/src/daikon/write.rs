@@ -19,7 +19,11 @@ pub fn write_decls<W: Write>(out: &mut W, points: &[PointDecl]) -> io::Result<()
 
 fn write_ppt<W: Write>(out: &mut W, point: &PointDecl) -> io::Result<()> {
     writeln!(out, "ppt {}", escape_name(&point.name))?;
-    writeln!(out, "  ppt-type {}", ppt_type(point.kind, point.exit_number().is_some()))?;
+    writeln!(
+        out,
+        "  ppt-type {}",
+        ppt_type(point.kind, point.exit_number().is_some())
+    )?;
     for var in &point.vars {
         writeln!(out, "  variable {}", escape_name(&var.name))?;
         if var.rep.is_sequence() {

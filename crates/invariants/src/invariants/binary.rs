@@ -22,7 +22,11 @@ pub(crate) struct Compare<T> {
 
 impl<T: Num> Compare<T> {
     pub fn new(op: Kind) -> Compare<T> {
-        Compare { op, samples: 0, num: PhantomData }
+        Compare {
+            op,
+            samples: 0,
+            num: PhantomData,
+        }
     }
 
     fn holds(&self, x: T, y: T) -> bool {
@@ -118,7 +122,11 @@ impl LinearBinary {
     /// A history that rebuilds this state (see `Shape::replay`).
     pub fn history(&self) -> Vec<(Vec<Value>, u64)> {
         let point = |p: [i128; 2]| p.iter().map(|&c| Value::Int(c as i64)).collect();
-        self.shape().replay(self.samples).into_iter().map(|(p, n)| (point(p), n)).collect()
+        self.shape()
+            .replay(self.samples)
+            .into_iter()
+            .map(|(p, n)| (point(p), n))
+            .collect()
     }
 }
 
@@ -150,7 +158,9 @@ impl Checker for LinearBinary {
         }
     }
     fn text(&self, names: &[&str]) -> Option<String> {
-        let Shape::Line(p, d) = self.shape() else { return None };
+        let Shape::Line(p, d) = self.shape() else {
+            return None;
+        };
         if d[0] == 0 || d[1] == 0 {
             return None;
         }

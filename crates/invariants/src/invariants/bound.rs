@@ -25,7 +25,12 @@ pub(crate) struct BoundCore<T> {
 
 impl<T: Num> BoundCore<T> {
     pub fn new(lower: bool) -> BoundCore<T> {
-        BoundCore { lower, samples: 0, extremes: Vec::with_capacity(3), far: None }
+        BoundCore {
+            lower,
+            samples: 0,
+            extremes: Vec::with_capacity(3),
+            far: None,
+        }
     }
 
     fn beyond(&self, a: T, b: T) -> bool {
@@ -46,7 +51,11 @@ impl<T: Num> BoundCore<T> {
             slot.1 += count;
             return;
         }
-        let at = self.extremes.iter().position(|(x, _)| self.beyond(v, *x)).unwrap_or(self.extremes.len());
+        let at = self
+            .extremes
+            .iter()
+            .position(|(x, _)| self.beyond(v, *x))
+            .unwrap_or(self.extremes.len());
         if at < 3 {
             self.extremes.insert(at, (v, count));
             self.extremes.truncate(3);
@@ -69,18 +78,28 @@ impl<T: Num> BoundCore<T> {
     /// that is merely the smallest of scattered values is thus not
     /// reported.
     pub fn probability(&self) -> f64 {
-        let (Some(bound), Some(far)) = (self.bound(), self.far) else { return UNJUSTIFIED };
+        let (Some(bound), Some(far)) = (self.bound(), self.far) else {
+            return UNJUSTIFIED;
+        };
         let at_bound = self.extremes[0].1;
         if self.samples <= REQUIRED_SAMPLES || at_bound < REQUIRED_AT_BOUND {
             return UNJUSTIFIED;
         }
-        let range = if self.lower { T::range(bound, far) } else { T::range(far, bound) };
+        let range = if self.lower {
+            T::range(bound, far)
+        } else {
+            T::range(far, bound)
+        };
         let per_value = self.samples as f64 / range;
         if at_bound as f64 >= 5.0 * per_value {
             return JUSTIFIED;
         }
         let count = |i: usize| self.extremes.get(i).map_or(0, |e| e.1) as f64;
-        if (0..3).all(|i| count(i) >= per_value / 2.0) { JUSTIFIED } else { UNJUSTIFIED }
+        if (0..3).all(|i| count(i) >= per_value / 2.0) {
+            JUSTIFIED
+        } else {
+            UNJUSTIFIED
+        }
     }
 
     pub fn text(&self, subject: &str) -> Option<String> {
@@ -103,7 +122,11 @@ impl<T: Num> Bound<T> {
 
 impl<T: Num> Checker for Bound<T> {
     fn kind(&self) -> Kind {
-        if self.0.lower { Kind::LowerBound } else { Kind::UpperBound }
+        if self.0.lower {
+            Kind::LowerBound
+        } else {
+            Kind::UpperBound
+        }
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         self.0.add(T::scalar(vals[0]), count);

@@ -10,8 +10,9 @@
 //! `i64::MAX` can cause.
 
 /// The smallest affine subspace holding the points seen.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) enum Shape<const D: usize> {
+    #[default]
     Empty,
     Point([i128; D]),
     /// A point on the line and a primitive direction.
@@ -53,12 +54,6 @@ fn cross<const D: usize>(a: [i128; D], b: [i128; D]) -> Option<[i128; 3]> {
 
 fn dot<const D: usize>(a: [i128; D], b: [i128; D]) -> Option<i128> {
     (0..D).try_fold(0i128, |s, i| s.checked_add(a[i].checked_mul(b[i])?))
-}
-
-impl<const D: usize> Default for Shape<D> {
-    fn default() -> Self {
-        Shape::Empty
-    }
 }
 
 impl<const D: usize> Shape<D> {

@@ -149,7 +149,17 @@ impl Clone for Box<dyn Checker> {
 pub(crate) fn kinds_for(reps: &[Rep]) -> Vec<Kind> {
     use Kind::*;
     match reps {
-        [Rep::Int] => vec![OneOf, SingleValue, LowerBound, UpperBound, NonZero, Modulus, NonModulus, Even, PowerOfTwo],
+        [Rep::Int] => vec![
+            OneOf,
+            SingleValue,
+            LowerBound,
+            UpperBound,
+            NonZero,
+            Modulus,
+            NonModulus,
+            Even,
+            PowerOfTwo,
+        ],
         [Rep::Float] => vec![OneOf, SingleValue, LowerBound, UpperBound, NonZero],
         [Rep::Pointer] => vec![OneOf, NonZero],
         [Rep::Str] => vec![OneOf],
@@ -178,7 +188,11 @@ pub(crate) fn kinds_for(reps: &[Rep]) -> Vec<Kind> {
 /// A fresh invariant of `kind` over a tuple with these representations.
 pub(crate) fn create(kind: Kind, reps: &[Rep]) -> Box<dyn Checker> {
     let float = reps[0] == Rep::Float || reps[0] == Rep::FloatSeq;
-    if float { create_for::<f64>(kind, reps[0]) } else { create_for::<i64>(kind, reps[0]) }
+    if float {
+        create_for::<f64>(kind, reps[0])
+    } else {
+        create_for::<i64>(kind, reps[0])
+    }
 }
 
 fn create_for<T: Num>(kind: Kind, rep: Rep) -> Box<dyn Checker> {
@@ -212,13 +226,17 @@ fn create_for<T: Num>(kind: Kind, rep: Rep) -> Box<dyn Checker> {
 /// Facts the printer needs from particular kinds, to drop what another
 /// printed invariant already says.
 pub(crate) fn modulus_of(inv: &dyn Checker) -> Option<(u128, u128)> {
-    inv.as_any().downcast_ref::<unary::Modulus>().and_then(|m| m.modulus())
+    inv.as_any()
+        .downcast_ref::<unary::Modulus>()
+        .and_then(|m| m.modulus())
 }
 
 /// The 2-D hull state of a `LinearBinary`, from which an invariant over
 /// `(x, x, z)` is rebuilt when `x` and `y` leave one equality set.
 pub(crate) fn linear_binary_history(inv: &dyn Checker) -> Option<Vec<(Vec<Value>, u64)>> {
-    inv.as_any().downcast_ref::<binary::LinearBinary>().map(|l| l.history())
+    inv.as_any()
+        .downcast_ref::<binary::LinearBinary>()
+        .map(|l| l.history())
 }
 
 #[cfg(test)]

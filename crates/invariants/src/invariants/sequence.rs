@@ -21,7 +21,10 @@ pub(crate) struct EltOneOf<T> {
 
 impl<T> Default for EltOneOf<T> {
     fn default() -> Self {
-        EltOneOf { values: Vec::with_capacity(ONE_OF_SIZE), samples: 0 }
+        EltOneOf {
+            values: Vec::with_capacity(ONE_OF_SIZE),
+            samples: 0,
+        }
     }
 }
 
@@ -54,7 +57,9 @@ impl<T: Num> Checker for EltOneOf<T> {
     }
     fn text(&self, names: &[&str]) -> Option<String> {
         let shown = self.values.iter().map(|v| v.show()).collect();
-        Some(one_of_text(&format!("{} elements", names[0]), shown, |s| s.parse().unwrap_or(0.0)))
+        Some(one_of_text(&format!("{} elements", names[0]), shown, |s| {
+            s.parse().unwrap_or(0.0)
+        }))
     }
     boilerplate!();
 }
@@ -68,7 +73,10 @@ pub(crate) struct EltSingleValue<T> {
 
 impl<T> Default for EltSingleValue<T> {
     fn default() -> Self {
-        EltSingleValue { value: None, samples: 0 }
+        EltSingleValue {
+            value: None,
+            samples: 0,
+        }
     }
 }
 
@@ -98,7 +106,10 @@ impl<T: Num> Checker for EltSingleValue<T> {
     }
     /// One-element arrays, one per element seen.
     fn history(&self) -> Vec<(Vec<Value>, u64)> {
-        self.value.iter().map(|v| (vec![T::seq(vec![*v])], self.samples)).collect()
+        self.value
+            .iter()
+            .map(|v| (vec![T::seq(vec![*v])], self.samples))
+            .collect()
     }
     boilerplate!();
 }
@@ -116,7 +127,11 @@ impl<T: Num> EltBound<T> {
 
 impl<T: Num> Checker for EltBound<T> {
     fn kind(&self) -> Kind {
-        if self.1 { Kind::EltLowerBound } else { Kind::EltUpperBound }
+        if self.1 {
+            Kind::EltLowerBound
+        } else {
+            Kind::EltUpperBound
+        }
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         for &e in T::elems(vals[0]) {
@@ -147,7 +162,11 @@ pub(crate) struct Sorted<T> {
 
 impl<T: Num> Sorted<T> {
     pub fn new(op: Kind) -> Sorted<T> {
-        Sorted { op, pairs: 0, num: std::marker::PhantomData }
+        Sorted {
+            op,
+            pairs: 0,
+            num: std::marker::PhantomData,
+        }
     }
 
     fn in_order(&self, a: T, b: T) -> bool {
@@ -176,7 +195,11 @@ impl<T: Num> Checker for Sorted<T> {
         self.pairs
     }
     fn probability(&self) -> f64 {
-        if self.pairs == 0 { UNJUSTIFIED } else { confidence::order(self.pairs) }
+        if self.pairs == 0 {
+            UNJUSTIFIED
+        } else {
+            confidence::order(self.pairs)
+        }
     }
     fn text(&self, names: &[&str]) -> Option<String> {
         let op = match self.op {

@@ -61,7 +61,9 @@ impl Checker for LinearTernary {
         }
     }
     fn text(&self, names: &[&str]) -> Option<String> {
-        let Shape::Plane(p, n) = self.shape() else { return None };
+        let Shape::Plane(p, n) = self.shape() else {
+            return None;
+        };
         let c = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
         [2, 1, 0].into_iter().find_map(|dep| {
             let others: Vec<usize> = (0..3).filter(|&i| i != dep).collect();

@@ -34,7 +34,11 @@ pub(crate) struct OneOf {
 
 impl OneOf {
     pub fn new(rep: Rep) -> OneOf {
-        OneOf { rep, values: Vec::with_capacity(ONE_OF_SIZE), samples: 0 }
+        OneOf {
+            rep,
+            values: Vec::with_capacity(ONE_OF_SIZE),
+            samples: 0,
+        }
     }
 }
 
@@ -110,7 +114,10 @@ impl Checker for SingleValue {
         None
     }
     fn history(&self) -> Vec<(Vec<Value>, u64)> {
-        self.value.iter().map(|v| (vec![v.clone()], self.samples)).collect()
+        self.value
+            .iter()
+            .map(|v| (vec![v.clone()], self.samples))
+            .collect()
     }
     boilerplate!();
 }
@@ -127,7 +134,11 @@ pub(crate) struct NonZero<T> {
 
 impl<T: Num> NonZero<T> {
     pub fn new(pointer: bool) -> NonZero<T> {
-        NonZero { pointer, samples: 0, min_max: None }
+        NonZero {
+            pointer,
+            samples: 0,
+            min_max: None,
+        }
     }
 }
 
@@ -151,7 +162,9 @@ impl<T: Num> Checker for NonZero<T> {
         self.samples
     }
     fn probability(&self) -> f64 {
-        let Some((lo, hi)) = self.min_max else { return UNJUSTIFIED };
+        let Some((lo, hi)) = self.min_max else {
+            return UNJUSTIFIED;
+        };
         if self.pointer {
             return confidence::non_zero(self.samples, 3.0);
         }
@@ -161,7 +174,11 @@ impl<T: Num> Checker for NonZero<T> {
         confidence::non_zero(self.samples, T::range(lo, hi))
     }
     fn text(&self, names: &[&str]) -> Option<String> {
-        Some(format!("{} != {}", names[0], if self.pointer { "null" } else { "0" }))
+        Some(format!(
+            "{} != {}",
+            names[0],
+            if self.pointer { "null" } else { "0" }
+        ))
     }
     boilerplate!();
 }
@@ -267,7 +284,9 @@ impl Checker for NonModulus {
     }
     fn add(&mut self, vals: &[&Value], count: u64) -> bool {
         let v = i64::scalar(vals[0]);
-        let seen = NON_MODULI.fold(self.seen, |s, m| s | residue_bit(m, v.rem_euclid(m as i64) as u32));
+        let seen = NON_MODULI.fold(self.seen, |s, m| {
+            s | residue_bit(m, v.rem_euclid(m as i64) as u32)
+        });
         let all: u64 = (1 << NON_MODULI.sum::<u32>()) - 1;
         if seen == all {
             return false;
@@ -281,7 +300,8 @@ impl Checker for NonModulus {
         self.samples
     }
     fn probability(&self) -> f64 {
-        self.missing().map_or(UNJUSTIFIED, |(m, _)| confidence::modulus(self.samples, m as u128))
+        self.missing()
+            .map_or(UNJUSTIFIED, |(m, _)| confidence::modulus(self.samples, m as u128))
     }
     fn text(&self, names: &[&str]) -> Option<String> {
         let (m, r) = self.missing()?;

@@ -29,7 +29,10 @@ impl<R: BufRead> DtraceReader<R> {
             let value = value.trim();
             match (key, vars.last_mut()) {
                 ("ppt-type", _) => kind = self.ppt_kind(value)?,
-                ("variable", _) => vars.push(VarFields { name: unescape_name(value), ..VarFields::default() }),
+                ("variable", _) => vars.push(VarFields {
+                    name: unescape_name(value),
+                    ..VarFields::default()
+                }),
                 ("rep-type", Some(var)) => var.rep_type = Some(value.to_string()),
                 ("comparability", Some(var)) => var.comparability = self.comparability(value)?,
                 ("constant", Some(var)) => var.constant = Some(value.to_string()),
@@ -47,7 +50,12 @@ impl<R: BufRead> DtraceReader<R> {
         Ok(decl)
     }
 
-    fn declared_point(&self, name: String, kind: PointKind, vars: Vec<VarFields>) -> Result<Declared, ReadError> {
+    fn declared_point(
+        &self,
+        name: String,
+        kind: PointKind,
+        vars: Vec<VarFields>,
+    ) -> Result<Declared, ReadError> {
         let mut decl_vars = Vec::new();
         let mut slots = Vec::new();
         for var in vars {
@@ -60,12 +68,24 @@ impl<R: BufRead> DtraceReader<R> {
                 (Some(rep), Some(text)) => Slot::Constant(self.parse_value(text, rep)?),
             };
             if let Some(rep) = rep_of(rep_type) {
-                decl_vars.push(VarDecl { name: var.name.clone(), rep, comparability: var.comparability });
+                decl_vars.push(VarDecl {
+                    name: var.name.clone(),
+                    rep,
+                    comparability: var.comparability,
+                });
             }
             slots.push((var.name, slot));
         }
         let function = name.split(['(', ':']).next().unwrap_or(&name).to_string();
-        Ok(Declared { decl: PointDecl { name, function, kind, vars: decl_vars }, slots })
+        Ok(Declared {
+            decl: PointDecl {
+                name,
+                function,
+                kind,
+                vars: decl_vars,
+            },
+            slots,
+        })
     }
 
     fn ppt_kind(&self, value: &str) -> Result<PointKind, ReadError> {
@@ -92,7 +112,7 @@ impl<R: BufRead> DtraceReader<R> {
 /// The kind a point's name implies, when no `ppt-type` says.
 fn kind_from_name(name: &str) -> PointKind {
     match name.rsplit_once(":::") {
-        Some((_, tag)) if tag == "ENTER" => PointKind::Enter,
+        Some((_, "ENTER")) => PointKind::Enter,
         Some((_, tag)) if tag.starts_with("EXIT") => PointKind::Exit,
         _ => PointKind::Point,
     }

@@ -18,7 +18,11 @@ impl<R: BufRead> DtraceReader<R> {
         let mut nonce = None;
         if line.as_deref() == Some("this_invocation_nonce") {
             let text = self.expect_line("the nonce")?;
-            nonce = Some(text.trim().parse().or_else(|_| self.error(format!("nonce {text:?} is not a number")))?);
+            nonce = Some(
+                text.trim()
+                    .parse()
+                    .or_else(|_| self.error(format!("nonce {text:?} is not a number")))?,
+            );
             line = self.record_line()?;
         }
         let mut values = Vec::new();
@@ -29,7 +33,9 @@ impl<R: BufRead> DtraceReader<R> {
             }
             match line.take() {
                 Some(found) if found == *name => {}
-                Some(found) => return self.error(format!("expected variable {name} of {ppt}, found {found:?}")),
+                Some(found) => {
+                    return self.error(format!("expected variable {name} of {ppt}, found {found:?}"));
+                }
                 None => return self.error(format!("the record of {ppt} ends before variable {name}")),
             }
             if let Some(value) = self.read_value(name, slot)? {
@@ -80,8 +86,12 @@ impl<R: BufRead> DtraceReader<R> {
             Rep::Str if text == "null" => Some(Value::Missing),
             Rep::Str => unquote(text).map(Value::Str),
             Rep::IntSeq | Rep::FloatSeq if text == "null" => Some(Value::Missing),
-            Rep::IntSeq => items(text).and_then(|i| i.iter().map(|t| int(t)).collect()).map(Value::IntSeq),
-            Rep::FloatSeq => items(text).and_then(|i| i.iter().map(|t| float(t)).collect()).map(Value::FloatSeq),
+            Rep::IntSeq => items(text)
+                .and_then(|i| i.iter().map(|t| int(t)).collect())
+                .map(Value::IntSeq),
+            Rep::FloatSeq => items(text)
+                .and_then(|i| i.iter().map(|t| float(t)).collect())
+                .map(Value::FloatSeq),
         };
         match parsed {
             Some(value) => Ok(value),
@@ -91,7 +101,11 @@ impl<R: BufRead> DtraceReader<R> {
 }
 
 fn not_a_value(text: &str, rep: Rep) -> String {
-    format!("{:?} is not a value of rep-type {}", text.trim(), crate::daikon::rep_type(rep))
+    format!(
+        "{:?} is not a value of rep-type {}",
+        text.trim(),
+        crate::daikon::rep_type(rep)
+    )
 }
 
 fn int(text: &str) -> Option<i64> {
