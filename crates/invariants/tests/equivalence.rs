@@ -191,8 +191,16 @@ fn run(spec: &Spec, optimize: bool) -> Report {
     engine.finish()
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(400)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    // PROPTEST_CASES=20000 for a longer search.
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn optimised_reports_what_naive_reports(spec in spec()) {
