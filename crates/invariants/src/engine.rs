@@ -179,7 +179,7 @@ impl Engine {
     }
 }
 
-fn validate(decl: &PointDecl, values: &[Value]) -> Result<(), EngineError> {
+pub(crate) fn validate(decl: &PointDecl, values: &[Value]) -> Result<(), EngineError> {
     if values.len() != decl.vars.len() {
         return Err(EngineError::Arity {
             point: decl.name.clone(),

@@ -30,6 +30,8 @@
 //! assert!(report.texts("f(int):::ENTER").contains(&"y == 2 * x + 3"));
 //! ```
 
+mod check;
+mod claim;
 mod confidence;
 pub mod daikon;
 mod engine;
@@ -42,6 +44,8 @@ mod slice;
 mod suppression;
 mod vars;
 
+pub use check::{BoundPoint, Checks, Violation};
+pub use claim::{Claim, Order};
 pub use engine::{Config, Engine, EngineError, PointId};
 pub use model::{PointDecl, PointKind, Rep, Value, VarDecl};
 pub use print::{Invariant, PointReport, Report};

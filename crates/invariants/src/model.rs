@@ -1,10 +1,10 @@
 //! What the engine observes: program points, their variables and the values
 //! a sample gives them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a variable is represented, which decides the invariants it can have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Rep {
     /// A signed integer (C integer types, booleans, characters).
     Int,
@@ -34,7 +34,7 @@ impl Rep {
 }
 
 /// One variable's value in one sample.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Value {
     /// An integer.
     Int(i64),
@@ -98,7 +98,7 @@ impl Value {
 }
 
 /// A variable of a program point.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VarDecl {
     /// The name as printed: `x`, `p->next`, `orig(n)`, `a[]`, `return`.
     pub name: String,
@@ -127,7 +127,7 @@ impl VarDecl {
 }
 
 /// Where a program point sits in a function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PointKind {
     /// Function entry (`:::ENTER`).
     Enter,
@@ -139,7 +139,7 @@ pub enum PointKind {
 }
 
 /// A program point and the variables each of its samples gives values to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PointDecl {
     /// Daikon-style name, e.g. `f(int, int):::ENTER`, `f(int,int):::EXIT12`.
     pub name: String,

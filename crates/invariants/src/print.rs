@@ -2,8 +2,9 @@
 //! text. Both engines go through the same filters, so the naive engine's
 //! report is the reference for the optimised one.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use crate::claim::{Claim, Order};
 use crate::confidence::justified;
 use crate::equality::EqualitySets;
 use crate::invariants::{Checker, Kind, modulus_of};
@@ -12,7 +13,7 @@ use crate::point::Point;
 use crate::suppression;
 
 /// A reported invariant.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Invariant {
     /// `OneOf`, `LowerBound`, `LinearBinary`, ..., plus `Equality` for a
     /// member of an equality set and `Constant` for a dynamic constant.
@@ -21,6 +22,8 @@ pub struct Invariant {
     pub vars: Vec<String>,
     /// Daikon notation: `x one of { 1, 6, 9 }`, `y == 2 * x + 3`.
     pub text: String,
+    /// What it says, as data: checked against new samples.
+    pub claim: Claim,
     /// The samples that support it (elements or adjacent pairs for
     /// sequence invariants).
     pub samples: u64,
@@ -29,7 +32,7 @@ pub struct Invariant {
 }
 
 /// The invariants of one program point.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointReport {
     /// The point's name, e.g. `f(int):::EXIT`.
     pub name: String,
@@ -40,7 +43,7 @@ pub struct PointReport {
 }
 
 /// What [`Engine::finish`](crate::Engine::finish) learned, per point.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The points in declaration order (an aggregate exit just before its
     /// first numbered exit).
@@ -127,6 +130,7 @@ pub(crate) fn point_report(point: &Point, sets: &EqualitySets, conf_limit: f64) 
             out.push(line(
                 "Equality",
                 vec![names[set[0]], names[m]],
+                Claim::Compare { order: Order::Equal },
                 point.stats[set[0]].present,
                 1.0,
             ));
@@ -149,16 +153,14 @@ pub(crate) fn point_report(point: &Point, sets: &EqualitySets, conf_limit: f64) 
     slices.sort_by_key(|s| (s.vars.len(), s.vars.clone()));
     for slice in slices {
         let vars: Vec<&str> = slice.vars.iter().map(|&v| names[v]).collect();
-        for (inv, text) in printable(&slice.invs, &vars, conf_limit) {
-            out.push(
-                line(
-                    inv.kind().name(),
-                    vars.clone(),
-                    inv.samples(),
-                    1.0 - inv.probability(),
-                )
-                .with(text),
-            );
+        for (inv, claim) in printable(&slice.invs, vars.len(), conf_limit) {
+            out.push(line(
+                inv.kind().name(),
+                vars.clone(),
+                claim,
+                inv.samples(),
+                1.0 - inv.probability(),
+            ));
         }
     }
     PointReport {
@@ -168,25 +170,14 @@ pub(crate) fn point_report(point: &Point, sets: &EqualitySets, conf_limit: f64) 
     }
 }
 
-fn line(kind: &str, vars: Vec<&str>, samples: u64, confidence: f64) -> Invariant {
-    let text = if vars.len() == 2 {
-        format!("{} == {}", vars[0], vars[1])
-    } else {
-        String::new()
-    };
+fn line(kind: &str, vars: Vec<&str>, claim: Claim, samples: u64, confidence: f64) -> Invariant {
     Invariant {
         kind: kind.into(),
+        text: claim.text(&vars),
         vars: vars.iter().map(|s| s.to_string()).collect(),
-        text,
+        claim,
         samples,
         confidence,
-    }
-}
-
-impl Invariant {
-    fn with(mut self, text: String) -> Invariant {
-        self.text = text;
-        self
     }
 }
 
@@ -196,34 +187,33 @@ fn constant_line(point: &Point, v: usize, names: &[&str]) -> Invariant {
         .constant
         .as_ref()
         .expect("a present constant has a value");
-    let text = match value {
-        Value::Pointer(p) if *p != 0 => format!("{} has only one value", names[v]),
-        _ => format!("{} == {}", names[v], show_value(value)),
+    let claim = match value {
+        Value::Pointer(p) if *p != 0 => Claim::OnlyValue { value: value.clone() },
+        _ => Claim::OneOf {
+            elements: false,
+            values: vec![value.clone()],
+        },
     };
-    line("Constant", vec![names[v]], point.samples, 1.0).with(text)
+    line("Constant", vec![names[v]], claim, point.samples, 1.0)
 }
 
-/// The invariants of a slice that are printed, with their text: not
+/// The invariants of a slice that are printed, with their claims: not
 /// internal, not suppressed by an antecedent present over the tuple,
 /// justified, and not implied by another printed unary invariant (a
 /// printed `OneOf` implies the other unary facts; a printed modulus
 /// replaces the non-modulus and, when it is even, `x is even`).
-fn printable<'a>(
-    invs: &'a [Box<dyn Checker>],
-    vars: &[&str],
-    conf_limit: f64,
-) -> Vec<(&'a dyn Checker, String)> {
+fn printable(invs: &[Box<dyn Checker>], arity: usize, conf_limit: f64) -> Vec<(&dyn Checker, Claim)> {
     let present = |k: Kind| invs.iter().any(|i| i.kind() == k);
-    let mut shown: Vec<(&dyn Checker, String)> = invs
+    let mut shown: Vec<(&dyn Checker, Claim)> = invs
         .iter()
         .map(|i| i.as_ref())
         .filter(|i| !i.kind().is_internal() && !suppression::suppressed(i.kind(), present))
         .filter(|i| justified(i.probability(), conf_limit))
-        .filter_map(|i| Some((i, i.text(vars)?)))
+        .filter_map(|i| Some((i, i.claim()?)))
         .collect();
     shown.sort_by_key(|(i, _)| i.kind());
-    let has = |shown: &[(&dyn Checker, String)], k: Kind| shown.iter().any(|(i, _)| i.kind() == k);
-    if vars.len() == 1 && has(&shown, Kind::OneOf) {
+    let has = |shown: &[(&dyn Checker, Claim)], k: Kind| shown.iter().any(|(i, _)| i.kind() == k);
+    if arity == 1 && has(&shown, Kind::OneOf) {
         shown.retain(|(i, _)| i.kind() == Kind::OneOf);
     }
     let modulus = shown.iter().find_map(|(i, _)| modulus_of(*i));

@@ -4,7 +4,7 @@
 //! invariant over every tuple and checks every sample.
 
 use proptest::prelude::*;
-use weft_invariants::{Config, Engine, PointDecl, PointKind, Rep, Report, Value, VarDecl};
+use weft_invariants::{Checks, Config, Engine, PointDecl, PointKind, Rep, Report, Value, VarDecl};
 
 /// How a variable's value is made from the sample number and the earlier
 /// variables, so that relations are present often enough to be found.
@@ -169,24 +169,37 @@ fn sample(spec: &Spec, t: usize, rng: &mut Rng) -> Vec<Value> {
     values
 }
 
+/// The samples of a trace: each one's values, seen at the entry and then
+/// at exit 2 (`true`) or exit 1.
+fn trace(spec: &Spec) -> Vec<(Vec<Value>, bool)> {
+    let mut rng = Rng(spec.seed | 1);
+    (0..spec.samples)
+        .map(|t| {
+            let values = sample(spec, t, &mut rng);
+            (values, rng.next().is_multiple_of(3))
+        })
+        .collect()
+}
+
+fn points(spec: &Spec) -> [PointDecl; 3] {
+    [
+        decl(spec, "f():::ENTER", PointKind::Enter),
+        decl(spec, "f():::EXIT1", PointKind::Exit),
+        decl(spec, "f():::EXIT2", PointKind::Exit),
+    ]
+}
+
 fn run(spec: &Spec, optimize: bool) -> Report {
     let mut engine = Engine::new(Config {
         optimize,
         ..Config::default()
     });
-    let enter = engine.declare(decl(spec, "f():::ENTER", PointKind::Enter));
-    let exit1 = engine.declare(decl(spec, "f():::EXIT1", PointKind::Exit));
-    let exit2 = engine.declare(decl(spec, "f():::EXIT2", PointKind::Exit));
-    let mut rng = Rng(spec.seed | 1);
-    for t in 0..spec.samples {
-        let values = sample(spec, t, &mut rng);
+    let [enter, exit1, exit2] = points(spec).map(|d| engine.declare(d));
+    for (values, second) in trace(spec) {
         engine.add_sample(enter, &values).unwrap();
-        let exit = if rng.next().is_multiple_of(3) {
-            exit2
-        } else {
-            exit1
-        };
-        engine.add_sample(exit, &values).unwrap();
+        engine
+            .add_sample(if second { exit2 } else { exit1 }, &values)
+            .unwrap();
     }
     engine.finish()
 }
@@ -208,5 +221,21 @@ proptest! {
         let optimised = run(&spec, true);
         prop_assert_eq!(optimised.to_string(), naive.to_string());
         prop_assert_eq!(optimised, naive);
+    }
+
+    /// Checking and printing read one claim: no training sample violates
+    /// an invariant learned from it, and checking the same samples again
+    /// finds what the text says.
+    #[test]
+    fn learned_invariants_hold_on_their_training_samples(spec in spec()) {
+        let checks = Checks::new(run(&spec, true));
+        let [enter, exit1, exit2] = points(&spec);
+        let mut bound = [checks.bind(&enter), checks.bind(&exit1), checks.bind(&exit2)];
+        for (values, second) in trace(&spec) {
+            for b in [0, if second { 2 } else { 1 }] {
+                let violated = bound[b].check(&values).unwrap();
+                prop_assert!(violated.is_empty(), "{:?} violated by {:?}", violated, values);
+            }
+        }
     }
 }

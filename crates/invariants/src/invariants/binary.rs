@@ -6,9 +6,9 @@ use std::marker::PhantomData;
 use super::hull::Shape;
 use super::unary::boilerplate;
 use super::{Checker, Kind, Num};
+use crate::claim::{Claim, Order};
 use crate::confidence::{self, UNJUSTIFIED};
 use crate::model::Value;
-use crate::print::linear_text;
 
 /// `x == y`, `x != y`, `x < y`, `x <= y`, `x > y`, `x >= y`. Equality is
 /// justified by one sample; the order comparisons (and `!=`) need
@@ -41,14 +41,14 @@ impl<T: Num> Compare<T> {
         }
     }
 
-    fn symbol(&self) -> &'static str {
+    fn order(&self) -> Order {
         match self.op {
-            Kind::Equal => "==",
-            Kind::NonEqual => "!=",
-            Kind::Less => "<",
-            Kind::LessEqual => "<=",
-            Kind::Greater => ">",
-            _ => ">=",
+            Kind::Equal => Order::Equal,
+            Kind::NonEqual => Order::NotEqual,
+            Kind::Less => Order::Less,
+            Kind::LessEqual => Order::LessEqual,
+            Kind::Greater => Order::Greater,
+            _ => Order::GreaterEqual,
         }
     }
 }
@@ -73,8 +73,8 @@ impl<T: Num> Checker for Compare<T> {
             _ => confidence::order(self.samples),
         }
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        Some(format!("{} {} {}", names[0], self.symbol(), names[1]))
+    fn claim(&self) -> Option<Claim> {
+        Some(Claim::Compare { order: self.order() })
     }
     fn permute(&mut self, perm: &[usize]) {
         if perm[0] == 1 {
@@ -157,7 +157,7 @@ impl Checker for LinearBinary {
             _ => UNJUSTIFIED,
         }
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         let Shape::Line(p, d) = self.shape() else {
             return None;
         };
@@ -170,7 +170,14 @@ impl Checker for LinearBinary {
             }
             let a = d[dep] / d[ind];
             let b = p[dep] - a * p[ind];
-            (a != 1 || b != 0).then(|| linear_text(names[dep], &[(a, names[ind])], b))
+            if a == 1 && b == 0 {
+                return None;
+            }
+            Some(Claim::Linear {
+                dependent: dep,
+                terms: vec![(a.try_into().ok()?, ind)],
+                constant: b.try_into().ok()?,
+            })
         })
     }
     fn permute(&mut self, perm: &[usize]) {
@@ -206,7 +213,7 @@ impl Checker for SetEqual {
     fn probability(&self) -> f64 {
         UNJUSTIFIED
     }
-    fn text(&self, _: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         None
     }
     boilerplate!();

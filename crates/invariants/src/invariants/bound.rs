@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use super::{Checker, Kind, Num};
+use crate::claim::Claim;
 use crate::confidence::{JUSTIFIED, UNJUSTIFIED};
 use crate::model::Value;
 
@@ -102,9 +103,13 @@ impl<T: Num> BoundCore<T> {
         }
     }
 
-    pub fn text(&self, subject: &str) -> Option<String> {
-        let op = if self.lower { ">=" } else { "<=" };
-        Some(format!("{subject} {op} {}", self.bound()?.show()))
+    /// The claim `x >= bound` (or `<=`), over every element with `elements`.
+    pub fn claim(&self, elements: bool) -> Option<Claim> {
+        Some(Claim::Bound {
+            elements,
+            lower: self.lower,
+            bound: self.bound()?.value(),
+        })
     }
 }
 
@@ -138,8 +143,8 @@ impl<T: Num> Checker for Bound<T> {
     fn probability(&self) -> f64 {
         self.0.probability()
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        self.0.text(names[0])
+    fn claim(&self) -> Option<Claim> {
+        self.0.claim(false)
     }
     fn clone_box(&self) -> Box<dyn Checker> {
         Box::new(self.clone())

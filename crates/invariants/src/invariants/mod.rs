@@ -13,6 +13,7 @@ mod unary;
 
 use std::any::Any;
 
+use crate::claim::Claim;
 use crate::model::{Rep, Value};
 pub(crate) use num::Num;
 
@@ -111,10 +112,11 @@ pub(crate) trait Checker: Send {
     /// `1 - conf_limit`. Each kind documents its rule.
     fn probability(&self) -> f64;
 
-    /// Daikon-notation text over the tuple's names; `None` when the state
-    /// is true but has nothing to say (an unresolved line, a bound-free
-    /// modulus, a linear relation without integer coefficients).
-    fn text(&self, names: &[&str]) -> Option<String>;
+    /// What the invariant says, to print and to check new samples against;
+    /// `None` when the state is true but has nothing to say (an unresolved
+    /// line, a bound-free modulus, a linear relation without integer
+    /// coefficients, an internal kind).
+    fn claim(&self) -> Option<Claim>;
 
     /// Reorders the tuple: new position `i` was old position `perm[i]`.
     /// Unary invariants and symmetric ones need not do anything.

@@ -21,8 +21,6 @@ pub(crate) trait Num: Copy + PartialOrd + Debug + Send + Sync + 'static {
     /// Zero, and one (for the canonical replays of comparisons).
     fn zero() -> Self;
     fn one() -> Self;
-    /// Printed as Daikon prints it: floats always with a point.
-    fn show(self) -> String;
 }
 
 impl Num for i64 {
@@ -54,9 +52,6 @@ impl Num for i64 {
     fn one() -> i64 {
         1
     }
-    fn show(self) -> String {
-        self.to_string()
-    }
 }
 
 impl Num for f64 {
@@ -86,8 +81,5 @@ impl Num for f64 {
     }
     fn one() -> f64 {
         1.0
-    }
-    fn show(self) -> String {
-        format!("{self:?}")
     }
 }

@@ -6,8 +6,9 @@
 use std::any::Any;
 
 use super::bound::BoundCore;
-use super::unary::{ONE_OF_SIZE, boilerplate, one_of_text};
+use super::unary::{ONE_OF_SIZE, boilerplate};
 use super::{Checker, Kind, Num};
+use crate::claim::{Claim, Order};
 use crate::confidence::{self, UNJUSTIFIED};
 use crate::model::Value;
 
@@ -55,11 +56,11 @@ impl<T: Num> Checker for EltOneOf<T> {
     fn probability(&self) -> f64 {
         confidence::seen(self.samples)
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        let shown = self.values.iter().map(|v| v.show()).collect();
-        Some(one_of_text(&format!("{} elements", names[0]), shown, |s| {
-            s.parse().unwrap_or(0.0)
-        }))
+    fn claim(&self) -> Option<Claim> {
+        Some(Claim::OneOf {
+            elements: true,
+            values: self.values.iter().map(|v| v.value()).collect(),
+        })
     }
     boilerplate!();
 }
@@ -101,7 +102,7 @@ impl<T: Num> Checker for EltSingleValue<T> {
     fn probability(&self) -> f64 {
         UNJUSTIFIED
     }
-    fn text(&self, _: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         None
     }
     /// One-element arrays, one per element seen.
@@ -145,8 +146,8 @@ impl<T: Num> Checker for EltBound<T> {
     fn probability(&self) -> f64 {
         self.0.probability()
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        self.0.text(&format!("{} elements", names[0]))
+    fn claim(&self) -> Option<Claim> {
+        self.0.claim(true)
     }
     boilerplate!();
 }
@@ -201,14 +202,14 @@ impl<T: Num> Checker for Sorted<T> {
             confidence::order(self.pairs)
         }
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        let op = match self.op {
-            Kind::SortedLess => "<",
-            Kind::SortedLessEqual => "<=",
-            Kind::SortedGreater => ">",
-            _ => ">=",
+    fn claim(&self) -> Option<Claim> {
+        let order = match self.op {
+            Kind::SortedLess => Order::Less,
+            Kind::SortedLessEqual => Order::LessEqual,
+            Kind::SortedGreater => Order::Greater,
+            _ => Order::GreaterEqual,
         };
-        Some(format!("{} sorted by {op}", names[0]))
+        Some(Claim::Sorted { order })
     }
     /// Two-element arrays in the strict order, one per pair seen.
     fn history(&self) -> Vec<(Vec<Value>, u64)> {

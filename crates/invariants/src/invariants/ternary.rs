@@ -5,9 +5,9 @@ use std::any::Any;
 use super::hull::Shape;
 use super::unary::boilerplate;
 use super::{Checker, Kind, Num};
+use crate::claim::Claim;
 use crate::confidence::{self, UNJUSTIFIED};
 use crate::model::Value;
-use crate::print::linear_text;
 
 /// Samples `LinearTernary` needs before it is reported.
 const MIN_TRIPLES: u64 = 5;
@@ -60,7 +60,7 @@ impl Checker for LinearTernary {
             _ => UNJUSTIFIED,
         }
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         let Shape::Plane(p, n) = self.shape() else {
             return None;
         };
@@ -70,8 +70,15 @@ impl Checker for LinearTernary {
             if c % n[dep] != 0 || others.iter().any(|&i| n[i] % n[dep] != 0) {
                 return None;
             }
-            let terms: Vec<(i128, &str)> = others.iter().map(|&i| (-n[i] / n[dep], names[i])).collect();
-            Some(linear_text(names[dep], &terms, c / n[dep]))
+            let terms = others
+                .iter()
+                .map(|&i| Some(((-n[i] / n[dep]).try_into().ok()?, i)))
+                .collect::<Option<Vec<_>>>()?;
+            Some(Claim::Linear {
+                dependent: dep,
+                terms,
+                constant: (c / n[dep]).try_into().ok()?,
+            })
         })
     }
     fn permute(&mut self, perm: &[usize]) {

@@ -29,7 +29,7 @@ fn column(values: impl IntoIterator<Item = i64>) -> Vec<Vec<Value>> {
 fn reported(kind: Kind, reps: &[Rep], samples: &[Vec<Value>], names: &[&str]) -> Option<String> {
     let inv = run(kind, reps, samples)?;
     justified(inv.probability(), 0.99)
-        .then(|| inv.text(names))
+        .then(|| inv.claim().map(|c| c.text(names)))
         .flatten()
 }
 
@@ -160,7 +160,7 @@ fn comparisons() {
     );
     let mut swapped = run(Kind::Less, &r, &less).unwrap();
     swapped.permute(&[1, 0]);
-    assert_eq!(swapped.text(&["y", "x"]).unwrap(), "y > x");
+    assert_eq!(swapped.claim().unwrap().text(&["y", "x"]), "y > x");
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn antecedent_histories_rebuild_their_consequents() {
         assert!(bound.add(&[&values[0]], n));
     }
     assert_eq!(
-        (bound.samples(), bound.text(X).unwrap()),
+        (bound.samples(), bound.claim().unwrap().text(X)),
         (7, "x >= 4".to_string())
     );
 }

@@ -3,9 +3,9 @@
 use std::any::Any;
 
 use super::{Checker, Kind, Num};
+use crate::claim::Claim;
 use crate::confidence::{self, UNJUSTIFIED};
 use crate::model::{Rep, Value};
-use crate::print::show_value;
 
 /// Distinct values `OneOf` keeps before it is falsified.
 pub(crate) const ONE_OF_SIZE: usize = 3;
@@ -42,16 +42,6 @@ impl OneOf {
     }
 }
 
-/// `x one of { ... }` over printed values, sorted, or `x == v` for one.
-pub(crate) fn one_of_text(subject: &str, mut shown: Vec<String>, sort_key: impl Fn(&str) -> f64) -> String {
-    shown.sort_by(|a, b| sort_key(a).total_cmp(&sort_key(b)).then(a.cmp(b)));
-    if shown.len() == 1 {
-        format!("{subject} == {}", shown[0])
-    } else {
-        format!("{subject} one of {{ {} }}", shown.join(", "))
-    }
-}
-
 impl Checker for OneOf {
     fn kind(&self) -> Kind {
         Kind::OneOf
@@ -72,13 +62,14 @@ impl Checker for OneOf {
     fn probability(&self) -> f64 {
         confidence::seen(self.samples)
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        if self.rep == Rep::Pointer {
-            let all_null = self.values == [Value::Pointer(0)];
-            return all_null.then(|| format!("{} == null", names[0]));
+    fn claim(&self) -> Option<Claim> {
+        if self.rep == Rep::Pointer && self.values != [Value::Pointer(0)] {
+            return None;
         }
-        let shown = self.values.iter().map(show_value).collect();
-        Some(one_of_text(names[0], shown, |s| s.parse::<f64>().unwrap_or(0.0)))
+        Some(Claim::OneOf {
+            elements: false,
+            values: self.values.clone(),
+        })
     }
     boilerplate!();
 }
@@ -110,7 +101,7 @@ impl Checker for SingleValue {
     fn probability(&self) -> f64 {
         UNJUSTIFIED
     }
-    fn text(&self, _: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         None
     }
     fn history(&self) -> Vec<(Vec<Value>, u64)> {
@@ -173,12 +164,10 @@ impl<T: Num> Checker for NonZero<T> {
         }
         confidence::non_zero(self.samples, T::range(lo, hi))
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        Some(format!(
-            "{} != {}",
-            names[0],
-            if self.pointer { "null" } else { "0" }
-        ))
+    fn claim(&self) -> Option<Claim> {
+        Some(Claim::NonZero {
+            pointer: self.pointer,
+        })
     }
     boilerplate!();
 }
@@ -238,9 +227,12 @@ impl Checker for Modulus {
     fn probability(&self) -> f64 {
         confidence::modulus(self.samples, self.gcd)
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         let (m, r) = self.modulus()?;
-        Some(format!("{} == {r} (mod {m})", names[0]))
+        Some(Claim::Modulus {
+            modulus: m.try_into().ok()?,
+            residue: r.try_into().ok()?,
+        })
     }
     boilerplate!();
 }
@@ -303,9 +295,12 @@ impl Checker for NonModulus {
         self.missing()
             .map_or(UNJUSTIFIED, |(m, _)| confidence::modulus(self.samples, m as u128))
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
+    fn claim(&self) -> Option<Claim> {
         let (m, r) = self.missing()?;
-        Some(format!("{} != {r} (mod {m})", names[0]))
+        Some(Claim::NonModulus {
+            modulus: m.into(),
+            residue: r.into(),
+        })
     }
     boilerplate!();
 }
@@ -333,8 +328,8 @@ impl Checker for Even {
     fn probability(&self) -> f64 {
         confidence::modulus(self.samples, 2)
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        Some(format!("{} is even", names[0]))
+    fn claim(&self) -> Option<Claim> {
+        Some(Claim::Even)
     }
     boilerplate!();
 }
@@ -375,8 +370,8 @@ impl Checker for PowerOfTwo {
         let share = (self.max.ilog2() + 1) as f64 / self.max as f64;
         share.min(1.0).powf(self.samples as f64)
     }
-    fn text(&self, names: &[&str]) -> Option<String> {
-        Some(format!("{} is a power of 2", names[0]))
+    fn claim(&self) -> Option<Claim> {
+        Some(Claim::PowerOfTwo)
     }
     boilerplate!();
 }

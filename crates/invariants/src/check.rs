@@ -1,0 +1,221 @@
+//! Checking new samples against learned invariants: the detector half of
+//! the engine. A sample violates an invariant when its values contradict
+//! the invariant's [`Claim`](crate::Claim), that is, the printed text.
+//!
+//! ```
+//! use weft_invariants::{Checks, Config, Engine, PointDecl, PointKind, Rep, Value, VarDecl};
+//!
+//! let decl = PointDecl {
+//!     name: "f():::ENTER".into(),
+//!     function: "f".into(),
+//!     kind: PointKind::Enter,
+//!     vars: vec![VarDecl::new("x", Rep::Int)],
+//! };
+//! let mut engine = Engine::new(Config::default());
+//! let f = engine.declare(decl.clone());
+//! for x in [1, 6, 9, 6, 1, 9, 1] {
+//!     engine.add_sample(f, &[Value::Int(x)]).unwrap();
+//! }
+//! let checks = Checks::new(engine.finish());
+//! let mut point = checks.bind(&decl);
+//! assert!(point.check(&[Value::Int(6)]).unwrap().is_empty());
+//! let violated = point.check(&[Value::Int(7)]).unwrap();
+//! assert_eq!(violated[0].invariant.text, "x one of { 1, 6, 9 }");
+//! ```
+
+use std::collections::HashMap;
+
+use crate::engine::{EngineError, validate};
+use crate::model::{PointDecl, Value};
+use crate::print::{Invariant, Report};
+use crate::vars::{VarInfo, derive_values, expand};
+
+/// Learned invariants by program point, ready to bind to the points of a
+/// new trace.
+#[derive(Clone, Debug)]
+pub struct Checks {
+    by_point: HashMap<String, Vec<Invariant>>,
+}
+
+/// One invariant a sample contradicted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation<'a> {
+    /// The learned point the invariant belongs to (an aggregate `:::EXIT`
+    /// for a sample of one of its numbered exits).
+    pub point: &'a str,
+    pub invariant: &'a Invariant,
+    /// The sample's values of the invariant's variables.
+    pub values: Vec<Value>,
+}
+
+/// The invariants that apply to one declared point, with their variables
+/// resolved to positions in its samples.
+pub struct BoundPoint<'a> {
+    decl: PointDecl,
+    vars: Vec<VarInfo>,
+    checks: Vec<(&'a str, &'a Invariant, Vec<usize>)>,
+    /// Learned invariants of the point over variables it does not have.
+    unresolved: usize,
+    scratch: Vec<Value>,
+}
+
+impl Checks {
+    /// The invariants of `report`.
+    pub fn new(report: Report) -> Checks {
+        let by_point = report
+            .points
+            .into_iter()
+            .map(|p| (p.name, p.invariants))
+            .collect();
+        Checks { by_point }
+    }
+
+    /// Learned invariants in all.
+    pub fn len(&self) -> usize {
+        self.by_point.values().map(Vec::len).sum()
+    }
+
+    /// Whether nothing was learned.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The invariants that apply to samples of `decl`: those learned at a
+    /// point of that name and, for a numbered exit `f:::EXIT<n>`, those of
+    /// the aggregate `f:::EXIT`. A point never seen in training has none.
+    pub fn bind(&self, decl: &PointDecl) -> BoundPoint<'_> {
+        let vars = expand(decl);
+        let mut checks = Vec::new();
+        let mut unresolved = 0;
+        let names = std::iter::once(decl.name.clone()).chain(decl.aggregate_exit_name());
+        for name in names {
+            let Some((point, invariants)) = self.by_point.get_key_value(&name) else {
+                continue;
+            };
+            for inv in invariants {
+                let at: Option<Vec<usize>> = inv
+                    .vars
+                    .iter()
+                    .map(|n| vars.iter().position(|v| &v.name == n))
+                    .collect();
+                match at {
+                    Some(at) => checks.push((point.as_str(), inv, at)),
+                    None => unresolved += 1,
+                }
+            }
+        }
+        BoundPoint {
+            decl: decl.clone(),
+            vars,
+            checks,
+            unresolved,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl<'a> BoundPoint<'a> {
+    /// Invariants that apply here.
+    pub fn len(&self) -> usize {
+        self.checks.len()
+    }
+
+    /// Whether no learned invariant applies here.
+    pub fn is_empty(&self) -> bool {
+        self.checks.is_empty()
+    }
+
+    /// Learned invariants of the point over variables this declaration
+    /// lacks (the program changed between learning and checking).
+    pub fn unresolved(&self) -> usize {
+        self.unresolved
+    }
+
+    /// The invariants one sample contradicts; an invariant over a missing
+    /// value is not checked.
+    pub fn check(&mut self, values: &[Value]) -> Result<Vec<Violation<'a>>, EngineError> {
+        validate(&self.decl, values)?;
+        derive_values(&self.vars, values, &mut self.scratch);
+        let mut out = Vec::new();
+        for (point, inv, at) in &self.checks {
+            let vals: Vec<&Value> = at.iter().map(|&i| &self.scratch[i]).collect();
+            if vals.iter().any(|v| v.is_missing()) || inv.claim.holds(&vals) {
+                continue;
+            }
+            out.push(Violation {
+                point,
+                invariant: inv,
+                values: vals.into_iter().cloned().collect(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Engine, PointKind, Rep, VarDecl};
+
+    fn point(name: &str, kind: PointKind) -> PointDecl {
+        PointDecl {
+            name: name.into(),
+            function: "f".into(),
+            kind,
+            vars: vec![VarDecl::new("x", Rep::Int), VarDecl::new("y", Rep::Int)],
+        }
+    }
+
+    /// `y == 2 * x + 3` and `x >= 0` at the exits, learned through two
+    /// numbered exits (so they live at the aggregate `f():::EXIT`).
+    fn learned() -> Checks {
+        let mut engine = Engine::new(Config::default());
+        let exits = [
+            engine.declare(point("f():::EXIT1", PointKind::Exit)),
+            engine.declare(point("f():::EXIT2", PointKind::Exit)),
+        ];
+        for x in 0..40 {
+            let sample = [Value::Int(x % 8), Value::Int(2 * (x % 8) + 3)];
+            engine.add_sample(exits[(x % 2) as usize], &sample).unwrap();
+        }
+        Checks::new(engine.finish())
+    }
+
+    #[test]
+    fn a_numbered_exit_is_checked_against_its_aggregate() {
+        let checks = learned();
+        let mut exit = checks.bind(&point("f():::EXIT2", PointKind::Exit));
+        assert!(!exit.is_empty());
+        assert!(exit.check(&[Value::Int(5), Value::Int(13)]).unwrap().is_empty());
+        // 17 keeps y odd and 1 (mod 4), as at exit 2, but is off the line.
+        let violated = exit.check(&[Value::Int(5), Value::Int(17)]).unwrap();
+        let texts: Vec<&str> = violated.iter().map(|v| v.invariant.text.as_str()).collect();
+        assert_eq!(texts, ["y == 2 * x + 3"]);
+        assert_eq!(violated[0].point, "f():::EXIT");
+        assert_eq!(violated[0].values, [Value::Int(5), Value::Int(17)]);
+        let below = exit.check(&[Value::Int(-1), Value::Int(1)]).unwrap();
+        assert!(below.iter().any(|v| v.invariant.text == "x >= 0"), "{below:?}");
+    }
+
+    #[test]
+    fn missing_values_and_unknown_points_are_not_checked() {
+        let checks = learned();
+        let mut exit = checks.bind(&point("f():::EXIT1", PointKind::Exit));
+        // x is missing: `y == 2 * x + 3` is not checked, y's own facts are.
+        assert!(exit.check(&[Value::Missing, Value::Int(7)]).unwrap().is_empty());
+        assert!(!exit.check(&[Value::Missing, Value::Int(99)]).unwrap().is_empty());
+        assert!(exit.check(&[Value::Int(1)]).is_err(), "arity is checked");
+        let unknown = checks.bind(&point("g():::ENTER", PointKind::Enter));
+        assert!(unknown.is_empty());
+    }
+
+    #[test]
+    fn invariants_over_variables_a_point_lacks_are_counted() {
+        let checks = learned();
+        let mut fewer = point("f():::EXIT1", PointKind::Exit);
+        fewer.vars.truncate(1);
+        let bound = checks.bind(&fewer);
+        assert!(bound.unresolved() > 0);
+        assert!(bound.len() > 0, "x >= 0 still applies");
+    }
+}
