@@ -216,6 +216,6 @@ mod tests {
         fewer.vars.truncate(1);
         let bound = checks.bind(&fewer);
         assert!(bound.unresolved() > 0);
-        assert!(bound.len() > 0, "x >= 0 still applies");
+        assert!(!bound.is_empty(), "x >= 0 still applies");
     }
 }
