@@ -1,6 +1,6 @@
 //! Metrics, tie rules, prediction and tables on hand-computed matrices.
 
-use weft::experiment::evaluate::evaluate;
+use weft::experiment::evaluate::{Schedule, evaluate};
 use weft::experiment::matrix::{FaultMatrix, Observation, predict};
 use weft::experiment::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
 use weft::experiment::tables;
@@ -116,10 +116,18 @@ fn tiny() -> (FaultMatrix, Vec<Run>, Vec<Vec<Observation>>) {
     (oracle, training, observed)
 }
 
+fn schedule(percentages: &[u32], draws: u32, seed: u64) -> Schedule {
+    Schedule {
+        percentages: percentages.to_vec(),
+        draws,
+        seed,
+    }
+}
+
 #[test]
 fn evaluation_matches_hand_computation() {
     let (oracle, training, observed) = tiny();
-    let e = evaluate("S", &oracle, &training, &observed, &[50, 100], 1, 3);
+    let e = evaluate("S", &oracle, &training, &observed, &schedule(&[50, 100], 1, 3));
     let full = &e.points[1];
     assert_eq!((e.points[0].training_runs, full.training_runs), (1, 2));
     // v1: t1 pass/pass (tp), t2 fail/fail (tn); v2: t1 tp, t2 predicted fail but passes (fn).
@@ -151,14 +159,17 @@ fn evaluation_matches_hand_computation() {
         }
     );
     assert_eq!(full.pass_draws, vec![vec![1, 0], vec![1, 0]]);
-    assert_eq!(e, evaluate("S", &oracle, &training, &observed, &[50, 100], 1, 3));
+    assert_eq!(
+        e,
+        evaluate("S", &oracle, &training, &observed, &schedule(&[50, 100], 1, 3))
+    );
 }
 
 #[test]
 fn tables_follow_the_report_layout() {
     let (oracle, training, observed) = tiny();
-    let a = evaluate("A", &oracle, &training, &observed, &[50, 100], 4, 1);
-    let b = evaluate("B", &oracle, &training, &observed, &[100], 1, 1);
+    let a = evaluate("A", &oracle, &training, &observed, &schedule(&[50, 100], 4, 1));
+    let b = evaluate("B", &oracle, &training, &observed, &schedule(&[100], 1, 1));
     let t = tables::build(&oracle, &[a, b]);
     let ids: Vec<_> = t.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(

@@ -4,6 +4,8 @@
 
 mod check;
 mod experiment;
+mod files;
+mod invariants;
 mod joinpoints;
 mod nonterm;
 mod parse_health;
@@ -34,6 +36,8 @@ enum Command {
     #[command(subcommand)]
     Ranges(ranges::Command),
     #[command(subcommand)]
+    Invariants(invariants::Command),
+    #[command(subcommand)]
     Nonterm(nonterm::Command),
     Experiment(experiment::Args),
 }
@@ -49,6 +53,7 @@ pub fn main() -> i32 {
         Command::ParseHealth(args) => parse_health::run(args),
         Command::Transform(args) => transform::run(args),
         Command::Ranges(command) => ranges::run(command),
+        Command::Invariants(command) => invariants::run(command),
         Command::Nonterm(command) => nonterm::run(command),
         Command::Experiment(args) => experiment::run(args),
     };

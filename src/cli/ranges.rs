@@ -12,8 +12,9 @@ use crate::ranges::frequency::frequency_report;
 use crate::ranges::learn::{discover_runs, learn};
 use crate::ranges::load::{read_path, read_paths};
 use crate::ranges::{Range, RangeSet};
-use anyhow::Context;
 use std::path::{Path, PathBuf};
+
+use super::files::replace_file;
 
 /// Read, merge, learn and check range records.
 #[derive(clap::Subcommand, Debug)]
@@ -208,32 +209,6 @@ fn write_set(set: &RangeSet, output: &Path) -> anyhow::Result<()> {
     replace_file(output, &set.to_json(), "range set", |old| {
         RangeSet::from_json(old).is_ok()
     })
-}
-
-/// Writes `text` to `output` atomically (a temporary file renamed into
-/// place). An existing `output` is replaced only when `is_ours` recognises
-/// it as a `what` weft wrote: a mistyped `-o` never destroys another file.
-fn replace_file(output: &Path, text: &str, what: &str, is_ours: impl Fn(&str) -> bool) -> anyhow::Result<()> {
-    if output.exists() {
-        let old = std::fs::read_to_string(output).unwrap_or_default();
-        if !is_ours(&old) {
-            anyhow::bail!(
-                "refusing to replace `{}`: it is not a {what} (weft only overwrites its own output)",
-                output.display()
-            );
-        }
-    }
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes())
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    tmp.persist(output)
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    Ok(())
 }
 
 /// `[min, max]`, plus `+NaN` when one was seen; `never reached` or `NaN only`

@@ -48,4 +48,4 @@ pub use check::{BoundPoint, Checks, Violation};
 pub use claim::{Claim, Order};
 pub use engine::{Config, Engine, EngineError, PointId};
 pub use model::{PointDecl, PointKind, Rep, Value, VarDecl};
-pub use print::{Invariant, PointReport, Report};
+pub use print::{Invariant, PointReport, Report, show_value};

@@ -82,7 +82,7 @@ impl std::fmt::Display for Report {
 
 /// A value as invariants print it: strings quoted, floats with a point,
 /// null pointers as `null`, sequences as `[1, 2]`.
-pub(crate) fn show_value(value: &Value) -> String {
+pub fn show_value(value: &Value) -> String {
     match value {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => format!("{f:?}"),

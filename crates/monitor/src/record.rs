@@ -176,6 +176,49 @@ impl Format {
         }
         Ok(files)
     }
+
+    /// The runs under `dir`, as record files grouped by execution: each
+    /// immediate subdirectory holding files of this monitor is one run (all
+    /// of them, recursively: every unit and forked process of one
+    /// execution), named by its path; files directly in `dir` are grouped
+    /// by the process id in their header into runs `DIR/pid-N`. Runs come
+    /// sorted by name; a file whose header cannot be read is an error
+    /// naming it.
+    pub fn runs_in(&self, dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, String> {
+        let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+        let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        children.sort();
+        let mut runs = Vec::new();
+        let mut loose: std::collections::BTreeMap<i64, Vec<PathBuf>> = Default::default();
+        for path in children {
+            if path.is_dir() {
+                let files = self.files_in(&path).map_err(|e| e.to_string())?;
+                if !files.is_empty() {
+                    runs.push((path.display().to_string(), files));
+                }
+            } else if path.extension().is_some_and(|x| x == self.extension) {
+                let mut data = Vec::with_capacity(HEADER_SIZE);
+                std::fs::File::open(&path)
+                    .and_then(|f| {
+                        std::io::Read::read_to_end(&mut std::io::Read::take(f, HEADER_SIZE as u64), &mut data)
+                    })
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let header = self
+                    .header(&data)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                loose.entry(header.pid).or_default().push(path);
+            }
+        }
+        for (pid, files) in loose {
+            runs.push((format!("{}/pid-{pid}", dir.display()), files));
+        }
+        runs.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(runs)
+    }
 }
 
 #[cfg(test)]

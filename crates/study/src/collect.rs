@@ -3,11 +3,15 @@
 
 use serde::Serialize;
 
+use std::path::PathBuf;
+
+use super::detect_invariants::{KindBreakdown, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
+use super::study::Detector;
 use weft_monitor::ranges::learn::Run;
 
 /// Everything a report is made of.
@@ -20,6 +24,9 @@ pub struct Results {
     pub instrumentation_changes: Vec<(String, Vec<String>)>,
     /// Per strategy: training runs usable (ended normally).
     pub training_runs: Vec<(String, usize)>,
+    /// Per invariant strategy: which kinds of invariant caught faults and
+    /// which raised false alarms.
+    pub kind_breakdowns: Vec<KindBreakdown>,
 }
 
 /// Reads every finished run; fails when one is missing or stale.
@@ -50,18 +57,15 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
     let mut evaluations = Vec::new();
     let mut instrumentation_changes = Vec::new();
     let mut training_runs = Vec::new();
+    let mut kind_breakdowns = Vec::new();
     for (i, st) in s.strategies.iter().enumerate() {
         let runs = load_arm(Arm::Monitor(i))?;
-        let training: Vec<Run> = ctx
+        // The original's training runs that ended normally, by test.
+        let training: Vec<(usize, &Observation)> = ctx
             .training_tests()
             .into_iter()
-            .filter_map(|t| match &runs[0][t].1 {
-                Observation::Ranges(set) => Some(Run {
-                    name: tests[t].clone(),
-                    set: set.clone(),
-                }),
-                Observation::Abnormal => None,
-            })
+            .map(|t| (t, &runs[0][t].1))
+            .filter(|(_, o)| **o != Observation::Abnormal)
             .collect();
         let observed: Vec<Vec<Observation>> = runs[1..]
             .iter()
@@ -80,20 +84,40 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         }
         training_runs.push((st.name.clone(), training.len()));
         instrumentation_changes.push((st.name.clone(), changed));
-        evaluations.push(evaluate(
-            &st.name,
-            &oracle,
-            &training,
-            &observed,
-            &s.percentages,
-            s.draws,
-            s.seed,
-        ));
+        match st.detector {
+            Detector::Ranges => {
+                let training: Vec<Run> = training
+                    .iter()
+                    .filter_map(|(t, o)| match o {
+                        Observation::Ranges(set) => Some(Run {
+                            name: tests[*t].clone(),
+                            set: set.clone(),
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+                evaluations.push(evaluate(&st.name, &oracle, &training, &observed, &s.schedule()));
+            }
+            Detector::Invariants => {
+                let training: Vec<PathBuf> = training
+                    .iter()
+                    .filter_map(|(_, o)| match o {
+                        Observation::Trace(dir) => Some(dir.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let (evaluation, kinds) =
+                    evaluate_invariants(&st.name, &oracle, &training, &observed, &s.schedule())?;
+                evaluations.push(evaluation);
+                kind_breakdowns.push(kinds);
+            }
+        }
     }
     Ok(Results {
         oracle,
         evaluations,
         instrumentation_changes,
         training_runs,
+        kind_breakdowns,
     })
 }

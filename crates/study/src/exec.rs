@@ -15,7 +15,7 @@ use super::fsops::{copy_into, logged, recreate, shell};
 use super::jobs::{Arm, Job};
 use super::matrix::Observation;
 use super::run::{RECORD_VERSION, RunRecord, execute};
-use super::study::{StrategyKind, Study};
+use super::study::{Detector, StrategyKind, Study};
 use weft_monitor::ranges::{RangeSet, RangesError, load};
 use weft_weave::output::{check_claim, mark};
 
@@ -132,6 +132,9 @@ impl<'a> Ctx<'a> {
         let mut h = KeyHasher::new("build");
         h.str(&self.hashed_once(&self.source_hash, &s.source)?);
         h.str(&format!("{:?}", (&s.build, &s.cflags, &s.env, &v.cflags)));
+        if let Some(own) = &v.source {
+            h.str(&self.input_hash(own)?);
+        }
         for patch in s.patch.iter().chain(&v.patch) {
             h.path(patch)?;
         }
@@ -188,7 +191,15 @@ impl<'a> Ctx<'a> {
         recreate(&dir)?;
         let tree = dir.join("tree");
         let log = dir.join("build.log");
-        copy_into(&s.source, &tree)?;
+        // A version's own sources go over the study's, as `cp -r` would.
+        for source in std::iter::once(&s.source).chain(&v.source) {
+            let into = if source.is_dir() {
+                tree.clone()
+            } else {
+                tree.join(source.file_name().unwrap_or_default())
+            };
+            copy_into(source, &into)?;
+        }
         for patch in s.patch.iter().chain(&v.patch) {
             apply_patch(patch, &tree, &log)?;
         }
@@ -331,7 +342,7 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// The finished result of a run and what the range monitor saw in it;
+    /// The finished result of a run and what its monitor saw in it;
     /// fails when the run is missing or stale, or left a broken record.
     pub fn load_run(
         &self,
@@ -347,8 +358,13 @@ impl<'a> Ctx<'a> {
         let text = std::fs::read_to_string(dir.join("result.json"))?;
         let record: RunRecord = serde_json::from_str(&text)
             .with_context(|| format!("bad result {}", dir.join("result.json").display()))?;
+        let traced = match arm {
+            Arm::Monitor(s) => self.study.strategies[s].detector == Detector::Invariants,
+            _ => false,
+        };
         let observation = match record.abnormal {
             Some(_) => Observation::Abnormal,
+            None if traced => Observation::Trace(dir.join("out")),
             None => Observation::Ranges(run_ranges(&dir.join("out"))?),
         };
         Ok((record, observation))

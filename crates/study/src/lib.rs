@@ -11,6 +11,7 @@
 
 pub mod cache;
 pub mod collect;
+pub mod detect_invariants;
 pub mod driver;
 pub mod evaluate;
 pub mod exec;

@@ -36,11 +36,14 @@ impl FaultMatrix {
     }
 }
 
-/// What the range monitor saw in one test run.
+/// What a monitor saw in one test run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Observation {
     /// The run ended normally and left these ranges.
     Ranges(RangeSet),
+    /// The run ended normally; its traces are under this directory (read
+    /// when checked: traces are too big to hold for every run).
+    Trace(std::path::PathBuf),
     /// The run crashed, hung or overflowed its output cap: any monitor
     /// notices that, so it is predicted to fail.
     Abnormal,
@@ -54,5 +57,8 @@ pub fn predict(learned: &RangeSet, observed: &Observation) -> bool {
     match observed {
         Observation::Abnormal => false,
         Observation::Ranges(ranges) => check(learned, ranges, Unseen::Violation).is_empty(),
+        Observation::Trace(dir) => {
+            unreachable!("a range strategy's run {} was loaded as a trace", dir.display())
+        }
     }
 }

@@ -26,7 +26,8 @@ struct JsonReport<'a> {
 /// and `curves.svg` into the study's output directory; returns the tables.
 pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<Vec<Table>> {
     let out = &study.out_dir;
-    let tables = tables::build(&results.oracle, &results.evaluations);
+    let mut tables = tables::build(&results.oracle, &results.evaluations);
+    tables.extend(results.kind_breakdowns.iter().map(tables::kinds_table));
     for sub in ["tables", "matrices"] {
         std::fs::create_dir_all(out.join(sub))
             .with_context(|| format!("cannot create {}", out.join(sub).display()))?;

@@ -20,7 +20,8 @@ pub struct Study {
     /// The study file itself.
     pub file: PathBuf,
     pub name: String,
-    /// Pristine program sources, copied for each build.
+    /// Pristine program sources (a directory, or a one-file program),
+    /// copied for each build.
     pub source: PathBuf,
     /// Patch applied (with `patch -p1`) to every copy, e.g. the fault guards.
     pub patch: Option<PathBuf>,
@@ -66,6 +67,9 @@ pub struct Version {
     pub cflags: String,
     /// Patch applied after the study's own.
     pub patch: Option<PathBuf>,
+    /// The version's own sources (a directory, or one file), copied over a
+    /// copy of the study's: faulty versions shipped as whole files.
+    pub source: Option<PathBuf>,
 }
 
 /// How a strategy's instrumented tree is obtained.
@@ -104,11 +108,21 @@ pub struct Report {
     pub make: Option<String>,
 }
 
+/// What a strategy's runs record, and so how a run is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detector {
+    /// Range records: a run fails when a value leaves its learned range.
+    Ranges,
+    /// Traces: a run fails when it violates a learned likely invariant.
+    Invariants,
+}
+
 /// A monitoring strategy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Strategy {
     pub name: String,
     pub kind: StrategyKind,
+    pub detector: Detector,
     /// Appended to CFLAGS (e.g. the runtime's include path).
     pub cflags: String,
     /// Exported as LDFLAGS and LIBS (e.g. the runtime library).
@@ -178,6 +192,8 @@ struct RawStudy {
     compare_stderr: bool,
     /// Extra `[[test]]` tables, from another TOML file.
     suite: Option<PathBuf>,
+    /// Tests given as argument lists, one per line of a file.
+    test_lines: Option<RawTestLines>,
     /// Test names or globs selecting the training tests (default: all).
     training: Option<Vec<String>>,
 }
@@ -208,6 +224,7 @@ struct RawVersion {
     #[serde(default)]
     cflags: String,
     patch: Option<PathBuf>,
+    source: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -215,6 +232,7 @@ struct RawVersion {
 struct RawStrategy {
     name: String,
     kind: String,
+    detector: Option<String>,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -254,6 +272,24 @@ struct RawTest {
     outputs: Vec<String>,
 }
 
+/// `[study.test_lines]`: a test per non-empty line of `file` (lines
+/// starting with `#` are comments), named `PREFIX<line number>`, whose
+/// command is `cmd` with `{}` replaced by the line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTestLines {
+    file: PathBuf,
+    cmd: String,
+    #[serde(default = "default_line_prefix")]
+    prefix: String,
+    #[serde(default)]
+    inputs: Vec<String>,
+}
+
+fn default_line_prefix() -> String {
+    "line".into()
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSuite {
@@ -280,6 +316,9 @@ impl Study {
         let mut raw_tests = raw.test;
         if let Some(suite) = &s.suite {
             raw_tests.extend(cx.suite(suite)?);
+        }
+        if let Some(lines) = &s.test_lines {
+            raw_tests.extend(cx.test_lines(lines)?);
         }
         let percentages = cx.settings(&s)?;
         let versions = cx.versions(raw.version)?;
@@ -324,6 +363,15 @@ impl Study {
         &self.versions[1..]
     }
 
+    /// The training percentages and draws every detector is scored at.
+    pub fn schedule(&self) -> super::evaluate::Schedule {
+        super::evaluate::Schedule {
+            percentages: self.percentages.clone(),
+            draws: self.draws,
+            seed: self.seed,
+        }
+    }
+
     /// The study file's directory.
     pub fn base_dir(&self) -> &Path {
         self.file.parent().unwrap_or(Path::new("/"))
@@ -354,6 +402,35 @@ impl ParseCx<'_> {
         let suite: RawSuite =
             toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Ok(suite.test)
+    }
+
+    /// The tests of `[study.test_lines]`.
+    fn test_lines(&self, lines: &RawTestLines) -> anyhow::Result<Vec<RawTest>> {
+        let path = self.at(&lines.file);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            self.err(
+                "study.test_lines.file",
+                format!("cannot read {}: {e}", path.display()),
+            )
+        })?;
+        if !lines.cmd.contains("{}") {
+            bail!(self.err(
+                "study.test_lines.cmd",
+                "must contain `{}`, where each line goes".into()
+            ));
+        }
+        Ok(text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .map(|(n, l)| RawTest {
+                name: format!("{}{}", lines.prefix, n + 1),
+                cmd: lines.cmd.replace("{}", l.trim()),
+                inputs: lines.inputs.clone(),
+                stdin: None,
+                outputs: Vec::new(),
+            })
+            .collect())
     }
 
     /// Checks the `[study]` settings; returns the report percentages.
@@ -399,8 +476,17 @@ impl ParseCx<'_> {
                 name: v.name,
                 cflags: v.cflags,
                 patch: v.patch.map(|p| self.at(&p)),
+                source: v.source.map(|p| self.at(&p)),
             })
             .collect();
+        for (i, v) in versions.iter().enumerate() {
+            if let Some(source) = v.source.as_ref().filter(|s| !s.exists()) {
+                bail!(self.err(
+                    &format!("version[{i}].source"),
+                    format!("{} does not exist", source.display())
+                ));
+            }
+        }
         unique_names(versions.iter().map(|v| &v.name), |i, m| {
             self.err(&format!("version[{i}].name"), m)
         })?;
@@ -427,9 +513,18 @@ impl ParseCx<'_> {
         let mut strategies = Vec::new();
         for (i, r) in raw.into_iter().enumerate() {
             let kind = self.strategy_kind(i, &r, reports)?;
+            let detector = match r.detector.as_deref() {
+                None | Some("ranges") => Detector::Ranges,
+                Some("invariants") => Detector::Invariants,
+                Some(other) => bail!(self.err(
+                    &format!("strategy[{i}].detector"),
+                    format!("unknown detector {other:?} (expected \"ranges\" or \"invariants\")")
+                )),
+            };
             strategies.push(Strategy {
                 name: r.name,
                 kind,
+                detector,
                 cflags: r.cflags,
                 ldflags: r.ldflags,
                 libs: r.libs,

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::detect_invariants::KindBreakdown;
 use super::evaluate::Evaluation;
 use super::matrix::FaultMatrix;
 use super::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
@@ -227,4 +228,33 @@ fn best_metrics_table(best: &Evaluation) -> Table {
 
 fn fmt_pct_point(best: Option<(f64, u32)>) -> String {
     best.map_or_else(|| "-".into(), |b| b.1.to_string())
+}
+
+/// The table of a [`KindBreakdown`]: one row per kind of invariant, with
+/// the failing runs it flagged, the false alarms it raised, and the
+/// versions it caught.
+pub fn kinds_table(b: &KindBreakdown) -> Table {
+    Table {
+        id: format!("kinds-{}", b.strategy),
+        title: format!(
+            "{}: violated invariants by kind at {}% training ({} draws; a run counts once per kind and draw)",
+            b.strategy, b.percentage, b.draws
+        ),
+        header: ["Kind", "Failing runs flagged", "False alarms", "Versions caught"]
+            .map(String::from)
+            .to_vec(),
+        rows: b
+            .rows
+            .iter()
+            .map(|r| {
+                let versions: Vec<&str> = r.versions.iter().map(String::as_str).collect();
+                vec![
+                    r.kind.clone(),
+                    r.failing_flagged.to_string(),
+                    r.passing_flagged.to_string(),
+                    versions.join(" "),
+                ]
+            })
+            .collect(),
+    }
 }

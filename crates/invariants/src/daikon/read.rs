@@ -171,7 +171,7 @@ impl<R: BufRead> Iterator for DtraceReader<R> {
 /// Declares every point of `reader` in `engine` and adds every sample;
 /// returns the number of samples. Engine errors are located at the
 /// record's last line.
-pub fn feed<R: BufRead>(engine: &mut Engine, mut reader: DtraceReader<R>) -> Result<u64, ReadError> {
+pub fn feed<R: BufRead>(engine: &mut Engine, reader: &mut DtraceReader<R>) -> Result<u64, ReadError> {
     let mut ids: HashMap<String, PointId> = HashMap::new();
     let mut samples = 0;
     while let Some(record) = reader.next_record()? {

@@ -117,7 +117,7 @@ fn a_trace_read_back_teaches_the_same_invariants() {
     }
     let text = write_trace(&points, &samples);
     let mut read = Engine::new(Config::default());
-    let fed = feed(&mut read, DtraceReader::new(text.as_bytes(), "t.dtrace")).unwrap();
+    let fed = feed(&mut read, &mut DtraceReader::new(text.as_bytes(), "t.dtrace")).unwrap();
     assert_eq!(fed, samples.len() as u64);
     let (direct, read) = (direct.finish(), read.finish());
     assert!(

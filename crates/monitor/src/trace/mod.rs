@@ -4,11 +4,16 @@
 //! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
 //! points, their variables, the C text); [`aspect_api`] lets aspects build
 //! specs (`TraceTables`); [`record`] reads the `.trace` files the runtime
-//! (`runtime/weft_trace_*.h`) writes. See docs/invariants.md.
+//! (`runtime/weft_trace_*.h`) writes; [`points`] shows them to the
+//! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
+//! runs and checks runs. See docs/invariants.md.
 
 pub mod aspect_api;
+pub mod points;
 pub mod record;
+pub mod runs;
 pub mod spec;
 
 pub use record::{Sample, TraceFile, read_trace};
+pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
 pub use spec::{PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

@@ -1,0 +1,138 @@
+//! A trace as the likely-invariant engine sees it: program points named
+//! Daikon's way (`f():::ENTER`, `f():::EXIT12` for the exit at line 12),
+//! values as engine values, and at each exit `orig(x)`, the value a
+//! variable had at the entry of the same invocation (paired by nonce).
+
+use std::collections::HashMap;
+
+use weft_invariants::{PointDecl as EnginePoint, PointKind as EngineKind, Rep, Value, VarDecl as EngineVar};
+
+use super::record::TraceFile;
+use super::spec::{PointDecl, PointKind, VarKind};
+
+/// One trace file's points as the engine's. A function's points are named
+/// after its unit and itself, `util.c.updcrc():::ENTER`, as Daikon names
+/// C's file-static functions: the name is the same in every run, and two
+/// `static` functions of one name in two units stay apart.
+pub struct FileView {
+    /// Per trace point: its engine declaration.
+    pub points: Vec<EnginePoint>,
+    /// Per trace point: for an exit, the index of its function's entry
+    /// (none without `orig(x)`).
+    entries: Vec<Option<usize>>,
+    /// Whether exits get `orig(x)`: entries' values are kept until then.
+    orig: bool,
+}
+
+impl FileView {
+    /// The view of `trace`'s points, with `orig(x)` at exits.
+    pub fn new(trace: &TraceFile) -> FileView {
+        FileView::with_orig(trace, true)
+    }
+
+    /// The view without `orig(x)`, for Daikon, which derives it from the
+    /// entry with the exit's nonce (`this_invocation_nonce`).
+    pub fn for_daikon(trace: &TraceFile) -> FileView {
+        FileView::with_orig(trace, false)
+    }
+
+    fn with_orig(trace: &TraceFile, orig: bool) -> FileView {
+        let entry_of = |function: &str| {
+            trace
+                .points
+                .iter()
+                .position(|p| p.function == function && p.kind == PointKind::Enter)
+        };
+        let mut points = Vec::new();
+        let mut entries = Vec::new();
+        for point in &trace.points {
+            let base = format!("{}.{}()", trace.unit, point.function);
+            let mut vars = engine_vars(point);
+            let (name, kind, entry) = match point.kind {
+                PointKind::Enter => (format!("{base}:::ENTER"), EngineKind::Enter, None),
+                PointKind::Exit => (
+                    format!("{base}:::EXIT{}", point.line),
+                    EngineKind::Exit,
+                    entry_of(&point.function).filter(|_| orig),
+                ),
+            };
+            if let Some(e) = entry {
+                vars.extend(engine_vars(&trace.points[e]).into_iter().map(|mut v| {
+                    v.name = format!("orig({})", v.name);
+                    v
+                }));
+            }
+            points.push(EnginePoint {
+                name,
+                function: base,
+                kind,
+                vars,
+            });
+            entries.push(entry);
+        }
+        FileView {
+            points,
+            entries,
+            orig,
+        }
+    }
+
+    /// Calls `sink(point, nonce, values)` for every sample of `trace` (the
+    /// file this view was made from), in order. An exit gets its
+    /// invocation's entry values as `orig(..)`, missing when the entry was
+    /// not recorded.
+    pub fn replay(&self, trace: &TraceFile, mut sink: impl FnMut(usize, u64, &[Value])) {
+        let mut open: HashMap<u64, Vec<Value>> = HashMap::new();
+        let mut values = Vec::new();
+        for sample in &trace.samples {
+            let decl = &trace.points[sample.point];
+            values.clear();
+            values.extend(
+                decl.vars
+                    .iter()
+                    .zip(&sample.values)
+                    .map(|(v, &bits)| value(v.kind, bits)),
+            );
+            match (decl.kind, self.entries[sample.point]) {
+                (PointKind::Enter, _) if self.orig => {
+                    open.insert(sample.nonce, values.clone());
+                }
+                (PointKind::Exit, Some(entry)) => {
+                    let arity = trace.points[entry].vars.len();
+                    match open.remove(&sample.nonce) {
+                        Some(orig) => values.extend(orig),
+                        None => values.extend(std::iter::repeat_n(Value::Missing, arity)),
+                    }
+                }
+                _ => {}
+            }
+            sink(sample.point, sample.nonce, &values);
+        }
+    }
+}
+
+fn engine_vars(point: &PointDecl) -> Vec<EngineVar> {
+    point
+        .vars
+        .iter()
+        .map(|v| EngineVar::new(v.name.clone(), rep(v.kind)))
+        .collect()
+}
+
+fn rep(kind: VarKind) -> Rep {
+    match kind {
+        VarKind::I64 | VarKind::U64 => Rep::Int,
+        VarKind::F64 => Rep::Float,
+        VarKind::Pointer => Rep::Pointer,
+    }
+}
+
+/// A stored value as the engine's. Unsigned values above 2^63 − 1 read as
+/// negative numbers: the engine's integers are 64-bit signed.
+fn value(kind: VarKind, bits: u64) -> Value {
+    match kind {
+        VarKind::I64 | VarKind::U64 => Value::Int(bits as i64),
+        VarKind::F64 => Value::Float(f64::from_bits(bits)),
+        VarKind::Pointer => Value::Pointer(bits),
+    }
+}

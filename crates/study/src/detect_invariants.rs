@@ -1,0 +1,139 @@
+//! The likely-invariant detector: for every (percentage, draw) of the
+//! schedule, learn invariants from that subset of the original's training
+//! traces, then predict that a test run fails when its trace violates one.
+//!
+//! Each trace is read once: a training run is fed to every engine whose
+//! subset holds it (the engines learn in parallel), and each test run is
+//! checked against every learned set in turn. Besides the scores, the
+//! detector says which kinds of invariant flagged failing runs and which
+//! raised false alarms ([`KindBreakdown`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use serde::Serialize;
+use weft_invariants::{Checks, Config, Engine};
+use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
+
+use super::evaluate::{Evaluation, Schedule, score};
+use super::matrix::{FaultMatrix, Observation};
+
+/// Per kind of invariant, at the study's largest training percentage
+/// (pooled over its draws): how many failing runs a violated invariant of
+/// that kind flagged, and how many passing ones (false alarms).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KindBreakdown {
+    pub strategy: String,
+    pub percentage: u32,
+    pub draws: u32,
+    pub rows: Vec<KindRow>,
+}
+
+/// One kind's line of a [`KindBreakdown`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KindRow {
+    pub kind: String,
+    /// (failing run, draw) pairs in which the kind was violated.
+    pub failing_flagged: u64,
+    /// (passing run, draw) pairs in which it was: false alarms.
+    pub passing_flagged: u64,
+    /// Faulty versions with at least one failing run it flagged.
+    pub versions: BTreeSet<String>,
+}
+
+/// What checking one test run against each learned set gave: pass or not,
+/// and the kinds of the invariants violated.
+type Verdicts = Vec<(bool, BTreeSet<String>)>;
+
+/// Scores the invariant detector. `training[i]` is the directory of the
+/// original's `i`-th training run's traces; `observed[version][test]`
+/// follows the oracle's layout.
+pub fn evaluate_invariants(
+    strategy: &str,
+    oracle: &FaultMatrix,
+    training: &[PathBuf],
+    observed: &[Vec<Observation>],
+    schedule: &Schedule,
+) -> anyhow::Result<(Evaluation, KindBreakdown)> {
+    let subsets = schedule.subsets(training.len());
+    let checks = learn_all(training, &subsets)?;
+    let cells: Vec<(usize, usize)> = (0..observed.len())
+        .flat_map(|v| (0..observed[v].len()).map(move |t| (v, t)))
+        .collect();
+    let verdicts: Vec<Verdicts> = cells
+        .par_iter()
+        .map(|&(v, t)| verdicts(&checks, &observed[v][t]))
+        .collect::<anyhow::Result<_>>()?;
+    let at = |v: usize, t: usize| &verdicts[v * oracle.tests.len() + t];
+    let evaluation = score(strategy, oracle, training.len(), schedule, |i, _| {
+        (0..observed.len())
+            .map(|v| (0..observed[v].len()).map(|t| at(v, t)[i].0).collect())
+            .collect()
+    });
+    let top = schedule.percentages.last().copied().unwrap_or(100);
+    let mut rows: BTreeMap<String, KindRow> = BTreeMap::new();
+    for (i, _) in subsets.iter().enumerate().filter(|(_, (p, _))| *p == top) {
+        for &(v, t) in &cells {
+            for kind in &at(v, t)[i].1 {
+                let row = rows.entry(kind.clone()).or_insert_with(|| KindRow {
+                    kind: kind.clone(),
+                    failing_flagged: 0,
+                    passing_flagged: 0,
+                    versions: BTreeSet::new(),
+                });
+                if oracle.cells[v][t] {
+                    row.passing_flagged += 1;
+                } else {
+                    row.failing_flagged += 1;
+                    row.versions.insert(oracle.versions[v].clone());
+                }
+            }
+        }
+    }
+    let breakdown = KindBreakdown {
+        strategy: strategy.to_string(),
+        percentage: top,
+        draws: schedule.draws,
+        rows: rows.into_values().collect(),
+    };
+    Ok((evaluation, breakdown))
+}
+
+/// One learned set per subset: each training run's traces are read once
+/// and fed to the engines whose subset holds it.
+fn learn_all(training: &[PathBuf], subsets: &[(u32, Vec<usize>)]) -> anyhow::Result<Vec<Checks>> {
+    let mut engines: Vec<Engine> = subsets.iter().map(|_| Engine::new(Config::default())).collect();
+    for (run, dir) in training.iter().enumerate() {
+        let traces = read_all(&run_files(dir)?)?;
+        engines
+            .par_iter_mut()
+            .zip(subsets)
+            .filter(|(_, (_, subset))| subset.binary_search(&run).is_ok())
+            .try_for_each(|(engine, _)| {
+                traces.iter().try_for_each(|(file, trace)| {
+                    learn_file(engine, trace).with_context(|| format!("learning from {}", file.display()))
+                })
+            })?;
+    }
+    Ok(engines.into_par_iter().map(|e| Checks::new(e.finish())).collect())
+}
+
+/// A test run judged by every learned set: an abnormal run fails them all.
+fn verdicts(checks: &[Checks], observed: &Observation) -> anyhow::Result<Verdicts> {
+    let dir = match observed {
+        Observation::Trace(dir) => dir,
+        Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); checks.len()]),
+        Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
+    };
+    let traces = read_all(&run_files(dir)?)?;
+    checks
+        .iter()
+        .map(|c| {
+            let result = check_traces(c, &traces)?;
+            let kinds = result.findings.iter().map(|f| f.kind.clone()).collect();
+            Ok((result.passes(), kinds))
+        })
+        .collect()
+}

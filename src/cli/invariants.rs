@@ -1,0 +1,275 @@
+//! `weft invariants`: learn likely invariants from traced runs, check runs
+//! against them, and move traces to and from Daikon's formats. The finding
+//! is in `weft_invariants` and `weft_monitor::trace`; this file parses
+//! arguments and prints.
+//!
+//! Exit status: 0 success (for `check`: no run violated anything); 1
+//! `check` found a violation; 2 bad input (an unreadable or corrupt trace,
+//! a bad argument), so that a broken trace is never taken for a faulty run.
+
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use weft_invariants::daikon::{DtraceReader, DtraceWriter, feed};
+use weft_invariants::{Checks, Config, Engine, Report};
+use weft_monitor::trace::points::FileView;
+use weft_monitor::trace::runs::{check, learn, run_files};
+use weft_monitor::trace::{RunCheck, read_trace};
+
+use super::files::{replace_file, replace_with};
+
+/// Learn likely invariants from traces and check runs against them.
+///
+/// Weave aspects/invariants.lara into a program, run it with WEFT_OUT=DIR
+/// (one directory per run), then `weft invariants learn DIR -o learned.json`
+/// and `weft invariants check --learned learned.json RUN_DIR`.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Learn the invariants that held in every sample of the inputs and
+    /// print them in Daikon's notation (`x one of { 1, 6, 9 }`,
+    /// `return == orig(n) + 1`), one block per program point.
+    Learn {
+        /// Directories (every *.trace under them), .trace files, or Daikon
+        /// .dtrace files (which may carry their declarations, or follow
+        /// a .decls file given before them).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Also write the learned invariants as JSON, what `check` reads
+        /// (an existing file is replaced only if it is learned invariants).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Print JSON instead of Daikon's notation.
+        #[arg(long)]
+        json: bool,
+        /// Report an invariant only if the probability that it held by
+        /// chance is below 1 - LIMIT (Daikon's --conf_limit).
+        #[arg(long, default_value_t = 0.99, value_parser = parse_limit)]
+        conf_limit: f64,
+    },
+    /// Check runs against learned invariants: print each violated
+    /// invariant with its point, how many samples violated it, and the
+    /// first violating values.
+    Check {
+        /// Learned invariants (`learn -o`).
+        #[arg(long)]
+        learned: PathBuf,
+        /// Runs: each a directory (all *.trace under it are one run) or a
+        /// .trace file.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Print JSON: one object per run.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write traces as one Daikon .dtrace file (declarations inline), for
+    /// Daikon itself to read: `java daikon.Daikon OUT.dtrace`.
+    Export {
+        /// Directories (every *.trace under them) or .trace files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The .dtrace file to write (an existing file is replaced only if
+        /// weft wrote it).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// The first line of the .dtrace files weft writes: how it knows its own.
+const DTRACE_MARK: &str = "// Daikon trace written by weft";
+
+fn parse_limit(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(l) if (0.0..1.0).contains(&l) => Ok(l),
+        _ => Err(format!("`{s}` is not a confidence limit in [0, 1)")),
+    }
+}
+
+/// Runs one `weft invariants` subcommand; errors are printed here and give 2.
+pub fn run(command: Command) -> anyhow::Result<i32> {
+    match execute(command) {
+        Ok(code) => Ok(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            Ok(2)
+        }
+    }
+}
+
+fn execute(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Learn {
+            inputs,
+            output,
+            json,
+            conf_limit,
+        } => {
+            let report = learn_inputs(&inputs, conf_limit)?;
+            if let Some(output) = output {
+                replace_file(&output, &report.to_json(), "set of learned invariants", |old| {
+                    serde_json::from_str::<Report>(old).is_ok()
+                })?;
+            }
+            if json {
+                println!("{}", report.to_json());
+            } else {
+                print!("{report}");
+            }
+            Ok(0)
+        }
+        Command::Check { learned, runs, json } => check_runs(&learned, &runs, json),
+        Command::Export { inputs, output } => {
+            let files = trace_files(&inputs)?;
+            replace_with(
+                &output,
+                "Daikon trace written by weft",
+                |old| old.starts_with(DTRACE_MARK),
+                |w| export(&files, w),
+            )?;
+            eprintln!("{} trace files -> {}", files.len(), output.display());
+            Ok(0)
+        }
+    }
+}
+
+/// Every trace file the inputs name, in order.
+fn trace_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let found = run_files(input)?;
+            if found.is_empty() {
+                bail!("{}: no .trace files under it", input.display());
+            }
+            files.extend(found);
+        } else if input.exists() {
+            files.push(input.clone());
+        } else {
+            bail!("{}: no such file or directory", input.display());
+        }
+    }
+    Ok(files)
+}
+
+fn is_daikon(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "dtrace" || x == "decls")
+}
+
+fn learn_inputs(inputs: &[PathBuf], conf_limit: f64) -> anyhow::Result<Report> {
+    let mut engine = Engine::new(Config {
+        conf_limit,
+        ..Config::default()
+    });
+    let (daikon, weft): (Vec<PathBuf>, Vec<PathBuf>) = inputs.iter().cloned().partition(|p| is_daikon(p));
+    let mut samples = 0;
+    if !daikon.is_empty() {
+        samples += feed_daikon(&mut engine, &daikon)?;
+    }
+    if !weft.is_empty() {
+        let fed = learn(&mut engine, &trace_files(&weft)?)?;
+        samples += fed.samples;
+        if fed.capped {
+            eprintln!(
+                "warning: a trace reached its size cap (WEFT_TRACE_MAX_MB); later samples were not recorded"
+            );
+        }
+    }
+    eprintln!("learned from {samples} samples");
+    Ok(engine.finish())
+}
+
+/// Feeds Daikon files in order: declarations carry over from one file to
+/// the next, so a .decls file may precede the .dtrace files using it.
+fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
+    let open = |p: &PathBuf| {
+        std::fs::File::open(p)
+            .map(BufReader::new)
+            .with_context(|| format!("cannot read {}", p.display()))
+    };
+    let mut reader = DtraceReader::new(open(&files[0])?, files[0].display().to_string());
+    let mut samples = feed(engine, &mut reader)?;
+    for file in &files[1..] {
+        reader = reader.then(open(file)?, file.display().to_string());
+        samples += feed(engine, &mut reader)?;
+    }
+    Ok(samples)
+}
+
+fn check_runs(learned: &Path, runs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
+    let text =
+        std::fs::read_to_string(learned).with_context(|| format!("cannot read {}", learned.display()))?;
+    let report: Report = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a set of learned invariants (`weft invariants learn -o`)",
+            learned.display()
+        )
+    })?;
+    let checks = Checks::new(report);
+    let mut failed = 0;
+    for run in runs {
+        let files = trace_files(std::slice::from_ref(run))?;
+        let result = check(&checks, &files)?;
+        failed += usize::from(!result.passes());
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({"run": run, "samples": result.samples, "findings": result.findings})
+            );
+        } else {
+            print_check(run, &result);
+        }
+    }
+    if !json {
+        println!(
+            "{failed} of {} runs violate the {} learned invariants",
+            runs.len(),
+            checks.len()
+        );
+    }
+    Ok(i32::from(failed > 0))
+}
+
+fn print_check(run: &Path, result: &RunCheck) {
+    if result.passes() {
+        return;
+    }
+    println!("{}: {} invariants violated", run.display(), result.findings.len());
+    for f in &result.findings {
+        let witness: Vec<String> = f.witness.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        println!(
+            "  {}: {}  ({} samples; first: {})",
+            f.point,
+            f.invariant,
+            f.count,
+            witness.join(", ")
+        );
+    }
+}
+
+/// Writes the samples of `files` as one .dtrace stream, each point
+/// declared once, before its first sample. Exits carry their invocation's
+/// nonce, from which Daikon derives `orig(x)` itself.
+fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "{DTRACE_MARK}")?;
+    let mut writer = DtraceWriter::new(out);
+    let mut declared = std::collections::HashSet::new();
+    for file in files {
+        let trace = read_trace(file).map_err(std::io::Error::other)?;
+        let view = FileView::for_daikon(&trace);
+        let new: Vec<_> = view
+            .points
+            .iter()
+            .filter(|p| declared.insert(p.name.clone()))
+            .cloned()
+            .collect();
+        writer.decls(&new)?;
+        let mut result = Ok(());
+        view.replay(&trace, |point, nonce, values| {
+            if result.is_ok() {
+                result = writer.sample(&view.points[point], Some(nonce), values);
+            }
+        });
+        result?;
+    }
+    Ok(())
+}
