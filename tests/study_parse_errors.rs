@@ -60,6 +60,21 @@ fn each_mistake_names_the_file_and_its_key() {
     let cases: &[(&str, &str, &str)] = &[
         ("build = [\"make\"]", "build = []", "study.build"),
         (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\ndetector = \"daikon\"",
+            "strategy[0].detector",
+        ),
+        (
+            "patch = \"v1.patch\"",
+            "source = \"/nonexistent/weft/v1.c\"",
+            "version[1].source",
+        ),
+        (
+            "build = [\"make\"]",
+            "build = [\"make\"]\n[study.test_lines]\nfile = \"/nonexistent/weft/tests.txt\"\ncmd = \"./prog {}\"",
+            "study.test_lines.file",
+        ),
+        (
             "build = [\"make\"]",
             "build = [\"make\"]\ndraws = 0",
             "study.draws",
@@ -143,4 +158,35 @@ fn structural_mistakes_are_toml_errors_with_a_position() {
     assert!(parse(&one_version).unwrap_err().contains("`version`"));
     let no_tests: String = VALID[..VALID.find("[[test]]").unwrap()].to_string();
     assert!(parse(&no_tests).unwrap_err().contains("`test`"));
+}
+
+#[test]
+fn test_lines_make_one_test_per_line_and_need_a_placeholder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tests.txt"),
+        "leap 2000\n\n# a comment\ndow 2024 2 29\n",
+    )
+    .unwrap();
+    let file = dir.path().join("study.toml");
+    let study = |cmd: &str| {
+        let text = VALID.replace(
+            "build = [\"make\"]",
+            &format!(
+                "build = [\"make\"]\n[study.test_lines]\nfile = \"tests.txt\"\ncmd = '{cmd}'\nprefix = \"l\""
+            ),
+        );
+        Study::parse(&text, &file).map_err(|e| format!("{e:#}"))
+    };
+    let s = study("./cal {}").unwrap();
+    let lines: Vec<(&str, &str)> = s.tests[2..]
+        .iter()
+        .map(|t| (t.name.as_str(), t.cmd.as_str()))
+        .collect();
+    assert_eq!(lines, [("l1", "./cal leap 2000"), ("l4", "./cal dow 2024 2 29")]);
+    let err = study("./cal").unwrap_err();
+    assert!(
+        err.contains("study.test_lines.cmd") && err.contains("{}"),
+        "{err}"
+    );
 }

@@ -80,8 +80,6 @@ pub enum Claim {
         terms: Vec<(i64, usize)>,
         constant: i64,
     },
-    /// A pointer that always had one non-null address.
-    OnlyValue { value: Value },
 }
 
 impl Claim {
@@ -124,7 +122,6 @@ impl Claim {
                 let terms: Vec<(i128, &str)> = terms.iter().map(|&(a, i)| (a.into(), names[i])).collect();
                 linear_text(names[*dependent], &terms, (*constant).into())
             }
-            Claim::OnlyValue { .. } => format!("{} has only one value", names[0]),
         }
     }
 
@@ -178,7 +175,6 @@ impl Claim {
                 });
                 sum.is_some() && sum == at(*dependent)
             }
-            Claim::OnlyValue { value } => value.same(vals[0]),
         }
     }
 }

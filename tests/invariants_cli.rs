@@ -1,0 +1,204 @@
+//! `weft invariants` on a real woven program: the fixture of
+//! tests/trace_compile_run.rs woven with aspects/invariants.lara, built,
+//! run; its traces learned, checked, exported to Daikon's format and read
+//! back; and bad input refused with a message naming the file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("run weft")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The traced fixture built in `dir`, and runs `r1`..`r5` (argument 1..5)
+/// plus `odd` (argument 3, an extra argument) under `dir/runs`.
+fn traced_runs(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let woven = dir.join("woven");
+    let out = weft(&[
+        "weave",
+        "--aspect",
+        root.join("aspects/invariants.lara").to_str().unwrap(),
+        "--output",
+        woven.to_str().unwrap(),
+        root.join("tests/fixtures/trace/calls.c").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let exe = dir.join("calls");
+    let gcc = Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(woven.join("calls.c"))
+        .output()
+        .unwrap();
+    assert!(gcc.status.success(), "{}", String::from_utf8_lossy(&gcc.stderr));
+    let runs = dir.join("runs");
+    let mut all: Vec<(String, Vec<&str>)> = (1..=5).map(|i| (format!("r{i}"), vec![])).collect();
+    all.push(("odd".into(), vec!["3", "b"]));
+    for (i, (name, args)) in all.iter().enumerate() {
+        let arg = (i + 1).to_string();
+        let args: Vec<&str> = if args.is_empty() { vec![&arg] } else { args.clone() };
+        let status = Command::new(&exe)
+            .args(&args)
+            .env("WEFT_OUT", runs.join(name))
+            .env("WEFT_TRACE_SAMPLING", "all")
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success());
+    }
+    runs
+}
+
+#[test]
+fn learn_check_and_daikon_export() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(tmp.path());
+    let training: Vec<String> = (1..=5)
+        .map(|i| runs.join(format!("r{i}")).display().to_string())
+        .collect();
+    let learned = tmp.path().join("learned.json");
+    let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
+    args.extend(training.iter().map(String::as_str));
+    let out = weft(&args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    // Facts of the fixture: add returns the sum of its arguments, which it
+    // does not change; main always got one argument.
+    for expected in [
+        "return == a + b",
+        "a == orig(a)",
+        "argc == 2",
+        "calls.c.add():::EXIT",
+    ] {
+        assert!(stdout.contains(expected), "{expected} missing from:\n{stdout}");
+    }
+    assert!(stderr.contains("learned from"), "{stderr}");
+
+    // A training run violates nothing; the run with an extra argument
+    // violates `argc == 2`, and says with which value.
+    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let good = check(&training[0]);
+    assert_eq!(good.status.code(), Some(0), "{:?}", text(&good));
+    assert!(text(&good).0.contains("0 of 1 runs violate"));
+    let odd = runs.join("odd").display().to_string();
+    let bad = check(&odd);
+    let (stdout, _) = text(&bad);
+    assert_eq!(bad.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("calls.c.main():::ENTER: argc == 2"), "{stdout}");
+    assert!(stdout.contains("first: argc = 3"), "{stdout}");
+    let json = weft(&[
+        "invariants",
+        "check",
+        "--json",
+        "--learned",
+        learned.to_str().unwrap(),
+        &odd,
+    ]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(
+        value["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "Constant" && f["invariant"] == "argc == 2")
+    );
+
+    // Daikon's format: exported traces learned again give the same entry
+    // invariants as the traces themselves (exits differ: without orig(x),
+    // which Daikon derives itself).
+    let dtrace = tmp.path().join("all.dtrace");
+    let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
+    args.extend(training.iter().map(String::as_str));
+    assert!(weft(&args).status.success());
+    let from_dtrace = text(&weft(&["invariants", "learn", dtrace.to_str().unwrap()])).0;
+    let from_traces = text(&weft(
+        &[
+            &["invariants", "learn"][..],
+            &training.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat(),
+    ))
+    .0;
+    let entries = |report: &str| -> Vec<String> {
+        report
+            .split("===========================================================================\n")
+            .filter(|block| block.lines().next().is_some_and(|l| l.ends_with(":::ENTER")))
+            .map(String::from)
+            .collect()
+    };
+    assert!(!entries(&from_traces).is_empty());
+    assert_eq!(entries(&from_dtrace), entries(&from_traces));
+    // Exporting again replaces weft's own file.
+    assert!(weft(&args).status.success());
+}
+
+#[test]
+fn bad_input_is_refused_with_the_file_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(tmp.path());
+    let run = runs.join("r1");
+    // A truncated trace: the error names the file and the byte offset.
+    let trace = std::fs::read_dir(&run).unwrap().next().unwrap().unwrap().path();
+    let cut = tmp.path().join("cut.trace");
+    std::fs::write(&cut, &std::fs::read(&trace).unwrap()[..40]).unwrap();
+    let out = weft(&["invariants", "learn", cut.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cut.trace") && stderr.contains("at byte"),
+        "{stderr}"
+    );
+    // A directory without traces.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = weft(&["invariants", "learn", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("no .trace files"), "{:?}", text(&out));
+    // `-o` never replaces a file weft did not write, and `check` never
+    // takes one for learned invariants.
+    let notes = tmp.path().join("notes.txt");
+    std::fs::write(&notes, "mine\n").unwrap();
+    let out = weft(&[
+        "invariants",
+        "learn",
+        "-o",
+        notes.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("refusing to replace"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
+    let out = weft(&[
+        "invariants",
+        "export",
+        "-o",
+        notes.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
+    let out = weft(&[
+        "invariants",
+        "check",
+        "--learned",
+        notes.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("not a set of learned invariants"),
+        "{:?}",
+        text(&out)
+    );
+}
