@@ -87,13 +87,7 @@ fn parse_limit(s: &str) -> Result<f64, String> {
 
 /// Runs one `weft invariants` subcommand; errors are printed here and give 2.
 pub fn run(command: Command) -> anyhow::Result<i32> {
-    match execute(command) {
-        Ok(code) => Ok(code),
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            Ok(2)
-        }
-    }
+    Ok(super::bad_input_exits_2(execute(command)))
 }
 
 fn execute(command: Command) -> anyhow::Result<i32> {

@@ -42,6 +42,16 @@ enum Command {
     Experiment(experiment::Args),
 }
 
+/// The exit status of a command whose errors are all bad input: the
+/// error is printed and gives 2, so that a broken record or trace is never
+/// mistaken for a finding (1).
+fn bad_input_exits_2(result: anyhow::Result<i32>) -> i32 {
+    result.unwrap_or_else(|err| {
+        eprintln!("error: {err:#}");
+        2
+    })
+}
+
 /// Runs weft with the process arguments and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();

@@ -33,7 +33,8 @@ impl Order {
         }
     }
 
-    fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+    /// Whether `a` and `b` are in this order.
+    pub(crate) fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             Order::Equal => a == b,
             Order::NotEqual => a != b,

@@ -30,15 +30,7 @@ impl<T: Num> Compare<T> {
     }
 
     fn holds(&self, x: T, y: T) -> bool {
-        match self.op {
-            Kind::Equal => x == y,
-            Kind::NonEqual => x != y,
-            Kind::Less => x < y,
-            Kind::LessEqual => x <= y,
-            Kind::Greater => x > y,
-            Kind::GreaterEqual => x >= y,
-            other => unreachable!("{other:?} is not a comparison"),
-        }
+        self.order().holds(x, y)
     }
 
     fn order(&self) -> Order {
