@@ -242,3 +242,43 @@ fn an_object_like_statement_macro_standing_alone_is_a_statement() {
     assert_eq!(functions(&pf), [("f".to_string(), true)]);
     assert!(pf.problems.is_empty());
 }
+
+/// Parses `text` alone and requires every function in it understood,
+/// with no problem reported.
+fn all_understood(text: &str, names: &[&str]) {
+    let pf = parse(text, None);
+    let expected: Vec<(String, bool)> = names.iter().map(|n| (n.to_string(), true)).collect();
+    assert_eq!(functions(&pf), expected, "{text}");
+    assert!(pf.problems.is_empty(), "{:?}", pf.problems);
+}
+
+#[test]
+fn string_literal_macros_concatenate_with_their_neighbours() {
+    // Wide-string macros (`L##s`, through another identity macro) and
+    // format macros made of literals, glued to literals.
+    let text = "#define _XCS(s) L##s\n#define XCS(s) _XCS(s)\n\
+                #define FMT(mid) \"%\" mid \"u\"\n#define PREFIX \"<doc>\"\n\
+                int printf(const char *, ...);\n\
+                int f(unsigned n) {\n    const char *s = PREFIX \"x\" PREFIX;\n\
+                \x20   printf(\"n=\" FMT(\"l\") \"\\n\", n);\n    return XCS(\"a\") XCS(\"b\")[0] + s[0];\n}\n";
+    let t = MacroTable::learn([(Path::new("uses.c"), text)]);
+    assert_eq!(t.class("XCS"), Some(MacroClass::Identity));
+    assert_eq!(t.class("FMT"), Some(MacroClass::StringLiteral));
+    assert_eq!(t.class("PREFIX"), Some(MacroClass::StringLiteral));
+    all_understood(text, &["f"]);
+}
+
+#[test]
+fn operator_arguments_and_calling_conventions_are_read() {
+    // A test framework's `CHECK(a, >, b)`, and a Windows calling convention
+    // no file defines, inside a function pointer declarator.
+    let text = "#define CHECK(a, op, b) do { if (!((a) op (b))) return 1; } while (0)\n\
+                int f(int n) {\n    typedef int (WINAPI *handler)(int);\n    CHECK(n, >, 0);\n    CHECK(n, !=, 3);\n    return 0;\n}\n";
+    all_understood(text, &["f"]);
+}
+
+#[test]
+fn a_directive_between_declarator_and_body_is_read_past() {
+    let text = "int raise (int sig)\n#undef raise\n{\n    return sig;\n}\n";
+    all_understood(text, &["raise"]);
+}

@@ -9,9 +9,16 @@ pub enum MacroClass {
     /// Expands to nothing or only to storage-class, qualifier or attribute
     /// words (`#define local static`, `#define near`): uses are blanked.
     Attribute,
-    /// Function-like whose body is its single parameter (`#define OF(a) a`):
-    /// uses are unwrapped to their argument.
+    /// Function-like whose body is its single parameter (`#define OF(a) a`),
+    /// that parameter behind a pasted literal prefix (`#define W(s) L##s`),
+    /// or one use of another identity macro (`#define T(s) W(s)`): uses
+    /// are unwrapped to their argument.
     Identity,
+    /// Body is only string literals, and parameters between them (`#define
+    /// FMT(m) "%" m "u"`, `#define VERSION "1.2"`): a use is a string
+    /// literal, and is read as an empty one so that it concatenates with its
+    /// neighbours (`"a" FMT("l") "b"`).
+    StringLiteral,
     /// Body is only the punctuation of parameter lists (`(`, `)`, `,`, `;`,
     /// and `void` between parentheses), whatever the arguments: the pieces
     /// of a parameter list that old code spells differently for K&R and
@@ -128,6 +135,14 @@ pub fn classify(
     {
         return MacroClass::Identity;
     }
+    if let Some(params) = params
+        && identity_body(params, &words, &|w| class_of(w) == Some(MacroClass::Identity))
+    {
+        return MacroClass::Identity;
+    }
+    if string_literal_body(params.unwrap_or_default(), &tokens, body) {
+        return MacroClass::StringLiteral;
+    }
     if parameter_list_pieces(&words) {
         return MacroClass::Punctuation;
     }
@@ -156,6 +171,31 @@ pub fn classify(
         return MacroClass::Attribute;
     }
     MacroClass::Other
+}
+
+/// Encoding prefixes a literal can carry (`L"wide"`).
+const LITERAL_PREFIXES: &[&str] = &["L", "u", "U", "u8"];
+
+/// True for the identity bodies beyond a bare parameter: `L ## s` (a
+/// literal prefix pasted to the parameter, so the argument is a literal
+/// either way) and `W(s)` with `W` an identity macro.
+fn identity_body(params: &[String], words: &[&str], is_identity: &dyn Fn(&str) -> bool) -> bool {
+    let is_param = |w: &str| params.iter().any(|p| p == w);
+    match words {
+        [prefix, "##", p] => LITERAL_PREFIXES.contains(prefix) && is_param(p),
+        [name, "(", p, ")"] => is_identity(name) && is_param(p),
+        _ => false,
+    }
+}
+
+/// True when the body is string literals, with parameters between them,
+/// and at least one literal.
+fn string_literal_body(params: &[String], tokens: &[super::lexer::Token], body: &str) -> bool {
+    let literal = |t: &super::lexer::Token| t.kind == TokenKind::Literal && t.text(body).ends_with('"');
+    tokens.iter().any(literal)
+        && tokens
+            .iter()
+            .all(|t| literal(t) || (t.kind == TokenKind::Ident && params.iter().any(|p| p == t.text(body))))
 }
 
 /// True when `words` are one call: a name and one balanced argument list.
@@ -236,6 +276,7 @@ mod tests {
         let params: Option<Vec<String>> = params.map(|p| p.iter().map(|s| s.to_string()).collect());
         classify(name, params.as_deref(), body, &|w| match w {
             "near" => Some(MacroClass::Attribute),
+            "W" => Some(MacroClass::Identity),
             "sync_helper" => Some(MacroClass::Iterator),
             _ => None,
         })
@@ -251,6 +292,17 @@ mod tests {
             MacroClass::Attribute
         );
         assert_eq!(class("OF", Some(&["args"]), "args"), MacroClass::Identity);
+        assert_eq!(class("W", Some(&["s"]), "L##s"), MacroClass::Identity);
+        assert_eq!(class("T", Some(&["s"]), "W(s)"), MacroClass::Identity);
+        assert_eq!(class("T", Some(&["s"]), "X(s)"), MacroClass::Other);
+        assert_eq!(class("P", Some(&["s"]), "Q##s"), MacroClass::Other);
+        assert_eq!(
+            class("FMT", Some(&["m"]), "\"%\" m \"u\""),
+            MacroClass::StringLiteral
+        );
+        assert_eq!(class("VERSION", None, "\"1.2\""), MacroClass::StringLiteral);
+        assert_eq!(class("CH", None, "'a'"), MacroClass::Other);
+        assert_eq!(class("ID", Some(&["m"]), "m m"), MacroClass::Other);
         assert_eq!(
             class("NEEDBITS", Some(&["n"]), "{while(k<(n)) k+=8;}"),
             MacroClass::Statement

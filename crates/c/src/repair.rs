@@ -321,6 +321,19 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 ));
                 set.add(Rewrite::blank(src, info.tokens[c].range.clone()));
             }
+            (Some(MacroClass::StringLiteral), close) => {
+                let function_like = macros
+                    .get(name)
+                    .is_some_and(|m| m.defs.iter().any(|d| d.params.is_some()));
+                let last = if function_like { close } else { Some(i) };
+                if let Some(last) = last {
+                    let range = info.tokens[i].range.start..info.tokens[last].range.end;
+                    if range.len() >= 2 {
+                        set.add(Rewrite::empty_string(src, range));
+                    }
+                    i = last;
+                }
+            }
             (Some(MacroClass::Iterator), Some(c))
                 if info.depth[i] > 0 && !continues_statement(src, info, c) =>
             {

@@ -28,6 +28,14 @@ impl Rewrite {
             .collect();
         Rewrite { range, text }
     }
+
+    /// An empty string literal `""` over `range` (at least two bytes), the
+    /// rest blanked like [`Rewrite::blank`].
+    pub fn empty_string(src: &str, range: Range<usize>) -> Rewrite {
+        let mut rw = Rewrite::blank(src, range);
+        rw.text.replace_range(..2, "\"\"");
+        rw
+    }
 }
 
 /// Accepted rewrites, sorted and non-overlapping.

@@ -1,0 +1,258 @@
+//! Fine repairs, token by token inside an error's window: an unknown
+//! macro read as a loop header, a statement, a declarer to skip or an
+//! attribute to blank; asm operand lists and type arguments of calls.
+
+use super::{Skipped, keyword};
+use crate::classify::{MacroClass, attribute_word, iterator_name, macro_shaped};
+use crate::lexer::TokenKind;
+use crate::macros::MacroTable;
+use crate::repair::{
+    TokenInfo, iterator_as_loop, specifier_word, split_args, terminate_statement, type_word,
+};
+use crate::rewrite::{Rewrite, RewriteSet};
+
+/// An identifier that may be an unknown (or misclassified) macro.
+fn suspect(macros: &MacroTable, word: &str) -> bool {
+    !keyword(word)
+        && !matches!(word, "asm" | "__asm__" | "__asm")
+        && (macro_shaped(word)
+            || attribute_word(word)
+            || matches!(
+                macros.class(word),
+                Some(MacroClass::Other | MacroClass::Statement)
+            ))
+}
+
+/// Repairs around token `i` if it is a suspect identifier, and returns the
+/// last token the repair covered (`i` itself when it covered none).
+pub(super) fn repair_token(
+    src: &str,
+    info: &TokenInfo,
+    macros: &MacroTable,
+    i: usize,
+    set: &mut RewriteSet,
+    blanked: &mut Vec<Skipped>,
+) -> usize {
+    let toks = &info.tokens;
+    let t = &toks[i];
+    if t.kind == TokenKind::Directive && !info.dead[i] && between_declarator_and_body(src, info, i) {
+        // `int raise (int sig) #undef raise { … }`: the grammar takes no
+        // directive there, the compiler does.
+        set.add(Rewrite::blank(src, t.range.clone()));
+        return i;
+    }
+    if info.dead[i] || t.kind != TokenKind::Ident {
+        return i;
+    }
+    let name = t.text(src);
+    if matches!(name, "asm" | "__asm__" | "__asm") {
+        asm_operands(src, info, i, set);
+    }
+    let close = info.call_close(src, i);
+    if let Some(c) = close {
+        type_arguments(src, info, i, c, set);
+    }
+    if !suspect(macros, name) {
+        return i;
+    }
+    let depth = info.depth[i];
+    let next_after = |j: usize| info.next_live(j).map(|n| toks[n].text(src));
+    let prev = info.prev_live(i).map(|p| &toks[p]);
+    let after_declarator = prev.is_some_and(|p| {
+        p.text(src) == ")" || (p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
+    });
+    match close {
+        Some(c)
+            if depth > 0
+                && next_after(c) == Some("{")
+                && (iterator_name(name) || prev.is_some_and(|p| matches!(p.text(src), ";" | "{" | "}"))) =>
+        {
+            iterator_as_loop(info, i, set);
+            c
+        }
+        Some(c)
+            if depth > 0
+                && info.at_statement_start(src, i, macros)
+                && !matches!(next_after(c), Some(";" | "," | ")" | "." | "->" | "=" | "[")) =>
+        {
+            if next_after(c).is_none_or(|n| !is_operator(n)) {
+                terminate_statement(src, info, i, c, set);
+            }
+            c
+        }
+        Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
+            let mut end = toks[c].range.end;
+            if let Some(n) = info.next_live(c).filter(|&n| toks[n].is_punct(src, ";")) {
+                end = toks[n].range.end;
+            }
+            let range = t.range.start..end;
+            if set.add(Rewrite::blank(src, range.clone())) {
+                blanked.push(Skipped {
+                    range,
+                    culprit: Some(name.to_string()),
+                    reason: format!("unknown declarer macro `{name}` skipped"),
+                    aside: false,
+                });
+            }
+            c
+        }
+        Some(c) if after_declarator && matches!(next_after(c), Some("{" | ";" | "," | "=")) => {
+            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            c
+        }
+        None if after_declarator
+            && info.next_live(i).is_some_and(|n| {
+                toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
+            }) =>
+        {
+            set.add(Rewrite::blank(src, t.range.clone()));
+            i
+        }
+        // A calling convention in a function pointer declarator, `typedef
+        // BOOL (WINAPI *handler)(DWORD)`, named by a macro no file defines.
+        None if macros.get(name).is_none()
+            && prev.is_some_and(|p| p.is_punct(src, "("))
+            && pointer_declarator_follows(src, info, i) =>
+        {
+            set.add(Rewrite::blank(src, t.range.clone()));
+            i
+        }
+        None if prev
+            .is_none_or(|p| matches!(p.text(src), ";" | "{" | "}") || p.kind == TokenKind::Directive)
+            && info
+                .next_live(i)
+                .is_some_and(|n| toks[n].kind == TokenKind::Ident && specifier_word(toks[n].text(src))) =>
+        {
+            set.add(Rewrite::blank(src, t.range.clone()));
+            i
+        }
+        _ => i,
+    }
+}
+
+/// True when token `i` (a directive) sits between a `)` and a `{`, and is
+/// no conditional, whose branches the front end reads otherwise.
+fn between_declarator_and_body(src: &str, info: &TokenInfo, i: usize) -> bool {
+    let word = info.tokens[i].text(src).trim_start_matches(['#', ' ', '\t']);
+    let conditional = ["if", "elif", "else", "endif"]
+        .iter()
+        .any(|c| word.starts_with(c));
+    let prev = info.prev_live(i).map(|p| &info.tokens[p]);
+    let next = info.next_live(i).map(|n| &info.tokens[n]);
+    !conditional && prev.is_some_and(|p| p.is_punct(src, ")")) && next.is_some_and(|n| n.is_punct(src, "{"))
+}
+
+/// True when `* name ) (` follows token `i`.
+fn pointer_declarator_follows(src: &str, info: &TokenInfo, i: usize) -> bool {
+    let mut j = i;
+    ["*", "", ")", "("].iter().all(|want| {
+        let Some(n) = info.next_live(j) else {
+            return false;
+        };
+        j = n;
+        let t = &info.tokens[n];
+        if want.is_empty() {
+            t.kind == TokenKind::Ident
+        } else {
+            t.is_punct(src, want)
+        }
+    })
+}
+
+fn keyword_statement(word: &str) -> bool {
+    matches!(word, "return" | "case" | "goto" | "sizeof" | "else" | "do")
+}
+
+fn is_operator(text: &str) -> bool {
+    matches!(
+        text,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "%"
+            | "&"
+            | "|"
+            | "^"
+            | "<"
+            | ">"
+            | "?"
+            | ":"
+            | "!"
+            | "&&"
+            | "||"
+            | "++"
+            | "--"
+    )
+}
+
+/// Blanks the operand lists of a GNU asm statement (`: [r2] "+r" (r2)`),
+/// which tree-sitter-c rejects in some forms, keeping the template.
+fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
+    // `register int r0 __asm__ ("r0") = x;`: a register label, blanked whole.
+    let after_declarator = info.prev_live(asm).is_some_and(|p| {
+        let t = &info.tokens[p];
+        t.kind == TokenKind::Ident && !keyword(t.text(src)) || t.is_punct(src, ")")
+    });
+    if let Some(c) = info.call_close(src, asm).filter(|_| after_declarator) {
+        set.add(Rewrite::blank(
+            src,
+            info.tokens[asm].range.start..info.tokens[c].range.end,
+        ));
+        return;
+    }
+    let mut j = asm;
+    while let Some(n) = info.next_live(j) {
+        if info.tokens[n].kind != TokenKind::Ident {
+            j = n;
+            break;
+        }
+        j = n;
+    }
+    let Some(close) = info.closer[j].filter(|_| info.tokens[j].is_punct(src, "(")) else {
+        return;
+    };
+    let mut k = j + 1;
+    while k < close {
+        if info.tokens[k].is_punct(src, ":") && !info.dead[k] {
+            set.add(Rewrite::blank(
+                src,
+                info.tokens[k].range.start..info.tokens[close].range.start,
+            ));
+            return;
+        }
+        k = info.closer[k].map_or(k + 1, |c| c + 1);
+    }
+}
+
+/// Replaces type arguments of a call (`va_arg(ap, char *)`) and operator
+/// arguments (`CHECK(a, ==, b)`) with `0` padded to the same length, so the
+/// call parses as an expression.
+fn type_arguments(src: &str, info: &TokenInfo, name: usize, close: usize, set: &mut RewriteSet) {
+    if info.depth[name] == 0 || matches!(info.tokens[name].text(src), "sizeof" | "_Alignof" | "alignof") {
+        return;
+    }
+    let open = name + 1;
+    let args = split_args(src, info, open, close);
+    let base = info.tokens[open].range.end;
+    let mut from = base;
+    for arg in args {
+        let Some(off) = src.get(from..).and_then(|s| s.find(arg)) else {
+            continue;
+        };
+        let start = from + off;
+        from = start + arg.len();
+        let first = arg
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        // A lone operator is an argument of a macro that pastes it between
+        // operands (`assert_uint(n, >, 0)`).
+        let operator = is_operator(arg) || matches!(arg, "==" | "!=" | "<=" | ">=");
+        if !arg.is_empty() && (type_word(first) || operator) {
+            set.add(Rewrite {
+                range: start..start + arg.len(),
+                text: format!("0{}", " ".repeat(arg.len() - 1)),
+            });
+        }
+    }
+}
