@@ -92,6 +92,37 @@ fn ranges_survive_abort() {
 }
 
 #[test]
+fn ranges_survive_sigkill() {
+    // No handler runs on SIGKILL: the record is a shared mapping, written
+    // as the program runs.
+    let (status, records) = run_program("raise(SIGKILL);");
+    assert_eq!(status.signal(), Some(9), "SIGKILL");
+    assert_prog_ranges(&records[0]);
+}
+
+#[test]
+fn fifty_processes_at_once_keep_fifty_whole_records() {
+    let s = Scratch::new();
+    s.write("prog.c", &program(""));
+    s.gcc(&["prog.c", "-o", "prog"]);
+    let children: Vec<_> = (0..50)
+        .map(|_| {
+            std::process::Command::new(s.path("prog"))
+                .env("WEFT_OUT", s.path("out"))
+                .current_dir(s.path("."))
+                .spawn()
+                .expect("start program")
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().expect("wait").success());
+    }
+    for record in expect_records(s.records("out"), 50) {
+        assert_prog_ranges(&record);
+    }
+}
+
+#[test]
 fn ranges_survive_underscore_exit() {
     let (status, records) = run_program("_exit(7);");
     assert_eq!(status.code(), Some(7));

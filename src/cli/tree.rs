@@ -101,7 +101,30 @@ pub fn load(args: &TreeArgs, protected: &[PathBuf]) -> Result<(Program, Vec<Entr
     let entries = output::scan(&args.paths, &selection).map_err(Failure::Usage)?;
     let mut program = Program::load(&entries, args.macro_file.as_deref()).map_err(Failure::Failed)?;
     program.add_include_dirs(&args.include_dirs);
+    warn_not_understood(&mut program);
     Ok((program, entries))
+}
+
+/// Says, on stderr, how much C the front end did not understand: those
+/// regions are left as written, and a user must not mistake them for code
+/// the aspect had nothing to do in.
+fn warn_not_understood(program: &mut Program) {
+    let files = program.files();
+    let with_problems: Vec<_> = files.iter().filter(|f| !f.problems.is_empty()).collect();
+    let Some(first) = with_problems.first() else {
+        return;
+    };
+    let regions: usize = with_problems.iter().map(|f| f.problems.len()).sum();
+    let problem = &first.problems[0];
+    eprintln!(
+        "warning: {regions} region{} in {} file{} not understood, left as written (first: {}:{}: {}); `weft parse-health` lists them and their likely macros",
+        if regions == 1 { "" } else { "s" },
+        with_problems.len(),
+        if with_problems.len() == 1 { "" } else { "s" },
+        first.path.display(),
+        problem.line,
+        problem.reason.trim_start_matches("not understood: "),
+    );
 }
 
 /// Commits the program and writes the tree with its changed files (or

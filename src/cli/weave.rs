@@ -64,10 +64,41 @@ fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program)
             EngineError::Aspect(d) => diagnosed(2, d.to_string()),
             other => diagnosed(1, other.to_string()),
         })?;
-    // Each refused insert is shown at the insert in the aspect, with the C
-    // location and the reason in its message.
-    for warning in &report.warnings {
-        eprint!("{}", warning.diagnostic.render());
-    }
+    print_warnings(&report.warnings);
     Ok(())
+}
+
+/// Refused inserts shown in full for each insert of the aspect and reason;
+/// the rest are counted, so a large program does not bury the output.
+const WARNINGS_SHOWN_PER_INSERT: usize = 3;
+
+/// Prints each refused insert at the insert in the aspect, with the C
+/// location and the reason in its message, at most
+/// [`WARNINGS_SHOWN_PER_INSERT`] per insert and reason, then how many more.
+fn print_warnings(warnings: &[crate::engine::Warning]) {
+    let mut seen: Vec<(Option<String>, &str, usize)> = Vec::new();
+    for warning in warnings {
+        let key = (warning.diagnostic.location(), warning.message.as_str());
+        let index = match seen
+            .iter()
+            .position(|(at, reason, _)| (at, reason) == (&key.0, &key.1))
+        {
+            Some(i) => i,
+            None => {
+                seen.push((key.0, key.1, 0));
+                seen.len() - 1
+            }
+        };
+        seen[index].2 += 1;
+        if seen[index].2 <= WARNINGS_SHOWN_PER_INSERT {
+            eprint!("{}", warning.diagnostic.render());
+        }
+    }
+    for (at, reason, count) in seen.iter().filter(|(_, _, n)| *n > WARNINGS_SHOWN_PER_INSERT) {
+        eprintln!(
+            "warning: {} more inserts refused by the insert at {}: {reason}",
+            count - WARNINGS_SHOWN_PER_INSERT,
+            at.as_deref().unwrap_or("the aspect"),
+        );
+    }
 }

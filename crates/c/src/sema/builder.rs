@@ -110,10 +110,7 @@ impl<'a, 't> Builder<'a, 't> {
     ) -> Builder<'a, 't> {
         let view = file.view.as_str();
         let tree = ScopeTree {
-            scopes: vec![Scope {
-                range: 0..view.len() + 1,
-                ..Scope::default()
-            }],
+            scopes: vec![Scope::new(0..view.len() + 1, None)],
         };
         Builder {
             view,
@@ -174,11 +171,7 @@ impl<'a, 't> Builder<'a, 't> {
     }
 
     fn new_scope(&mut self, node: Node<'_>, parent: usize) -> usize {
-        self.tree.scopes.push(Scope {
-            range: node.byte_range(),
-            parent: Some(parent),
-            ..Scope::default()
-        });
+        self.tree.scopes.push(Scope::new(node.byte_range(), Some(parent)));
         self.tree.scopes.len() - 1
     }
 
@@ -360,7 +353,7 @@ impl<'a, 't> Builder<'a, 't> {
                         None => "enum {…}".to_string(),
                     };
                     let d = self.make(name, DeclKind::EnumConstant, &ty, None, written, scope == 0);
-                    self.tree.scopes[scope].decls.push(d);
+                    self.tree.scopes[scope].declare(d);
                 }
             }
             if let Some(name) = tag {
@@ -458,7 +451,7 @@ impl<'a, 't> Builder<'a, 't> {
         let declarators: Vec<Node<'_>> = node.children_by_field_name("declarator", &mut cursor).collect();
         for decl in declarators {
             if let Some(d) = self.declarator(&specs, node, decl, kind, scope == 0) {
-                self.tree.scopes[scope].decls.push(d);
+                self.tree.scopes[scope].declare(d);
             }
             // Initialisers may contain statement expressions with blocks.
             if let Some(value) = decl.child_by_field_name("value") {
@@ -477,7 +470,7 @@ impl<'a, 't> Builder<'a, 't> {
         }
         let specs = self.specifiers(node, scope);
         if let Some(d) = self.declarator(&specs, node, declarator, DeclKind::Variable, scope == 0) {
-            self.tree.scopes[scope].decls.push(d);
+            self.tree.scopes[scope].declare(d);
         }
         let inner = self.new_scope(node, scope);
         if let Some(params) = function_parameters(declarator) {
@@ -493,7 +486,7 @@ impl<'a, 't> Builder<'a, 't> {
                 let mut dc = kid.walk();
                 for decl in kid.children_by_field_name("declarator", &mut dc) {
                     if let Some(d) = builder.declarator(&specs, kid, decl, DeclKind::Parameter, false) {
-                        builder.tree.scopes[inner].decls.push(d);
+                        builder.tree.scopes[inner].declare(d);
                     }
                 }
             }
@@ -510,7 +503,7 @@ impl<'a, 't> Builder<'a, 't> {
                 if let Some(decl) = p.child_by_field_name("declarator")
                     && let Some(d) = builder.declarator(&specs, p, decl, DeclKind::Parameter, false)
                 {
-                    builder.tree.scopes[scope].decls.push(d);
+                    builder.tree.scopes[scope].declare(d);
                 }
             }
             // K&R identifier list: the type comes from the declarations
@@ -518,7 +511,7 @@ impl<'a, 't> Builder<'a, 't> {
             "identifier" => {
                 let int = CType::new(TypeKind::Integer("int".into()));
                 let d = builder.make(p, DeclKind::Parameter, &int, None, "int".to_string(), false);
-                builder.tree.scopes[scope].decls.push(d);
+                builder.tree.scopes[scope].declare(d);
             }
             _ => {}
         });

@@ -1,5 +1,6 @@
 //! Lexical scopes of one file and name lookup in them.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::ctype::CType;
@@ -21,8 +22,45 @@ pub struct Scope {
     /// Byte range of the view the scope covers.
     pub range: Range<usize>,
     pub parent: Option<usize>,
-    pub decls: Vec<Declaration>,
+    /// In declaration order; added through [`Scope::declare`] only, which
+    /// keeps `by_name` in step.
+    decls: Vec<Declaration>,
+    /// Indexes into `decls` by name, in declaration order: a file scope
+    /// holds every function of the file, and scanning it for each lookup
+    /// made weaving a large file quadratic.
+    by_name: HashMap<String, Vec<usize>>,
     pub tags: Vec<Tag>,
+}
+
+impl Scope {
+    /// An empty scope over `range` of the view.
+    pub fn new(range: Range<usize>, parent: Option<usize>) -> Scope {
+        Scope {
+            range,
+            parent,
+            ..Scope::default()
+        }
+    }
+
+    /// Adds a declaration to the scope.
+    pub fn declare(&mut self, decl: Declaration) {
+        self.by_name
+            .entry(decl.name.clone())
+            .or_default()
+            .push(self.decls.len());
+        self.decls.push(decl);
+    }
+
+    /// The declarations, to move their offsets (names stay as they are).
+    pub fn decls_mut(&mut self) -> &mut [Declaration] {
+        &mut self.decls
+    }
+
+    /// The declarations of `name`, latest first.
+    fn named<'s>(&'s self, name: &str) -> impl Iterator<Item = &'s Declaration> + use<'s> {
+        let indexes = self.by_name.get(name).map_or(&[][..], Vec::as_slice);
+        indexes.iter().rev().map(|&i| &self.decls[i])
+    }
 }
 
 /// All scopes of one file, in pre-order: scope 0 is the file scope, and a
@@ -35,12 +73,19 @@ pub struct ScopeTree {
 impl ScopeTree {
     /// The innermost scope containing `offset`.
     pub fn innermost(&self, offset: usize) -> usize {
-        // Pre-order plus nesting: the last scope containing the offset is
-        // the innermost one.
-        self.scopes
-            .iter()
-            .rposition(|s| s.range.start <= offset && offset < s.range.end)
-            .unwrap_or(0)
+        // Pre-order plus nesting: starts never decrease, and the innermost
+        // scope containing the offset is the last scope starting at or
+        // before it, or one of that scope's ancestors.
+        let last = self.scopes.partition_point(|s| s.range.start <= offset);
+        let mut scope = last.checked_sub(1);
+        while let Some(i) = scope {
+            let here = &self.scopes[i];
+            if offset < here.range.end {
+                return i;
+            }
+            scope = here.parent;
+        }
+        0
     }
 
     /// The scopes from `scope` outwards to the file scope.
@@ -72,13 +117,8 @@ impl ScopeTree {
         offset: usize,
         name: &'n str,
     ) -> impl Iterator<Item = &'s Declaration> + use<'s, 'n> {
-        self.chain(self.innermost(offset)).flat_map(move |scope| {
-            scope
-                .decls
-                .iter()
-                .rev()
-                .filter(move |d| d.name == name && d.visible_from <= offset)
-        })
+        self.chain(self.innermost(offset))
+            .flat_map(move |scope| scope.named(name).filter(move |d| d.visible_from <= offset))
     }
 
     /// The tag `name` visible at `offset`.

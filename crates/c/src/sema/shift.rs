@@ -186,7 +186,7 @@ fn visit(symbols: &mut FileSymbols, structs: &mut [StructDef], positions: &mut i
     for scope in &mut symbols.tree.scopes {
         positions.start(&mut scope.range.start);
         positions.end(&mut scope.range.end);
-        for decl in &mut scope.decls {
+        for decl in scope.decls_mut() {
             declaration(decl, positions);
         }
         for tag in &mut scope.tags {

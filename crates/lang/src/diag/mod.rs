@@ -133,8 +133,48 @@ impl Diagnostic {
         }]);
         let simple = SimpleFile::new(file.path.display().to_string(), file.text.as_str());
         term::emit_into_string(&config, &simple, &diagnostic)
+            .map(|text| clip_long_lines(&text))
             .unwrap_or_else(|_| format!("{}: {}\n", self.location().unwrap_or_default(), self.message))
     }
+}
+
+/// Rendered lines longer than this are clipped around the caret.
+const MAX_SHOWN_LINE: usize = 160;
+
+/// Clips over-long source lines of a rendered diagnostic (a generated or
+/// minified aspect) to a window around the caret, keeping the caret under
+/// the text it marks; lines stay whole otherwise.
+fn clip_long_lines(rendered: &str) -> String {
+    let lines: Vec<&str> = rendered.lines().collect();
+    let Some(caret_line) = lines
+        .iter()
+        .position(|l| l.contains('^') && l.trim_start().starts_with('|'))
+    else {
+        return rendered.to_string();
+    };
+    let caret = lines[caret_line].find('^').unwrap_or(0);
+    if caret_line == 0 || lines[caret_line - 1].len() <= MAX_SHOWN_LINE || !lines[caret_line - 1].is_ascii() {
+        return rendered.to_string();
+    }
+    let gutter = lines[caret_line].find('|').map_or(0, |g| g + 2);
+    let from = caret.saturating_sub(MAX_SHOWN_LINE / 2).max(gutter);
+    let clip = |line: &str| -> String {
+        let end = (from + MAX_SHOWN_LINE / 2 + 20).min(line.len());
+        let head = &line[..gutter.min(line.len())];
+        let body = line.get(from..end).unwrap_or("");
+        let more = if end < line.len() { " ..." } else { "" };
+        let marker = if from > gutter { "... " } else { "" };
+        format!("{head}{marker}{body}{more}")
+    };
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    out[caret_line - 1] = clip(lines[caret_line - 1]);
+    let marker = if from > gutter { "    " } else { "" };
+    let caret_text = &lines[caret_line][..gutter.min(lines[caret_line].len())];
+    out[caret_line] = format!(
+        "{caret_text}{marker}{}",
+        lines[caret_line].get(from..).unwrap_or("").trim_end()
+    );
+    out.join("\n") + "\n"
 }
 
 impl fmt::Display for Diagnostic {

@@ -1,6 +1,8 @@
 //! Evaluating select chains against a host: stepping from the program root
 //! kind by kind, filtering, and joining labelled selects (`apply to F::P`).
 
+use std::collections::HashMap;
+
 use crate::aspect::ast::{Chain, CmpOp};
 use crate::model::{JoinPoint, Value};
 
@@ -88,22 +90,56 @@ pub fn join(selects: Vec<Vec<Tuple>>) -> Vec<Tuple> {
         return Vec::new();
     };
     for other in selects {
-        let mut next = Vec::new();
-        for left in &joined {
-            for right in &other {
-                let common = left
-                    .iter()
-                    .zip(right)
-                    .take_while(|((a, _), (b, _))| a == b)
-                    .count();
-                if left[..common] == right[..common] {
-                    let mut tuple = left.clone();
-                    tuple.extend(right[common..].iter().cloned());
-                    next.push(tuple);
-                }
+        joined = join_two(&joined, &other);
+    }
+    joined
+}
+
+/// The step names of a tuple.
+fn names(tuple: &Tuple) -> impl Iterator<Item = &str> {
+    tuple.iter().map(|(name, _)| name.as_str())
+}
+
+/// Joins two selects. Every tuple of one select names the same steps, so
+/// the common prefix is the same for every pair, and the right tuples are
+/// found by a hash of their prefix's join points: a nested loop over both
+/// made a large file's weave quadratic.
+fn join_two(left: &[Tuple], right: &[Tuple]) -> Vec<Tuple> {
+    let (Some(l0), Some(r0)) = (left.first(), right.first()) else {
+        return Vec::new();
+    };
+    let common = names(l0).zip(names(r0)).take_while(|(a, b)| a == b).count();
+    let uniform = |tuples: &[Tuple], first: &Tuple| tuples.iter().all(|t| names(t).eq(names(first)));
+    if !uniform(left, l0) || !uniform(right, r0) {
+        return nested_join(left, right);
+    }
+    let mut by_prefix: HashMap<&[(String, JoinPoint)], Vec<&Tuple>> = HashMap::new();
+    for r in right {
+        by_prefix.entry(&r[..common]).or_default().push(r);
+    }
+    let mut joined = Vec::new();
+    for l in left {
+        for r in by_prefix.get(&l[..common]).map_or(&[][..], Vec::as_slice) {
+            let mut tuple = l.clone();
+            tuple.extend(r[common..].iter().cloned());
+            joined.push(tuple);
+        }
+    }
+    joined
+}
+
+/// [`join_two`] pair by pair, for selects whose tuples name different steps.
+fn nested_join(left: &[Tuple], right: &[Tuple]) -> Vec<Tuple> {
+    let mut joined = Vec::new();
+    for l in left {
+        for r in right {
+            let common = names(l).zip(names(r)).take_while(|(a, b)| a == b).count();
+            if l[..common] == r[..common] {
+                let mut tuple = l.clone();
+                tuple.extend(r[common..].iter().cloned());
+                joined.push(tuple);
             }
         }
-        joined = next;
     }
     joined
 }

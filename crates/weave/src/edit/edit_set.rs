@@ -19,6 +19,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::positions::Positions;
 use super::{Edit, Location};
 
 /// Which side of its anchor an insertion belongs to.
@@ -112,6 +113,7 @@ pub struct EditSet {
     path: PathBuf,
     text: Arc<str>,
     pending: Vec<Pending>,
+    positions: Positions,
 }
 
 impl EditSet {
@@ -121,6 +123,7 @@ impl EditSet {
             path: path.into(),
             text,
             pending: Vec::new(),
+            positions: Positions::default(),
         }
     }
 
@@ -146,7 +149,7 @@ impl EditSet {
         let before = self.pending.len();
         for op in ops {
             if let Err(err) = self.push_one(op, origin) {
-                self.pending.truncate(before);
+                self.forget_from(before);
                 return Err(err);
             }
         }
@@ -165,15 +168,29 @@ impl EditSet {
         {
             return Ok(());
         }
-        for other in &self.pending {
-            self.check_compatible(&op, origin, other)?;
+        self.check_compatible(&op, origin)?;
+        let index = self.pending.len();
+        match &op {
+            Op::Insert(ins) => self.positions.add_insertion(ins.offset, index),
+            Op::Replace { range, .. } => self.positions.add_replacement(range, index),
         }
         self.pending.push(Pending {
             op,
-            seq: self.pending.len(),
+            seq: index,
             origin,
         });
         Ok(())
+    }
+
+    /// Drops the pending edits from index `from` on.
+    fn forget_from(&mut self, from: usize) {
+        for (index, p) in self.pending.iter().enumerate().skip(from) {
+            match &p.op {
+                Op::Insert(ins) => self.positions.remove_insertion(ins.offset, index),
+                Op::Replace { range, .. } => self.positions.remove_replacement(range),
+            }
+        }
+        self.pending.truncate(from);
     }
 
     /// Whether an insertion merging with `ins` is pending: the same brace
@@ -186,9 +203,10 @@ impl EditSet {
             }
             _ => other == ins,
         };
-        self.pending
+        self.positions
+            .insertions_at(ins.offset)
             .iter()
-            .any(|p| matches!(&p.op, Op::Insert(other) if same(other)))
+            .any(|&i| matches!(&self.pending[i].op, Op::Insert(other) if same(other)))
     }
 
     fn check_range(&self, range: &Range<usize>, origin: usize) -> Result<(), EditError> {
@@ -207,30 +225,34 @@ impl EditSet {
         }
     }
 
-    fn check_compatible(&self, op: &Op, origin: usize, other: &Pending) -> Result<(), EditError> {
-        let inside = |offset: usize, r: &Range<usize>| r.start < offset && offset < r.end;
-        match (op, &other.op) {
-            (Op::Replace { range: a, .. }, Op::Replace { range: b, .. })
-                if a.start < b.end && b.start < a.end =>
-            {
-                Err(EditError::Overlap {
-                    first: self.location(other.origin),
-                    second: self.location(origin),
-                })
+    /// Refuses a replacement overlapping a pending one, and an insertion
+    /// strictly inside a replacement (either pending).
+    fn check_compatible(&self, op: &Op, origin: usize) -> Result<(), EditError> {
+        let origin_of = |index: usize| self.pending[index].origin;
+        match op {
+            Op::Replace { range, .. } => {
+                let overlap = self.positions.overlapping(range);
+                let inside = self.positions.inside(range);
+                // The earlier of the two conflicts is reported.
+                match (overlap, inside) {
+                    (Some(r), i) if i.is_none_or(|i| r < i) => Err(EditError::Overlap {
+                        first: self.location(origin_of(r)),
+                        second: self.location(origin),
+                    }),
+                    (_, Some(i)) => Err(EditError::InsideReplacement {
+                        insert: self.location(origin_of(i)),
+                        replacement: self.location(origin),
+                    }),
+                    _ => Ok(()),
+                }
             }
-            (Op::Insert(ins), Op::Replace { range, .. }) if inside(ins.offset, range) => {
-                Err(EditError::InsideReplacement {
+            Op::Insert(ins) => match self.positions.holding(ins.offset) {
+                Some(r) => Err(EditError::InsideReplacement {
                     insert: self.location(origin),
-                    replacement: self.location(other.origin),
-                })
-            }
-            (Op::Replace { range, .. }, Op::Insert(ins)) if inside(ins.offset, range) => {
-                Err(EditError::InsideReplacement {
-                    insert: self.location(other.origin),
-                    replacement: self.location(origin),
-                })
-            }
-            _ => Ok(()),
+                    replacement: self.location(origin_of(r)),
+                }),
+                None => Ok(()),
+            },
         }
     }
 
