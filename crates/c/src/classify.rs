@@ -16,8 +16,8 @@ pub enum MacroClass {
     Identity,
     /// Body is only string literals, and parameters between them (`#define
     /// FMT(m) "%" m "u"`, `#define VERSION "1.2"`): a use is a string
-    /// literal, and is read as an empty one so that it concatenates with its
-    /// neighbours (`"a" FMT("l") "b"`).
+    /// literal. Glued to another string it is read as an empty one, so that
+    /// it concatenates (`"a" FMT("l") "b"`); alone it parses as written.
     StringLiteral,
     /// Body is only the punctuation of parameter lists (`(`, `)`, `,`, `;`,
     /// and `void` between parentheses), whatever the arguments: the pieces

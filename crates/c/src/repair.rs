@@ -198,6 +198,31 @@ pub struct OldStyle {
     pub blanked: bool,
 }
 
+/// True when the string macro use spanning tokens `first..=last` has a
+/// string beside it: a literal, or another string macro (`"a" FMT("l")`,
+/// `PREFIX SUFFIX`, `FMT("l") FMT("u")`).
+fn glued_to_string(src: &str, info: &TokenInfo, macros: &MacroTable, first: usize, last: usize) -> bool {
+    let is_string = |i: usize| {
+        let t = &info.tokens[i];
+        t.kind == TokenKind::Literal
+            || (t.kind == TokenKind::Ident && macros.class(t.text(src)) == Some(MacroClass::StringLiteral))
+    };
+    let before = info.prev_live(first).is_some_and(|p| {
+        if info.tokens[p].is_punct(src, ")") {
+            // The end of a call: a string macro's, when the name before
+            // its `(` is one.
+            (0..p)
+                .rev()
+                .find(|&o| info.closer[o] == Some(p))
+                .and_then(|open| info.prev_live(open))
+                .is_some_and(is_string)
+        } else {
+            is_string(p)
+        }
+    });
+    before || info.next_live(last).is_some_and(is_string)
+}
+
 /// The K&R parameter declarations between `f(a, b)` (closing at `close`)
 /// and the body. Returns their byte range.
 fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<Range<usize>> {
@@ -326,7 +351,9 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                     .get(name)
                     .is_some_and(|m| m.defs.iter().any(|d| d.params.is_some()));
                 let last = if function_like { close } else { Some(i) };
-                if let Some(last) = last {
+                // Alone, a use parses as a name or a call and stays as
+                // written; glued to another string it is read as `""`.
+                if let Some(last) = last.filter(|&last| glued_to_string(src, info, macros, i, last)) {
                     let range = info.tokens[i].range.start..info.tokens[last].range.end;
                     if range.len() >= 2 {
                         set.add(Rewrite::empty_string(src, range));

@@ -98,10 +98,21 @@ fn is_plain(macros: &MacroTable, code: &str) -> bool {
     let probe = format!("{code}\n;");
     let tokens = tokenize(&probe);
     let closed = tokens.last().is_some_and(|t| t.range.start == code.len() + 1);
+    let literal_at = |i: Option<usize>| {
+        i.and_then(|i| tokens.get(i)).is_some_and(|t| {
+            t.kind == TokenKind::Literal || macros.class(t.text(&probe)) == Some(MacroClass::StringLiteral)
+        })
+    };
     closed
-        && tokens.iter().all(|t| match t.kind {
+        && tokens.iter().enumerate().all(|(i, t)| match t.kind {
             TokenKind::Directive => false,
-            TokenKind::Ident => matches!(macros.class(t.text(&probe)), None | Some(MacroClass::Other)),
+            TokenKind::Ident => match macros.class(t.text(&probe)) {
+                None | Some(MacroClass::Other) => true,
+                // A string macro parses as a name, unless it is glued to
+                // another string (`"a" NAME`), which only its repair reads.
+                Some(MacroClass::StringLiteral) => !literal_at(i.checked_sub(1)) && !literal_at(Some(i + 1)),
+                _ => false,
+            },
             _ => true,
         })
 }

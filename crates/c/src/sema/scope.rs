@@ -1,6 +1,6 @@
 //! Lexical scopes of one file and name lookup in them.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::ctype::CType;
@@ -28,7 +28,7 @@ pub struct Scope {
     /// Indexes into `decls` by name, in declaration order: a file scope
     /// holds every function of the file, and scanning it for each lookup
     /// made weaving a large file quadratic.
-    by_name: HashMap<String, Vec<usize>>,
+    by_name: BTreeMap<String, Vec<usize>>,
     pub tags: Vec<Tag>,
 }
 
