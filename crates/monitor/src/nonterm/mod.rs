@@ -3,12 +3,14 @@
 //! decide its exits, see the `state` loop attribute) repeats, with Brent's
 //! cycle detection, and reports a revisit.
 //!
-//! [`spec`] is the weaver's side (one [`NontermSpec`] per woven unit);
+//! [`harness`] runs SV-COMP-style programs concretely. [`spec`] is the
+//! weaver's side (one [`NontermSpec`] per woven unit);
 //! [`aspect_api`] lets aspects build specs (`NontermMonitors`); [`record`]
 //! reads the `.nonterm` report files the runtime
 //! (`runtime/weft_nonterm_*.h`) writes. See docs/nonterm.md.
 
 pub mod aspect_api;
+pub mod harness;
 pub mod record;
 pub mod spec;
 

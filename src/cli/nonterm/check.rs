@@ -1,0 +1,331 @@
+//! `weft nonterm check`: weave aspects/nonterm.lara into C files, build
+//! them with the system C compiler, run the program (several times, with
+//! seeded `__VERIFIER_nondet_*()` values under `--svcomp`), and say per
+//! loop whether it was monitored and whether it was reported, with the
+//! witness.
+//!
+//! Exit status: 0 nothing reported; 1 a loop was reported; 2 usage, weave
+//! or build error.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde_json::json;
+use weft_monitor::nonterm::harness::SVCOMP_HARNESS;
+use weft_monitor::nonterm::{Report, ReportFile};
+use weft_study::run::{Abnormal, RunRecord, execute};
+
+use super::show::{describe, read_all, report_json};
+
+/// The monitor's aspect, shipped inside the binary so that `check` works
+/// wherever weft is installed.
+const NONTERM_ASPECT: &str = include_str!("../../../aspects/nonterm.lara");
+
+/// Bytes of stdout or stderr kept per run; a run writing more is stopped.
+const OUTPUT_CAP: u64 = 16 << 20;
+
+/// Weave, build and run a C program under the non-termination monitor.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft nonterm check prog.c -- 5            # run `prog 5` once
+  weft nonterm check --svcomp --runs 20 benchmark.c
+  weft nonterm check --policy log --timeout 2 --json a.c b.c
+
+The program is built with `$CC` (or cc) from the woven files, with -I for each
+input's directory. Each run gets its own $WEFT_OUT; with --svcomp, run i has
+WEFT_SEED=i. A run that times out without a report is counted apart: a hang
+the monitor did not see (its state does not repeat, or a loop is not
+monitored).")]
+pub struct Args {
+    /// The program's C files.
+    #[arg(required = true, value_name = "FILE.c")]
+    files: Vec<PathBuf>,
+    /// Define the SV-COMP `__VERIFIER_nondet_*()` functions from a seeded
+    /// random stream (`__VERIFIER_assume(0)` ends a run quietly).
+    #[arg(long)]
+    svcomp: bool,
+    /// How many runs (seeds 0..N with --svcomp).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    runs: usize,
+    /// Seconds each run may take before it is stopped.
+    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    timeout: f64,
+    /// What a report does: abort (stop the run), log (go on) or break
+    /// (leave the loop).
+    #[arg(long, default_value = "abort", value_parser = ["abort", "log", "break"])]
+    policy: String,
+    /// An extra compiler flag (repeatable), e.g. --cflag=-DNDEBUG.
+    #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
+    cflags: Vec<String>,
+    /// Keep the woven files, the program and each run's reports in DIR (a
+    /// new directory) instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The program's arguments, after `--`.
+    #[arg(last = true, value_name = "ARGS")]
+    program_args: Vec<String>,
+}
+
+/// Runs the check; usage, weave and build errors are exit status 2.
+pub fn run(args: &Args) -> anyhow::Result<i32> {
+    match check(args) {
+        Ok(outcome) => {
+            if args.json {
+                println!("{}", outcome.to_json());
+            } else {
+                outcome.print();
+            }
+            Ok(if outcome.loops.is_empty() { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            Ok(2)
+        }
+    }
+}
+
+/// What the check found.
+struct Outcome {
+    /// The weave's own lines: what was monitored, what not and why.
+    weave_lines: Vec<String>,
+    runs: Vec<RunRecord>,
+    /// Whether each run left a report.
+    reported: Vec<bool>,
+    /// Reported loops by (file, line, function), in order.
+    loops: BTreeMap<(String, usize, String), LoopFinding>,
+}
+
+/// One reported loop over all runs.
+struct LoopFinding {
+    runs: usize,
+    /// The first run's report file and report.
+    first: (usize, ReportFile, Report),
+}
+
+fn check(args: &Args) -> anyhow::Result<Outcome> {
+    if args.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    for file in &args.files {
+        if !file.is_file() {
+            bail!("{}: no such file", file.display());
+        }
+    }
+    let temp;
+    let work = match &args.keep {
+        Some(dir) => {
+            std::fs::create_dir(dir).with_context(|| format!("--keep {}: cannot create a new directory", dir.display()))?;
+            dir.clone()
+        }
+        None => {
+            temp = tempfile::tempdir()?;
+            temp.path().to_path_buf()
+        }
+    };
+    let weave_lines = weave(args, &work)?;
+    let program = build(args, &work)?;
+    eprintln!(
+        "running {} {} time{} (timeout {} s each)…",
+        program.display(),
+        args.runs,
+        if args.runs == 1 { "" } else { "s" },
+        args.timeout
+    );
+    let mut outcome = Outcome {
+        weave_lines,
+        runs: Vec::new(),
+        reported: Vec::new(),
+        loops: BTreeMap::new(),
+    };
+    for run in 0..args.runs {
+        let (record, files) = run_once(args, &work, &program, run)?;
+        outcome.reported.push(files.iter().any(|f| !f.reports.is_empty()));
+        outcome.runs.push(record);
+        for file in files {
+            for report in &file.reports {
+                let Some(decl) = file.loops.get(report.site) else {
+                    continue;
+                };
+                let key = (file.unit.clone(), decl.line, decl.function.clone());
+                outcome
+                    .loops
+                    .entry(key)
+                    .and_modify(|l| l.runs += 1)
+                    .or_insert_with(|| LoopFinding {
+                        runs: 1,
+                        first: (run, file.clone(), report.clone()),
+                    });
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+/// Weaves the monitor into the files under `work/woven`; returns the
+/// weave's report lines.
+fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
+    let aspect = work.join("nonterm.lara");
+    std::fs::write(&aspect, NONTERM_ASPECT)?;
+    let out = Command::new(std::env::current_exe()?)
+        .args(["weave", "--aspect"])
+        .arg(&aspect)
+        .arg("--arg")
+        .arg(format!("policy={}", args.policy))
+        .arg("--output")
+        .arg(work.join("woven"))
+        .args(&args.files)
+        .output()
+        .context("cannot run weft weave")?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        bail!("weaving failed:\n{stdout}{stderr}");
+    }
+    Ok(stdout.lines().chain(stderr.lines()).map(str::to_string).collect())
+}
+
+/// Builds the woven files (and the SV-COMP harness) into `work/program`.
+fn build(args: &Args, work: &Path) -> anyhow::Result<PathBuf> {
+    let mut sources = Vec::new();
+    collect_c_files(&work.join("woven"), &mut sources)?;
+    if args.svcomp {
+        let harness = work.join("weft_svcomp_harness.c");
+        std::fs::write(&harness, SVCOMP_HARNESS)?;
+        sources.push(harness);
+    }
+    let program = work.join("program");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let mut command = Command::new(&cc);
+    command.args(["-w", "-O1", "-o"]).arg(&program).args(&sources);
+    for file in &args.files {
+        let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        command.arg("-I").arg(dir);
+    }
+    command.args(&args.cflags).arg("-lm");
+    let out = command.output().with_context(|| format!("cannot run the C compiler `{cc}`"))?;
+    if !out.status.success() {
+        bail!(
+            "the woven program does not build with `{cc}`:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(program)
+}
+
+fn collect_c_files(dir: &Path, into: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.path());
+    for entry in entries {
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect_c_files(&path, into)?;
+        } else if path.extension().is_some_and(|e| e == "c") {
+            into.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Runs the program once, in `work/runs/RUN`, and reads its reports.
+fn run_once(args: &Args, work: &Path, program: &Path, run: usize) -> anyhow::Result<(RunRecord, Vec<ReportFile>)> {
+    let dir = work.join("runs").join(run.to_string());
+    let cwd = dir.join("cwd");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&cwd)?;
+    std::fs::create_dir_all(&out)?;
+    let env: BTreeMap<String, String> = [
+        ("WEFT_OUT", out.display().to_string()),
+        ("WEFT_SEED", run.to_string()),
+        ("WEFT_NONTERM_POLICY", args.policy.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let command: Vec<String> = std::iter::once(program.display().to_string())
+        .chain(args.program_args.iter().cloned())
+        .map(|a| sh_quote(&a))
+        .collect();
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let record = execute(&command.join(" "), &cwd, &env, None, &[], timeout, OUTPUT_CAP)?;
+    let files = read_all(&[out])?;
+    Ok((record, files))
+}
+
+/// `text` quoted for `sh`.
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// How a run ended, in words.
+fn ending(record: &RunRecord, reported: bool) -> &'static str {
+    match (record.abnormal, reported) {
+        (_, true) => "reported",
+        (Some(Abnormal::Timeout), false) => "timed out without a report",
+        (Some(Abnormal::Crash), false) => "crashed",
+        (Some(Abnormal::OutputCap), false) => "stopped for writing too much",
+        (Some(Abnormal::Spawn), false) => "did not start",
+        (None, false) => "ended",
+    }
+}
+
+impl Outcome {
+    /// Runs counted by how they ended.
+    fn endings(&self) -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for (record, &reported) in self.runs.iter().zip(&self.reported) {
+            *counts.entry(ending(record, reported)).or_default() += 1;
+        }
+        counts
+    }
+
+    fn print(&self) {
+        for line in &self.weave_lines {
+            println!("{line}");
+        }
+        for ((_, _, _), finding) in &self.loops {
+            let (run, file, report) = &finding.first;
+            println!(
+                "{} (in {} of {} runs; first in run {run})",
+                describe(file, report),
+                finding.runs,
+                self.runs.len()
+            );
+        }
+        let endings: Vec<String> = self.endings().iter().map(|(e, n)| format!("{n} {e}")).collect();
+        println!(
+            "{} loop{} reported; {} run{}: {}",
+            self.loops.len(),
+            if self.loops.len() == 1 { "" } else { "s" },
+            self.runs.len(),
+            if self.runs.len() == 1 { "" } else { "s" },
+            endings.join(", ")
+        );
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        let loops: Vec<serde_json::Value> = self
+            .loops
+            .values()
+            .map(|f| {
+                let (run, file, report) = &f.first;
+                json!({"runs": f.runs, "first_run": run, "first": report_json(file, report)})
+            })
+            .collect();
+        let runs: Vec<serde_json::Value> = self
+            .runs
+            .iter()
+            .zip(&self.reported)
+            .map(|(r, &reported)| json!({"status": r.status, "ending": ending(r, reported), "millis": r.millis}))
+            .collect();
+        json!({"weave": self.weave_lines, "loops": loops, "runs": runs})
+    }
+}

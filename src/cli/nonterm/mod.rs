@@ -1,0 +1,35 @@
+//! `weft nonterm`: read the reports of loops woven with
+//! aspects/nonterm.lara (`show`), or weave, build and run a program to
+//! find its non-terminating loops in one step (`check`).
+
+mod check;
+mod show;
+
+use std::path::PathBuf;
+
+/// Find and read non-termination reports.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Print every report under the given directories (searched for
+    /// *.nonterm) or files: the loop, whether its state was exact, the
+    /// iteration and period of the cycle, and the witness values.
+    Show {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Print JSON instead: one object per report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Weave the non-termination monitor into C files, build them with the
+    /// system C compiler, run the program, and say which loops were
+    /// monitored and which did not terminate, with the witness.
+    Check(check::Args),
+}
+
+/// Runs a `weft nonterm` subcommand.
+pub fn run(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Show { inputs, json } => show::show(&inputs, json),
+        Command::Check(args) => check::run(&args),
+    }
+}

@@ -1,0 +1,99 @@
+//! `weft nonterm show`: print the reports of loops woven with
+//! aspects/nonterm.lara. The finding is in `weft_monitor::nonterm`.
+//!
+//! Exit status: 0 no non-termination reported; 1 at least one report;
+//! 2 bad input (an unreadable or malformed report file).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use serde_json::json;
+use weft_monitor::nonterm::record::FORMAT;
+use weft_monitor::nonterm::{Report, ReportFile, read_reports};
+
+/// Prints every report in `inputs` (directories searched for *.nonterm,
+/// or files), as text or JSON lines.
+pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
+    let files = match read_all(inputs) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(2);
+        }
+    };
+    let mut count = 0;
+    for file in &files {
+        for report in &file.reports {
+            count += 1;
+            if json {
+                println!("{}", report_json(file, report));
+            } else {
+                println!("{}", describe(file, report));
+            }
+        }
+    }
+    if !json {
+        eprintln!("{count} report(s) in {} file(s)", files.len());
+    }
+    Ok(if count > 0 { 1 } else { 0 })
+}
+
+/// One report as a JSON object: the loop, the verdict, the cycle, the
+/// witness (name to shown value), the process and the policy.
+pub fn report_json(file: &ReportFile, report: &Report) -> serde_json::Value {
+    let decl = file.loops.get(report.site);
+    let witness: serde_json::Map<String, serde_json::Value> =
+        file.witness(report).into_iter().map(|(n, v)| (n, json!(v))).collect();
+    json!({"file": file.unit, "line": decl.map(|d| d.line), "function": decl.map(|d| &d.function),
+           "exact": report.exact, "iteration": report.iteration, "period": report.period,
+           "policy": report.policy.to_string(), "pid": file.header.pid, "witness": witness})
+}
+
+/// One report as a line: where the loop is, the verdict, the cycle and
+/// the witness, the process and the policy.
+pub fn describe(file: &ReportFile, report: &Report) -> String {
+    let Some(decl) = file.loops.get(report.site) else {
+        return format!("{}: a report of an unknown loop #{}", file.unit, report.site);
+    };
+    let verdict = if report.exact {
+        "does not terminate"
+    } else {
+        "suspected not to terminate"
+    };
+    let witness: Vec<String> = file.witness(report).iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    format!(
+        "{}:{}: loop in {} {verdict}: state repeated at iteration {} with period {} ({}); pid {}, policy {}",
+        file.unit,
+        decl.line,
+        decl.function,
+        report.iteration,
+        report.period,
+        if witness.is_empty() {
+            "no state".to_string()
+        } else {
+            witness.join(", ")
+        },
+        file.header.pid,
+        report.policy
+    )
+}
+
+/// The report files under `inputs`.
+pub fn read_all(inputs: &[PathBuf]) -> anyhow::Result<Vec<ReportFile>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let paths = if input.is_dir() {
+            FORMAT
+                .files_in(input)
+                .with_context(|| format!("cannot list {}", input.display()))?
+        } else if input.exists() {
+            vec![input.clone()]
+        } else {
+            bail!("{}: no such file or directory", input.display());
+        };
+        for path in paths {
+            files.push(read_reports(&path).map_err(anyhow::Error::msg)?);
+        }
+    }
+    Ok(files)
+}
