@@ -61,8 +61,21 @@ fn attributes(host: &mut dyn Host, jp: &JoinPoint) -> Vec<(&'static str, Value)>
         return Vec::new();
     };
     spec.all_attributes()
-        .filter_map(|a| host.attribute(jp, a.name).ok().map(|v| (a.name, v)))
+        .filter_map(|a| host.attribute(jp, a.name).ok().map(|v| (a.name, named(host, v))))
         .collect()
+}
+
+/// `value` with each join point that has a name shown as its name (a
+/// loop's `state` lists its variables), the others as `<kind>`.
+fn named(host: &mut dyn Host, value: Value) -> Value {
+    match value {
+        Value::JoinPoint(jp) => match host.attribute(&jp, "name") {
+            Ok(Value::Str(name)) if !name.is_empty() => Value::Str(name),
+            _ => Value::JoinPoint(jp),
+        },
+        Value::List(items) => Value::List(items.into_iter().map(|v| named(host, v)).collect()),
+        other => other,
+    }
 }
 
 /// `file:line: kind name=… rank=…`; the code itself is left out.

@@ -32,6 +32,8 @@ pub struct HostFailure {
 pub struct Collected {
     pub warnings: Vec<Warning>,
     pub printed: Vec<String>,
+    /// Whether the latest insert was accepted (`insertAccepted()`).
+    pub last_insert_accepted: bool,
 }
 
 /// Everything the registered functions share.
@@ -93,7 +95,9 @@ impl Context {
             "replace" => InsertAt::Replace,
             _ => InsertAt::Before,
         };
-        match self.remote.clone().insert(&jp.0, at, &text(&code)) {
+        let result = self.remote.clone().insert(&jp.0, at, &text(&code));
+        self.collected().last_insert_accepted = result.is_ok();
+        match result {
             Ok(()) => Ok(()),
             Err(HostError::Refused { location, message }) => {
                 self.warn(site_index(site), location, message);
@@ -180,6 +184,8 @@ fn register_actions(engine: &mut Engine, context: &Context) {
             c.insert(jp, position, code, site)
         },
     );
+    let c = context.clone();
+    engine.register_fn("insertAccepted", move || c.collected().last_insert_accepted);
     let c = context.clone();
     engine.register_fn(
         "weft_perform",

@@ -302,12 +302,15 @@ macro_rules! in_expression {
     };
 }
 
-const STMT_ATTRS: &[AttributeSpec] = &[attr(
-    "is_decl",
-    &["isDecl"],
-    Bool,
-    "The statement is a local declaration.",
-)];
+const STMT_ATTRS: &[AttributeSpec] = &[
+    attr("is_decl", &["isDecl"], Bool, "The statement is a local declaration."),
+    attr(
+        "conditional",
+        &[],
+        Bool,
+        "Starts inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`) opened in its function, so code inserted around it is compiled only when the condition holds.",
+    ),
+];
 
 static KINDS: &[KindSpec] = &[
     KindSpec {
@@ -474,6 +477,12 @@ static KINDS: &[KindSpec] = &[
         attributes: typed_attributes![
             attr("has_init", &["hasInit"], Bool, "Has an initializer."),
             attr("init", &[], StrOrNull, "The initializer's text."),
+            attr(
+                "conditional",
+                &[],
+                Bool,
+                "Inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`): one opened in its function, or for a file-scope declarator, anywhere before it in the file (include guards too)."
+            ),
         ],
         actions: INSERT,
     },
@@ -494,6 +503,12 @@ static KINDS: &[KindSpec] = &[
                 &["inLoopHeader"],
                 Bool,
                 "Inside a for's init, condition or update, or a while/do condition."
+            ),
+            attr(
+                "conditional",
+                &[],
+                Bool,
+                "Inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`) opened in its function: the use is compiled only when the condition holds."
             ),
             attr(
                 "declaration",

@@ -176,6 +176,7 @@ fn statement_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -
         },
         "stmt" | "first_stmt" | "last_stmt" => match name {
             "is_decl" => Some(Value::Bool(matches!(n.kind(), "declaration" | "type_definition"))),
+            "conditional" => Some(Value::Bool(in_conditional(file, n))),
             _ => None,
         },
         "decl" | "first_decl" | "last_decl" => match name {
@@ -355,6 +356,7 @@ fn declared_attribute(
         ("param", "name") => return Some(text(param_identifier(n))),
         ("vardecl", "name") => return Some(text(declarator_name(n))),
         ("var", "name") => return Some(text(Some(n))),
+        ("var" | "vardecl", "conditional") => return Some(Value::Bool(in_conditional(file, n))),
         ("vardecl", _) => {
             if let Some(value) = vardecl_attribute(file, n, name) {
                 return Some(value);
@@ -396,4 +398,36 @@ fn vardecl_attribute(file: &ParsedFile, d: Node<'_>, name: &str) -> Option<Value
         "init" => value.map_or(Value::Null, |v| Value::Str(code(file, v).to_string())),
         _ => return None,
     })
+}
+
+/// Whether node `n` (a statement, a use, a declarator) starts inside a
+/// preprocessor conditional opened in its function, or anywhere before it
+/// in the file when it is at file scope: an `#if`, `#ifdef` or `#ifndef`
+/// that no `#endif` has closed yet where `n` starts.
+fn in_conditional(file: &ParsedFile, n: Node<'_>) -> bool {
+    let mut function = Some(n);
+    while let Some(f) = function.filter(|f| f.kind() != "function_definition") {
+        function = f.parent();
+    }
+    let range = |node: Node<'_>| file.original_range(node.byte_range());
+    let from = match function {
+        Some(f) => range(f).map(|r| r.start),
+        None => Some(0),
+    };
+    let (Some(from), Some(to)) = (from, range(n)) else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for line in file.text[from..to.start].lines() {
+        let Some(directive) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let word = directive.trim_start();
+        if word.starts_with("if") {
+            depth += 1;
+        } else if word.starts_with("endif") {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    depth > 0
 }

@@ -1,0 +1,112 @@
+//! `weft nonterm check`: weave, build and run in one step. A corpus
+//! program is reported with its witness and its twin is not; an SV-COMP
+//! program gets seeded `__VERIFIER_nondet_*()` values, and every run that
+//! reports holds a state that cannot end the loop; a hang whose state never
+//! repeats is a timeout without a report; bad input is exit status 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus").join(name)
+}
+
+fn check(args: &[&str], files: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["nonterm", "check"])
+        .args(args)
+        .args(files)
+        .output()
+        .expect("weft runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_corpus_loop_is_reported_with_its_witness_and_its_twin_is_not() {
+    let out = check(&[], &[&corpus("add_zero_step.c")]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("add_zero_step.c:10: loop in run does not terminate") && text.contains("(i = 0)"),
+        "{text}"
+    );
+    assert!(text.contains("1 loop reported; 1 run: 1 reported"), "{text}");
+
+    let out = check(&[], &[&corpus("add_zero_step.twin.c")]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("0 loops reported; 1 run: 1 ended"), "{text}");
+}
+
+#[test]
+fn svcomp_runs_get_seeded_values_and_every_report_holds_a_cycling_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("sv.c");
+    // From an even start, x never reaches 1: it cycles through 128 values.
+    std::fs::write(
+        &source,
+        "extern unsigned char __VERIFIER_nondet_uchar(void);\n\
+         int main(void)\n{\n    unsigned char x = __VERIFIER_nondet_uchar();\n    while (x != 1)\n        x = x + 2;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = check(&["--svcomp", "--runs", "8", "--json"], &[&source]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let endings: Vec<&str> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ending"].as_str().unwrap())
+        .collect();
+    let reported = endings.iter().filter(|e| **e == "reported").count();
+    assert_eq!(endings.len(), 8);
+    assert!(
+        (1..8).contains(&reported) && endings.iter().all(|e| matches!(*e, "reported" | "ended")),
+        "seeds give both even and odd starts: {endings:?}"
+    );
+    let first = &json["loops"][0]["first"];
+    assert_eq!(json["loops"][0]["runs"], reported);
+    assert_eq!((first["exact"].as_bool(), first["period"].as_u64()), (Some(true), Some(128)));
+    let x: u64 = first["witness"]["x"].as_str().unwrap().parse().unwrap();
+    assert_eq!(x % 2, 0, "an odd x would reach 1");
+}
+
+#[test]
+fn a_hang_whose_state_never_repeats_is_a_timeout_without_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("grow.c");
+    std::fs::write(
+        &source,
+        "int main(void)\n{\n    volatile long long x = 1;\n    while (x > 0)\n        x = x + 1;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = check(&["--timeout", "1"], &[&source]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("0 loops reported; 1 run: 1 timed out without a report"), "{text}");
+}
+
+#[test]
+fn bad_input_is_exit_status_two_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.c");
+    let out = check(&[], &[&missing]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.c: no such file"));
+
+    let broken = dir.path().join("broken.c");
+    std::fs::write(&broken, "int main(void)\n{\n    return undefined_name;\n}\n").unwrap();
+    let out = check(&[], &[&broken]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not build") && err.contains("undefined_name"), "{err}");
+
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    let out = check(&["--keep", kept.to_str().unwrap()], &[&corpus("add_zero_step.twin.c")]);
+    assert_eq!(out.status.code(), Some(2), "an existing --keep directory is refused");
+    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0, "and left untouched");
+}
