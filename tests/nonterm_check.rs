@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/nonterm/corpus")
+        .join(name)
 }
 
 fn check(args: &[&str], files: &[&Path]) -> Output {
@@ -53,7 +55,12 @@ fn svcomp_runs_get_seeded_values_and_every_report_holds_a_cycling_state() {
     )
     .unwrap();
     let out = check(&["--svcomp", "--runs", "8", "--json"], &[&source]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let endings: Vec<&str> = json["runs"]
         .as_array()
@@ -69,7 +76,10 @@ fn svcomp_runs_get_seeded_values_and_every_report_holds_a_cycling_state() {
     );
     let first = &json["loops"][0]["first"];
     assert_eq!(json["loops"][0]["runs"], reported);
-    assert_eq!((first["exact"].as_bool(), first["period"].as_u64()), (Some(true), Some(128)));
+    assert_eq!(
+        (first["exact"].as_bool(), first["period"].as_u64()),
+        (Some(true), Some(128))
+    );
     let x: u64 = first["witness"]["x"].as_str().unwrap().parse().unwrap();
     assert_eq!(x % 2, 0, "an odd x would reach 1");
 }
@@ -86,7 +96,10 @@ fn a_hang_whose_state_never_repeats_is_a_timeout_without_a_report() {
     let out = check(&["--timeout", "1"], &[&source]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("0 loops reported; 1 run: 1 timed out without a report"), "{text}");
+    assert!(
+        text.contains("0 loops reported; 1 run: 1 timed out without a report"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -102,11 +115,21 @@ fn bad_input_is_exit_status_two_with_the_reason() {
     let out = check(&[], &[&broken]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("does not build") && err.contains("undefined_name"), "{err}");
+    assert!(
+        err.contains("does not build") && err.contains("undefined_name"),
+        "{err}"
+    );
 
     let kept = dir.path().join("kept");
     std::fs::create_dir(&kept).unwrap();
-    let out = check(&["--keep", kept.to_str().unwrap()], &[&corpus("add_zero_step.twin.c")]);
-    assert_eq!(out.status.code(), Some(2), "an existing --keep directory is refused");
+    let out = check(
+        &["--keep", kept.to_str().unwrap()],
+        &[&corpus("add_zero_step.twin.c")],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an existing --keep directory is refused"
+    );
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0, "and left untouched");
 }

@@ -65,6 +65,11 @@ fn each_mistake_names_the_file_and_its_key() {
             "strategy[0].detector",
         ),
         (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\nholdout = true",
+            "strategy[0].holdout",
+        ),
+        (
             "patch = \"v1.patch\"",
             "source = \"/nonexistent/weft/v1.c\"",
             "version[1].source",

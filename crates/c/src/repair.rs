@@ -198,6 +198,32 @@ pub struct OldStyle {
     pub blanked: bool,
 }
 
+/// Reads a string macro use at token `i` (a call closing at `close`, when
+/// function-like) as `""` when it is glued to another string; returns the
+/// last token of the use.
+fn string_literal_use(
+    src: &str,
+    info: &TokenInfo,
+    macros: &MacroTable,
+    i: usize,
+    close: Option<usize>,
+    set: &mut RewriteSet,
+) -> usize {
+    let function_like = macros
+        .get(info.tokens[i].text(src))
+        .is_some_and(|m| m.defs.iter().any(|d| d.params.is_some()));
+    let Some(last) = (if function_like { close } else { Some(i) }) else {
+        return i;
+    };
+    // Alone, a use parses as a name or a call and stays as written; glued
+    // to another string it is read as `""`.
+    let range = info.tokens[i].range.start..info.tokens[last].range.end;
+    if glued_to_string(src, info, macros, i, last) && range.len() >= 2 {
+        set.add(Rewrite::empty_string(src, range));
+    }
+    last
+}
+
 /// True when the string macro use spanning tokens `first..=last` has a
 /// string beside it: a literal, or another string macro (`"a" FMT("l")`,
 /// `PREFIX SUFFIX`, `FMT("l") FMT("u")`).
@@ -347,19 +373,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 set.add(Rewrite::blank(src, info.tokens[c].range.clone()));
             }
             (Some(MacroClass::StringLiteral), close) => {
-                let function_like = macros
-                    .get(name)
-                    .is_some_and(|m| m.defs.iter().any(|d| d.params.is_some()));
-                let last = if function_like { close } else { Some(i) };
-                // Alone, a use parses as a name or a call and stays as
-                // written; glued to another string it is read as `""`.
-                if let Some(last) = last.filter(|&last| glued_to_string(src, info, macros, i, last)) {
-                    let range = info.tokens[i].range.start..info.tokens[last].range.end;
-                    if range.len() >= 2 {
-                        set.add(Rewrite::empty_string(src, range));
-                    }
-                    i = last;
-                }
+                i = string_literal_use(src, info, macros, i, close, set)
             }
             (Some(MacroClass::Iterator), Some(c))
                 if info.depth[i] > 0 && !continues_statement(src, info, c) =>

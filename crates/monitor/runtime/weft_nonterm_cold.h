@@ -11,7 +11,9 @@
  * A loop whose state determines its next iteration ("exact") is reported
  * at its first revisit: the loop can never end. Any other loop is reported
  * as "suspected" once it has cycled for WEFT_NONTERM_PATIENCE iterations
- * (default 100000) without a break in the cycle. The policy
+ * (default 100000000: a loop that reads input can repeat its state while
+ * the input moves on, as gzip's deflate_fast does every 16384 bytes)
+ * without a break in the cycle. The policy
  * (WEFT_NONTERM_POLICY=abort|log|break, default the aspect's) then aborts
  * the process, logs and goes on, or leaves the loop. */
 #ifndef WEFT_NONTERM_COLD_V1
@@ -81,6 +83,16 @@ static void weft_nt_write(struct weft_nt_unit *weft_u, unsigned int weft_site, c
         weft_rt_write_all(weft_u->weft_fd, weft_line, weft_pos);
 }
 
+/* WEFT_NONTERM_PATIENCE, read once per unit: a suspected cycle asks at
+ * every period. */
+static unsigned long long weft_nt_patience(void)
+{
+    static unsigned long long weft_patience;
+    if (weft_patience == 0)
+        weft_patience = weft_rt_env_number("WEFT_NONTERM_PATIENCE", 100000000);
+    return weft_patience;
+}
+
 static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
                            const unsigned long long *weft_v, unsigned int weft_n)
 {
@@ -94,7 +106,7 @@ static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, 
         unsigned long long weft_period = weft_l->weft_lam;
         weft_l->weft_confirmed += weft_period;
         weft_l->weft_lam = 0;
-        if (weft_l->weft_confirmed < weft_rt_env_number("WEFT_NONTERM_PATIENCE", 100000))
+        if (weft_l->weft_confirmed < weft_nt_patience())
             return 1;
         weft_l->weft_lam = weft_period;
     }

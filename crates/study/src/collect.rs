@@ -107,7 +107,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                     })
                     .collect();
                 let (evaluation, kinds) =
-                    evaluate_invariants(&st.name, &oracle, &training, &observed, &s.schedule())?;
+                    evaluate_invariants(&st.name, &oracle, &training, &observed, &s.schedule(), st.holdout)?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);
             }

@@ -7,6 +7,12 @@
 //! checked against every learned set in turn. Besides the scores, the
 //! detector says which kinds of invariant flagged failing runs and which
 //! raised false alarms ([`KindBreakdown`]).
+//!
+//! With `holdout`, each subset is also split in two halves by position;
+//! invariants learned on one half are checked on the other half's runs,
+//! which all pass, and every (program point, kind) that one of them
+//! violated is judged not to generalise: test runs are not flagged by it.
+//! Only the original's training runs decide this, never a test label.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -47,6 +53,16 @@ pub struct KindRow {
 /// and the kinds of the invariants violated.
 type Verdicts = Vec<(bool, BTreeSet<String>)>;
 
+/// (program point, kind) pairs whose invariants did not hold from one half
+/// of a subset's training runs to the other.
+type Unstable = BTreeSet<(String, String)>;
+
+/// One learned set, and what hold-out found unstable in it.
+struct Learned {
+    checks: Checks,
+    unstable: Unstable,
+}
+
 /// Scores the invariant detector. `training[i]` is the directory of the
 /// original's `i`-th training run's traces; `observed[version][test]`
 /// follows the oracle's layout.
@@ -56,9 +72,10 @@ pub fn evaluate_invariants(
     training: &[PathBuf],
     observed: &[Vec<Observation>],
     schedule: &Schedule,
+    holdout: bool,
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
     let subsets = schedule.subsets(training.len());
-    let checks = learn_all(training, &subsets)?;
+    let checks = learn_all(training, &subsets, holdout)?;
     let cells: Vec<(usize, usize)> = (0..observed.len())
         .flat_map(|v| (0..observed[v].len()).map(move |t| (v, t)))
         .collect();
@@ -102,38 +119,98 @@ pub fn evaluate_invariants(
 }
 
 /// One learned set per subset: each training run's traces are read once
-/// and fed to the engines whose subset holds it.
-fn learn_all(training: &[PathBuf], subsets: &[(u32, Vec<usize>)]) -> anyhow::Result<Vec<Checks>> {
-    let mut engines: Vec<Engine> = subsets.iter().map(|_| Engine::new(Config::default())).collect();
+/// and fed to the engines whose subset holds it (with `holdout`, also to
+/// the engine of the subset's half that holds it).
+fn learn_all(
+    training: &[PathBuf],
+    subsets: &[(u32, Vec<usize>)],
+    holdout: bool,
+) -> anyhow::Result<Vec<Learned>> {
+    // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
+    let parts: Vec<Vec<usize>> = subsets
+        .iter()
+        .flat_map(|(_, subset)| {
+            let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
+            let halves = if holdout {
+                [half(0), half(1)]
+            } else {
+                [Vec::new(), Vec::new()]
+            };
+            let [a, b] = halves;
+            [subset.clone(), a, b]
+        })
+        .collect();
+    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(Config::default())).collect();
     for (run, dir) in training.iter().enumerate() {
         let traces = read_all(&run_files(dir)?)?;
         engines
             .par_iter_mut()
-            .zip(subsets)
-            .filter(|(_, (_, subset))| subset.binary_search(&run).is_ok())
+            .zip(&parts)
+            .filter(|(_, part)| part.binary_search(&run).is_ok())
             .try_for_each(|(engine, _)| {
                 traces.iter().try_for_each(|(file, trace)| {
                     learn_file(engine, trace).with_context(|| format!("learning from {}", file.display()))
                 })
             })?;
     }
-    Ok(engines.into_par_iter().map(|e| Checks::new(e.finish())).collect())
+    let mut checks: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
+    let mut unstable = vec![Unstable::new(); subsets.len()];
+    if holdout {
+        for (run, dir) in training.iter().enumerate() {
+            let traces = read_all(&run_files(dir)?)?;
+            // A run of one half is checked against the other half's set.
+            let found: Vec<(usize, Unstable)> = parts
+                .par_iter()
+                .enumerate()
+                .filter(|(e, part)| {
+                    e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
+                })
+                .map(|(e, _)| {
+                    let result = check_traces(&checks[e], &traces)?;
+                    Ok((
+                        e / 3,
+                        result.findings.into_iter().map(|f| (f.point, f.kind)).collect(),
+                    ))
+                })
+                .collect::<anyhow::Result<_>>()?;
+            for (subset, pairs) in found {
+                unstable[subset].extend(pairs);
+            }
+        }
+    }
+    let whole: Vec<Checks> = checks.drain(..).step_by(3).collect();
+    Ok(whole
+        .into_iter()
+        .zip(unstable)
+        .map(|(checks, unstable)| Learned { checks, unstable })
+        .collect())
 }
 
-/// A test run judged by every learned set: an abnormal run fails them all.
-fn verdicts(checks: &[Checks], observed: &Observation) -> anyhow::Result<Verdicts> {
+/// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
+fn sibling(e: usize) -> usize {
+    if e % 3 == 1 { e + 1 } else { e - 1 }
+}
+
+/// A test run judged by every learned set: an abnormal run fails them all;
+/// violations of pairs found unstable do not count.
+fn verdicts(learned: &[Learned], observed: &Observation) -> anyhow::Result<Verdicts> {
     let dir = match observed {
         Observation::Trace(dir) => dir,
-        Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); checks.len()]),
+        Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
     let traces = read_all(&run_files(dir)?)?;
-    checks
+    learned
         .iter()
-        .map(|c| {
-            let result = check_traces(c, &traces)?;
-            let kinds = result.findings.iter().map(|f| f.kind.clone()).collect();
-            Ok((result.passes(), kinds))
+        .map(|l| {
+            let result = check_traces(&l.checks, &traces)?;
+            let kinds: BTreeSet<String> = result
+                .findings
+                .into_iter()
+                .filter(|f| !l.unstable.contains(&(f.point.clone(), f.kind.clone())))
+                .map(|f| f.kind)
+                .collect();
+            Ok((kinds.is_empty(), kinds))
         })
         .collect()
 }

@@ -123,6 +123,9 @@ pub struct Strategy {
     pub name: String,
     pub kind: StrategyKind,
     pub detector: Detector,
+    /// Invariants only: drop what does not hold from one half of the
+    /// training runs to the other (see `detect_invariants`).
+    pub holdout: bool,
     /// Appended to CFLAGS (e.g. the runtime's include path).
     pub cflags: String,
     /// Exported as LDFLAGS and LIBS (e.g. the runtime library).
@@ -233,6 +236,8 @@ struct RawStrategy {
     name: String,
     kind: String,
     detector: Option<String>,
+    #[serde(default)]
+    holdout: bool,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -521,10 +526,17 @@ impl ParseCx<'_> {
                     format!("unknown detector {other:?} (expected \"ranges\" or \"invariants\")")
                 )),
             };
+            if r.holdout && detector != Detector::Invariants {
+                bail!(self.err(
+                    &format!("strategy[{i}].holdout"),
+                    "holdout applies to the invariants detector only".to_string()
+                ));
+            }
             strategies.push(Strategy {
                 name: r.name,
                 kind,
                 detector,
+                holdout: r.holdout,
                 cflags: r.cflags,
                 ldflags: r.ldflags,
                 libs: r.libs,

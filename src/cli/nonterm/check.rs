@@ -123,7 +123,8 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
     let temp;
     let work = match &args.keep {
         Some(dir) => {
-            std::fs::create_dir(dir).with_context(|| format!("--keep {}: cannot create a new directory", dir.display()))?;
+            std::fs::create_dir(dir)
+                .with_context(|| format!("--keep {}: cannot create a new directory", dir.display()))?;
             dir.clone()
         }
         None => {
@@ -207,11 +208,16 @@ fn build(args: &Args, work: &Path) -> anyhow::Result<PathBuf> {
     let mut command = Command::new(&cc);
     command.args(["-w", "-O1", "-o"]).arg(&program).args(&sources);
     for file in &args.files {
-        let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = file
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         command.arg("-I").arg(dir);
     }
     command.args(&args.cflags).arg("-lm");
-    let out = command.output().with_context(|| format!("cannot run the C compiler `{cc}`"))?;
+    let out = command
+        .output()
+        .with_context(|| format!("cannot run the C compiler `{cc}`"))?;
     if !out.status.success() {
         bail!(
             "the woven program does not build with `{cc}`:\n{}",
@@ -236,7 +242,12 @@ fn collect_c_files(dir: &Path, into: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 }
 
 /// Runs the program once, in `work/runs/RUN`, and reads its reports.
-fn run_once(args: &Args, work: &Path, program: &Path, run: usize) -> anyhow::Result<(RunRecord, Vec<ReportFile>)> {
+fn run_once(
+    args: &Args,
+    work: &Path,
+    program: &Path,
+    run: usize,
+) -> anyhow::Result<(RunRecord, Vec<ReportFile>)> {
     let dir = work.join("runs").join(run.to_string());
     let cwd = dir.join("cwd");
     let out = dir.join("out");

@@ -42,8 +42,11 @@ pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
 /// witness (name to shown value), the process and the policy.
 pub fn report_json(file: &ReportFile, report: &Report) -> serde_json::Value {
     let decl = file.loops.get(report.site);
-    let witness: serde_json::Map<String, serde_json::Value> =
-        file.witness(report).into_iter().map(|(n, v)| (n, json!(v))).collect();
+    let witness: serde_json::Map<String, serde_json::Value> = file
+        .witness(report)
+        .into_iter()
+        .map(|(n, v)| (n, json!(v)))
+        .collect();
     json!({"file": file.unit, "line": decl.map(|d| d.line), "function": decl.map(|d| &d.function),
            "exact": report.exact, "iteration": report.iteration, "period": report.period,
            "policy": report.policy.to_string(), "pid": file.header.pid, "witness": witness})
@@ -60,7 +63,11 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
     } else {
         "suspected not to terminate"
     };
-    let witness: Vec<String> = file.witness(report).iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let witness: Vec<String> = file
+        .witness(report)
+        .iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
     format!(
         "{}:{}: loop in {} {verdict}: state repeated at iteration {} with period {} ({}); pid {}, policy {}",
         file.unit,

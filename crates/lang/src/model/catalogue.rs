@@ -303,7 +303,12 @@ macro_rules! in_expression {
 }
 
 const STMT_ATTRS: &[AttributeSpec] = &[
-    attr("is_decl", &["isDecl"], Bool, "The statement is a local declaration."),
+    attr(
+        "is_decl",
+        &["isDecl"],
+        Bool,
+        "The statement is a local declaration.",
+    ),
     attr(
         "conditional",
         &[],

@@ -154,6 +154,19 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
         }
         "assignment_expression" | "update_expression" => assignment(file, lp, n, facts),
         "init_declarator" => declaration(file, lp, n, facts),
+        // `int err;`: a declarator without an initializer declares a
+        // local too (pointer and array declarators name it deeper).
+        "declaration" => {
+            let mut cursor = n.walk();
+            for d in n.children_by_field_name("declarator", &mut cursor) {
+                if d.kind() != "init_declarator"
+                    && let Some(name) = declared_name(d)
+                    && !in_for_header(lp, n)
+                {
+                    facts.locals.insert(file.node_text(name).to_string());
+                }
+            }
+        }
         _ => {}
     }
     if let Some(condition) = condition_of(n) {
@@ -218,13 +231,24 @@ fn declaration<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Fac
     facts.deps.entry(name.clone()).or_default().extend(deps);
     // A declaration in the for header is the loop's own variable, not a
     // temporary of one iteration.
-    let in_header = n
-        .parent()
-        .and_then(|d| d.parent())
-        .is_some_and(|p| p.id() == lp.id());
-    if !in_header {
+    if !n.parent().is_some_and(|d| in_for_header(lp, d)) {
         facts.locals.insert(name);
     }
+}
+
+/// Whether declaration `decl` is the initializer of for loop `lp`.
+fn in_for_header(lp: Node<'_>, decl: Node<'_>) -> bool {
+    decl.parent().is_some_and(|p| p.id() == lp.id())
+}
+
+/// The identifier a declarator declares, through pointer, array and
+/// parenthesised declarators.
+fn declared_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    let mut d = declarator;
+    while d.kind() != "identifier" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    Some(d)
 }
 
 /// The variables of the conditions that `n` runs under, up to the loop.
@@ -330,6 +354,16 @@ mod tests {
             state_of("void f(int a, int b, int k) { while (a >= k) { int olda = a; a = b; b = olda + 1; } }");
         assert_eq!(vars, ["a", "b"]);
         assert!(unknowns.is_empty() && exits);
+    }
+
+    #[test]
+    fn locals_declared_without_initializer_leave_the_state() {
+        // gnulib's chdir_long: `err` is a temporary of each iteration, and
+        // out of scope where the monitor reads the state.
+        let (vars, _, _) = state_of(
+            "int adv(char *); void f(char *d, char *e) { while (e - d > 4) { int err, *q; err = adv(d); if (err) return; d = d + 1; } }",
+        );
+        assert_eq!(vars, ["d"]);
     }
 
     #[test]
