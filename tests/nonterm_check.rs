@@ -85,6 +85,25 @@ fn svcomp_runs_get_seeded_values_and_every_report_holds_a_cycling_state() {
 }
 
 #[test]
+fn the_fuzzing_example_loops_on_a_zero_length_record_read_from_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("zero-length");
+    std::fs::write(&input, b"\x01\x00ab").unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nonterm-fuzz/tlv.c");
+    let out = check(&["--stdin", input.to_str().unwrap()], &[&example]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("tlv.c:15: loop in sum_records does not terminate") && text.contains("(pos = 0)"),
+        "{text}"
+    );
+    // A seed moves on and ends.
+    let seed = example.with_file_name("seeds").join("two-records");
+    let out = check(&["--stdin", seed.to_str().unwrap()], &[&example]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
 fn a_hang_whose_state_never_repeats_is_a_timeout_without_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("grow.c");

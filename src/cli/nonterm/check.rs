@@ -33,6 +33,7 @@ const OUTPUT_CAP: u64 = 16 << 20;
   weft nonterm check prog.c -- 5            # run `prog 5` once
   weft nonterm check --svcomp --runs 20 benchmark.c
   weft nonterm check --policy log --timeout 2 --json a.c b.c
+  weft nonterm check --stdin crash-input examples/nonterm-fuzz/tlv.c
 
 The program is built with `$CC` (or cc) from the woven files, with -I for each
 input's directory. Each run gets its own $WEFT_OUT; with --svcomp, run i has
@@ -60,6 +61,9 @@ pub struct Args {
     /// An extra compiler flag (repeatable), e.g. --cflag=-DNDEBUG.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     cflags: Vec<String>,
+    /// A file the program reads as its standard input (else none).
+    #[arg(long, value_name = "FILE")]
+    stdin: Option<PathBuf>,
     /// Keep the woven files, the program and each run's reports in DIR (a
     /// new directory) instead of a temporary one.
     #[arg(long, value_name = "DIR")]
@@ -115,7 +119,7 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds");
     }
-    for file in &args.files {
+    for file in args.files.iter().chain(&args.stdin) {
         if !file.is_file() {
             bail!("{}: no such file", file.display());
         }
@@ -266,7 +270,16 @@ fn run_once(
         .map(|a| sh_quote(&a))
         .collect();
     let timeout = Duration::from_secs_f64(args.timeout);
-    let record = execute(&command.join(" "), &cwd, &env, None, &[], timeout, OUTPUT_CAP)?;
+    let stdin = args.stdin.as_ref().map(|p| std::path::absolute(p)).transpose()?;
+    let record = execute(
+        &command.join(" "),
+        &cwd,
+        &env,
+        stdin.as_deref(),
+        &[],
+        timeout,
+        OUTPUT_CAP,
+    )?;
     let files = read_all(&[out])?;
     Ok((record, files))
 }
