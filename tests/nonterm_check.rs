@@ -41,6 +41,11 @@ fn a_corpus_loop_is_reported_with_its_witness_and_its_twin_is_not() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("0 loops reported; 1 run: 1 ended"), "{text}");
+
+    let out = check(&["--schedule", "interval"], &[&corpus("add_zero_step.c")]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("with period 1 (i = 0)"), "{text}");
 }
 
 #[test]

@@ -76,6 +76,18 @@ fn reports(out: &Path) -> Vec<ReportFile> {
 
 #[test]
 fn every_corpus_hang_is_reported_and_no_twin_is() {
+    check_corpus("brent");
+}
+
+#[test]
+fn the_interval_schedule_reports_the_same_hangs_and_no_twin() {
+    check_corpus("interval");
+}
+
+/// Weaves the corpus with the given schedule, builds and runs every
+/// program and its twin, and requires ≥ 95% reported (exact ones with
+/// their period) and no report on a twin.
+fn check_corpus(schedule: &str) {
     let corpus: Corpus =
         toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
     assert!(
@@ -89,6 +101,8 @@ fn every_corpus_hang_is_reported_and_no_twin_is() {
     let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["weave", "--aspect"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
+        .arg("--arg")
+        .arg(format!("schedule={schedule}"))
         .arg("--output")
         .arg(&woven_root)
         .arg(corpus_dir())
@@ -143,7 +157,7 @@ fn every_corpus_hang_is_reported_and_no_twin_is() {
     }
     let detected = corpus.program.len() - missed.len();
     eprintln!(
-        "detected {detected} of {}; missed: {missed:?}",
+        "{schedule}: detected {detected} of {}; missed: {missed:?}",
         corpus.program.len()
     );
     assert!(detected * 100 >= corpus.program.len() * 95, "missed: {missed:?}");

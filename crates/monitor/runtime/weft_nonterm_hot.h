@@ -72,4 +72,108 @@ static __inline__ int weft_nt_step(struct weft_nt_unit *weft_u, unsigned int wef
     return 1;
 }
 
+/* EndWatch's interval schedule, for comparison (aspect input schedule =
+ * 'interval'). A 64-bit hash of the state is stored at iteration 1, every
+ * 100th up to 1,000, every 500th up to 10,000, every 1,000th up to 20,000
+ * and every 5,000th after, at most WEFT_NT_EW_MAX; every iteration's hash is
+ * compared with all of them. A match at distance d is confirmed exactly: the
+ * state is saved, and must be equal again d iterations later, so a hash
+ * collision is never reported. About 8 KiB of stack per active loop. */
+#define WEFT_NT_EW_MAX 1000
+
+struct weft_nt_iloop {
+    struct weft_nt_loop weft_b;        /* count, saved state, reported, confirmed */
+    unsigned long long weft_confirm_at; /* iteration of the exact check; 0: none */
+    unsigned long long weft_period;
+    unsigned int weft_stored;
+    unsigned long long weft_hash[WEFT_NT_EW_MAX];
+};
+
+static __inline__ void weft_nt_begin_interval(struct weft_nt_iloop *weft_l)
+{
+    weft_nt_begin(&weft_l->weft_b);
+    weft_l->weft_b.weft_confirmed = 0;
+    weft_l->weft_confirm_at = 0;
+    weft_l->weft_stored = 0;
+}
+
+static __inline__ unsigned long long weft_nt_hash(const unsigned long long *weft_v, unsigned int weft_n)
+{
+    unsigned long long weft_h = 0x9E3779B97F4A7C15ull ^ weft_n;
+    unsigned int weft_i;
+    for (weft_i = 0; weft_i < weft_n; weft_i++) {
+        weft_h ^= weft_v[weft_i];
+        weft_h *= 0xff51afd7ed558ccdull;
+        weft_h ^= weft_h >> 33;
+    }
+    return weft_h;
+}
+
+/* Whether iteration weft_it stores its hash. */
+static __inline__ int weft_nt_due(unsigned long long weft_it)
+{
+    if (weft_it == 1)
+        return 1;
+    if (weft_it <= 1000)
+        return weft_it % 100 == 0;
+    if (weft_it <= 10000)
+        return weft_it % 500 == 0;
+    if (weft_it <= 20000)
+        return weft_it % 1000 == 0;
+    return weft_it % 5000 == 0;
+}
+
+/* The iteration whose hash is stored in slot weft_k. */
+static __inline__ unsigned long long weft_nt_slot_iteration(unsigned int weft_k)
+{
+    if (weft_k == 0)
+        return 1;
+    if (weft_k <= 10)
+        return 100ull * weft_k;
+    if (weft_k <= 28)
+        return 1000ull + 500ull * (weft_k - 10);
+    if (weft_k <= 38)
+        return 10000ull + 1000ull * (weft_k - 28);
+    return 20000ull + 5000ull * (weft_k - 38);
+}
+
+/* 1 to go on with the loop, 0 to leave it. */
+static __inline__ int weft_nt_step_interval(struct weft_nt_unit *weft_u, unsigned int weft_site,
+                                            struct weft_nt_iloop *weft_l, const unsigned long long *weft_v,
+                                            unsigned int weft_n)
+{
+    struct weft_nt_loop *weft_b = &weft_l->weft_b;
+    unsigned long long weft_it = ++weft_b->weft_iter;
+    unsigned long long weft_h;
+    unsigned int weft_i;
+    if (weft_l->weft_confirm_at != 0) {
+        if (weft_it != weft_l->weft_confirm_at)
+            return 1;
+        weft_l->weft_confirm_at = 0;
+        for (weft_i = 0; weft_i < weft_n && weft_b->weft_saved[weft_i] == weft_v[weft_i]; weft_i++)
+            ;
+        if (weft_i == weft_n && !weft_b->weft_reported) {
+            int weft_go;
+            weft_b->weft_lam = weft_l->weft_period;
+            weft_go = weft_nt_revisit(weft_u, weft_site, weft_b, weft_v, weft_n);
+            /* An inexact loop still on patience: check again a period on. */
+            if (!weft_b->weft_reported)
+                weft_l->weft_confirm_at = weft_it + weft_l->weft_period;
+            return weft_go;
+        }
+        return 1;
+    }
+    weft_h = weft_nt_hash(weft_v, weft_n);
+    for (weft_i = 0; weft_i < weft_l->weft_stored; weft_i++)
+        if (weft_l->weft_hash[weft_i] == weft_h) {
+            weft_l->weft_period = weft_it - weft_nt_slot_iteration(weft_i);
+            weft_nt_save(weft_b, weft_v, weft_n);
+            weft_l->weft_confirm_at = weft_it + weft_l->weft_period;
+            return 1;
+        }
+    if (weft_nt_due(weft_it) && weft_l->weft_stored < WEFT_NT_EW_MAX)
+        weft_l->weft_hash[weft_l->weft_stored++] = weft_h;
+    return 1;
+}
+
 #endif /* WEFT_NONTERM_HOT_V1 */

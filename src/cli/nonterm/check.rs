@@ -58,6 +58,10 @@ pub struct Args {
     /// (leave the loop).
     #[arg(long, default_value = "abort", value_parser = ["abort", "log", "break"])]
     policy: String,
+    /// How states are compared: brent (one saved state, O(1) per
+    /// iteration) or interval (EndWatch's stored hashes, for comparison).
+    #[arg(long, default_value = "brent", value_parser = ["brent", "interval"])]
+    schedule: String,
     /// An extra compiler flag (repeatable), e.g. --cflag=-DNDEBUG.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     cflags: Vec<String>,
@@ -185,6 +189,8 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
         .arg(&aspect)
         .arg("--arg")
         .arg(format!("policy={}", args.policy))
+        .arg("--arg")
+        .arg(format!("schedule={}", args.schedule))
         .arg("--output")
         .arg(work.join("woven"))
         .args(&args.files)

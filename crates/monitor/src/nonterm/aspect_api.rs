@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
-use super::spec::{MAX_STATE, NontermSpec, Policy};
+use super::spec::{MAX_STATE, NontermSpec, Policy, Schedule};
 use crate::trace::TracedVar;
 use crate::value::VarKind;
 
@@ -25,6 +25,7 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 #[derive(Debug)]
 struct Specs {
     policy: Policy,
+    schedule: Schedule,
     by_file: BTreeMap<String, NontermSpec>,
     /// Loops not monitored, with why.
     skipped: Vec<String>,
@@ -37,11 +38,13 @@ pub struct NontermMonitors {
 }
 
 impl NontermMonitors {
-    /// Monitors whose revisits follow `policy` by default.
-    pub fn new(policy: Policy) -> NontermMonitors {
+    /// Monitors whose revisits follow `policy` by default and whose loops
+    /// compare states by `schedule`.
+    pub fn new(policy: Policy, schedule: Schedule) -> NontermMonitors {
         NontermMonitors {
             inner: Arc::new(Mutex::new(Specs {
                 policy,
+                schedule,
                 by_file: BTreeMap::new(),
                 skipped: Vec::new(),
             })),
@@ -77,11 +80,11 @@ impl NontermMonitors {
             return Err(format!("{} state variables, more than {MAX_STATE}", state.len()));
         }
         let mut specs = self.lock();
-        let policy = specs.policy;
+        let (policy, schedule) = (specs.policy, specs.schedule);
         let spec = specs
             .by_file
             .entry(file.to_string())
-            .or_insert_with(|| NontermSpec::new(file, policy));
+            .or_insert_with(|| NontermSpec::new(file, policy, schedule));
         let texts = spec.add(function, line, &state, exact);
         let mut map = Map::new();
         map.insert("before".into(), texts.before.into());
@@ -100,18 +103,30 @@ fn text(value: &Dynamic) -> String {
     }
 }
 
-/// Registers `NontermMonitors(policy)` with `monitor`, `skip`, `skipped`,
+/// `NontermMonitors(policy, schedule)`, both given as text.
+fn monitors(policy: &Dynamic, schedule: &Dynamic) -> Fallible<NontermMonitors> {
+    let policy: Policy = text(policy)
+        .parse()
+        .map_err(|e: String| format!("NontermMonitors: {e}"))?;
+    let schedule: Schedule = text(schedule)
+        .parse()
+        .map_err(|e: String| format!("NontermMonitors: {e}"))?;
+    Ok(NontermMonitors::new(policy, schedule))
+}
+
+/// Registers `NontermMonitors(policy[, schedule])` with `monitor`, `skip`, `skipped`,
 /// `files`, `loops`, `prelude` and `epilogue`.
 pub fn register(engine: &mut Engine) {
     engine
         .register_type_with_name::<NontermMonitors>("NontermMonitors")
         .register_fn(
             "NontermMonitors",
-            |policy: Dynamic| -> Fallible<NontermMonitors> {
-                let policy: Policy = text(&policy)
-                    .parse()
-                    .map_err(|e: String| format!("NontermMonitors: {e}"))?;
-                Ok(NontermMonitors::new(policy))
+            |policy: Dynamic| -> Fallible<NontermMonitors> { monitors(&policy, &Dynamic::from("brent")) },
+        )
+        .register_fn(
+            "NontermMonitors",
+            |policy: Dynamic, schedule: Dynamic| -> Fallible<NontermMonitors> {
+                monitors(&policy, &schedule)
             },
         )
         .register_fn(

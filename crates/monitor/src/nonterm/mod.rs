@@ -15,4 +15,4 @@ pub mod record;
 pub mod spec;
 
 pub use record::{Report, ReportFile, read_reports};
-pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy};
+pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy, Schedule};

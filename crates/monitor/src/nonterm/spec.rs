@@ -30,6 +30,32 @@ pub const RUNTIME_COLD: &str = concat!(
 /// The most state values a loop can have (`WEFT_NT_MAX` in the runtime).
 pub const MAX_STATE: usize = 32;
 
+/// When a loop's state is compared with earlier ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Schedule {
+    /// Brent's cycle detection: one saved state, moved at powers of two;
+    /// O(1) time and memory per iteration. The default.
+    #[default]
+    Brent,
+    /// EndWatch's interval schedule, for comparison: a hash of the state
+    /// stored at iteration 1, every 100th up to 1,000, every 500th up to
+    /// 10,000, every 1,000th up to 20,000 and every 5,000th after (at most
+    /// 1,000), each iteration's hash compared with all of them, and a
+    /// match confirmed exactly one period later.
+    Interval,
+}
+
+impl FromStr for Schedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Schedule, String> {
+        match s {
+            "brent" => Ok(Schedule::Brent),
+            "interval" | "endwatch" => Ok(Schedule::Interval),
+            _ => Err(format!("unknown schedule `{s}` (brent or interval)")),
+        }
+    }
+}
+
 /// What a detected revisit does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
@@ -96,18 +122,21 @@ pub struct NontermSpec {
     file: String,
     stem: String,
     policy: Policy,
+    schedule: Schedule,
     loops: Vec<LoopDecl>,
 }
 
 impl NontermSpec {
     /// An empty spec for the unit at `file` (its path relative to the
     /// program's root), whose revisits follow `policy` unless the run's
-    /// `WEFT_NONTERM_POLICY` says otherwise.
-    pub fn new(file: &str, policy: Policy) -> NontermSpec {
+    /// `WEFT_NONTERM_POLICY` says otherwise, and whose loops compare states
+    /// by `schedule`.
+    pub fn new(file: &str, policy: Policy, schedule: Schedule) -> NontermSpec {
         NontermSpec {
             file: file.to_string(),
             stem: unit_stem(file),
             policy,
+            schedule,
             loops: Vec::new(),
         }
     }
@@ -138,9 +167,16 @@ impl NontermSpec {
                 state.len()
             )
         };
-        let step = format!("weft_nt_step(weft_nt_{}, {site}u, &{local}, {values})", self.stem);
+        let (kind, suffix) = match self.schedule {
+            Schedule::Brent => ("weft_nt_loop", ""),
+            Schedule::Interval => ("weft_nt_iloop", "_interval"),
+        };
+        let step = format!(
+            "weft_nt_step{suffix}(weft_nt_{}, {site}u, &{local}, {values})",
+            self.stem
+        );
         LoopTexts {
-            before: format!("{{ struct weft_nt_loop {local}; weft_nt_begin(&{local});"),
+            before: format!("{{ struct {kind} {local}; weft_nt_begin{suffix}(&{local});"),
             after: "}".to_string(),
             condition: format!("(COND) && {step}"),
             body_start: format!("if (!{step}) break;"),
@@ -209,7 +245,7 @@ mod tests {
 
     #[test]
     fn a_loop_gets_its_block_its_step_and_its_declaration() {
-        let mut spec = NontermSpec::new("a.c", Policy::Abort);
+        let mut spec = NontermSpec::new("a.c", Policy::Abort, Schedule::Brent);
         let vars = [TracedVar {
             name: "i".into(),
             kind: VarKind::I64,
@@ -231,5 +267,21 @@ mod tests {
         assert!(spec.epilogue().contains("weft_nt_exact_a_c[] = {1}"));
         assert_eq!("break".parse::<Policy>(), Ok(Policy::Break));
         assert!("stop".parse::<Policy>().is_err());
+    }
+
+    #[test]
+    fn the_interval_schedule_has_its_own_loop_state_and_step() {
+        let mut spec = NontermSpec::new("a.c", Policy::Log, Schedule::Interval);
+        let texts = spec.add("f", 4, &[], false);
+        assert_eq!(
+            texts.before,
+            "{ struct weft_nt_iloop weft_ntl_0; weft_nt_begin_interval(&weft_ntl_0);"
+        );
+        assert_eq!(
+            texts.condition,
+            "(COND) && weft_nt_step_interval(weft_nt_a_c, 0u, &weft_ntl_0, 0, 0)"
+        );
+        assert_eq!("endwatch".parse::<Schedule>(), Ok(Schedule::Interval));
+        assert!("floyd".parse::<Schedule>().is_err());
     }
 }
