@@ -276,7 +276,7 @@ fn run_once(
         .map(|a| sh_quote(&a))
         .collect();
     let timeout = Duration::from_secs_f64(args.timeout);
-    let stdin = args.stdin.as_ref().map(|p| std::path::absolute(p)).transpose()?;
+    let stdin = args.stdin.as_ref().map(std::path::absolute).transpose()?;
     let record = execute(
         &command.join(" "),
         &cwd,
