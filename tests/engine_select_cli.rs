@@ -28,6 +28,17 @@ fn lists_matches_with_location_and_attributes() {
 }
 
 #[test]
+fn join_point_lists_are_shown_by_name() {
+    // A loop's state lists var join points: shown as their names.
+    let (code, stdout, stderr) = select(&[r#"function{"main"}.loop{type=="while"}"#]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(r#"state=["j"]"#) && stdout.contains("state_exact=true"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn json_output_names_every_step() {
     let (code, stdout, stderr) = select(&["function.loop", "--json"]);
     assert_eq!(code, Some(0), "{stderr}");
