@@ -143,10 +143,20 @@ impl MacroTable {
                 (name.clone(), flags)
             })
             .collect();
+        let function_like_names: std::collections::HashSet<String> = self
+            .macros
+            .iter()
+            .filter(|(_, m)| m.defs.iter().any(|d| d.params.is_some()))
+            .map(|(n, _)| n.clone())
+            .collect();
         for _ in 0..4 {
             let classes: HashMap<String, MacroClass> =
                 self.macros.iter().map(|(n, m)| (n.clone(), m.class)).collect();
             let class_of = |w: &str| classes.get(w).copied();
+            // Function-like attribute macros only: `#define chdir _chdir`
+            // renames a function, and `chdir (d)` in a body is a call.
+            let attribute_call =
+                |w: &str| function_like_names.contains(w) && class_of(w) == Some(MacroClass::Attribute);
             let mut changed = false;
             for (name, m) in self.macros.iter_mut() {
                 // A macro is an attribute if every definition is (platform
@@ -188,7 +198,10 @@ impl MacroTable {
                 let class = if !telling.is_empty()
                     && telling.iter().all(|t| attribute_or_empty_call(&t))
                     && telling.iter().any(|(d, c)| {
-                        *c == MacroClass::Attribute && (!function_like || spells_compiler_attribute(&d.body))
+                        *c == MacroClass::Attribute
+                            && (!function_like
+                                || spells_compiler_attribute(&d.body)
+                                || uses_attribute_macro(&d.body, &attribute_call))
                     }) {
                     MacroClass::Attribute
                 } else {
@@ -219,6 +232,16 @@ fn spells_compiler_attribute(body: &str) -> bool {
     tokenize(body)
         .iter()
         .any(|t| matches!(t.text(body), "__attribute__" | "__attribute" | "__declspec"))
+}
+
+/// Whether `body` calls a function-like macro already known to be an
+/// attribute (`#define FORMAT_PRINTF(a, b) _GL_ATTRIBUTE_FORMAT ((printf,
+/// a, b))`, itself `__attribute__ ((__format__ spec))` or empty).
+fn uses_attribute_macro(body: &str, attribute_call: &dyn Fn(&str) -> bool) -> bool {
+    let tokens = tokenize(body);
+    tokens
+        .windows(2)
+        .any(|w| w[0].kind == TokenKind::Ident && w[1].text(body) == "(" && attribute_call(w[0].text(body)))
 }
 
 /// Whether `def`'s body names an upper-case macro that no file of the
@@ -356,6 +379,19 @@ mod tests {
             "#define chdir _chdir\n#define chdir_long(Dir) chdir (Dir)\n",
         )]);
         assert_eq!(t.class("chdir_long"), Some(MacroClass::Other));
+        // An attribute macro spelled through another (gnulib's printf
+        // format attributes).
+        let t = MacroTable::learn([(
+            Path::new("a.h"),
+            "#if __GNUC__
+# define _GL_ATTRIBUTE_FORMAT(spec) __attribute__ ((__format__ spec))
+#else
+# define _GL_ATTRIBUTE_FORMAT(spec)
+#endif
+             #define FORMAT_PRINTF(f, a) _GL_ATTRIBUTE_FORMAT ((__printf__, f, a))
+",
+        )]);
+        assert_eq!(t.class("FORMAT_PRINTF"), Some(MacroClass::Attribute));
     }
 
     #[test]

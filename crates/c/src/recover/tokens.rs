@@ -100,6 +100,21 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
             c
         }
+        // An attribute macro no file defines among a file-scope
+        // declaration's specifiers, before another one or the declarator
+        // (`static void _GL_ATTRIBUTE_FORMAT (3, 0) error_tail (…)`).
+        Some(c)
+            if depth == 0
+                && after_declarator
+                && macro_shaped(name)
+                && macros.get(name).is_none()
+                && info
+                    .next_live(c)
+                    .is_some_and(|n| toks[n].kind == TokenKind::Ident) =>
+        {
+            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            c
+        }
         None if after_declarator
             && info.next_live(i).is_some_and(|n| {
                 toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
