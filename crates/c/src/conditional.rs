@@ -4,7 +4,7 @@
 //! such a group is read with one branch kept (the first, or the `#else` of an
 //! `#if 0`) and the other branches and the directives blanked.
 
-use super::lexer::{Token, TokenKind, directive_parts};
+use super::lexer::{Token, TokenKind, directive_parts, tokenize};
 use std::ops::Range;
 
 /// One conditional group, by token indices.
@@ -64,6 +64,20 @@ impl CondGroup {
         }
         out
     }
+}
+
+/// How many `#if`, `#ifdef` or `#ifndef` are still open at the end of
+/// `text` (directives as the lexer reads them: not in comments or strings,
+/// continued lines included).
+pub fn open_conditionals(text: &str) -> usize {
+    tokenize(text)
+        .iter()
+        .filter(|t| t.kind == TokenKind::Directive)
+        .fold(0, |depth, t| match directive_parts(t.text(text)).0 {
+            "if" | "ifdef" | "ifndef" => depth + 1,
+            "endif" => depth.saturating_sub(1),
+            _ => depth,
+        })
 }
 
 /// Finds every conditional group in `tokens`, with its balance.
@@ -145,7 +159,6 @@ pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::tokenize;
 
     fn blanked(src: &str) -> String {
         let toks = tokenize(src);
@@ -160,6 +173,15 @@ mod tests {
             }
         }
         String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn open_conditionals_counts_directives_the_lexer_sees() {
+        assert_eq!(open_conditionals("#if A\n#ifdef B\n#endif\nx;\n"), 1);
+        assert_eq!(open_conditionals("  #  ifndef A\n"), 1);
+        assert_eq!(open_conditionals("/* #if A */\n\"#if\";\n"), 0);
+        assert_eq!(open_conditionals("#if A\n#else\n#endif\n#endif\n"), 0);
+        assert_eq!(open_conditionals("#include <x.h>\n#define F(x) x\n"), 0);
     }
 
     #[test]

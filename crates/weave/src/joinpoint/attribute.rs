@@ -403,7 +403,8 @@ fn vardecl_attribute(file: &ParsedFile, d: Node<'_>, name: &str) -> Option<Value
 /// Whether node `n` (a statement, a use, a declarator) starts inside a
 /// preprocessor conditional opened in its function, or anywhere before it
 /// in the file when it is at file scope: an `#if`, `#ifdef` or `#ifndef`
-/// that no `#endif` has closed yet where `n` starts.
+/// that no `#endif` has closed yet where `n` starts (read by the front
+/// end's lexer, so a directive in a comment does not count).
 fn in_conditional(file: &ParsedFile, n: Node<'_>) -> bool {
     let mut function = Some(n);
     while let Some(f) = function.filter(|f| f.kind() != "function_definition") {
@@ -417,17 +418,5 @@ fn in_conditional(file: &ParsedFile, n: Node<'_>) -> bool {
     let (Some(from), Some(to)) = (from, range(n)) else {
         return false;
     };
-    let mut depth = 0usize;
-    for line in file.text[from..to.start].lines() {
-        let Some(directive) = line.trim_start().strip_prefix('#') else {
-            continue;
-        };
-        let word = directive.trim_start();
-        if word.starts_with("if") {
-            depth += 1;
-        } else if word.starts_with("endif") {
-            depth = depth.saturating_sub(1);
-        }
-    }
-    depth > 0
+    weft_c::open_conditionals(&file.text[from..to.start]) > 0
 }
