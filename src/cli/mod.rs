@@ -7,6 +7,7 @@ mod experiment;
 mod files;
 mod invariants;
 mod joinpoints;
+mod multiversion;
 mod nonterm;
 mod parse_health;
 mod ranges;
@@ -40,6 +41,7 @@ enum Command {
     #[command(subcommand)]
     Nonterm(nonterm::Command),
     Experiment(experiment::Args),
+    Multiversion(multiversion::Args),
 }
 
 /// The exit status of a command whose errors are all bad input: the
@@ -66,6 +68,7 @@ pub fn main() -> i32 {
         Command::Invariants(command) => invariants::run(command),
         Command::Nonterm(command) => nonterm::run(command),
         Command::Experiment(args) => experiment::run(args),
+        Command::Multiversion(args) => multiversion::run(args),
     };
     match result {
         Ok(code) => code,

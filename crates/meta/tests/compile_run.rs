@@ -1,0 +1,357 @@
+//! Meta programs compiled and run: with `WEFT_REV=n` each must behave
+//! exactly as the tree with diff n applied, built on its own.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use weft_meta::{Options, build};
+
+/// A unified diff of `prog.c` from `old` to `new`, as `git diff` writes it.
+fn diff(old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .header("a/prog.c", "b/prog.c")
+        .to_string()
+}
+
+/// `text` with each `(from, to)` replaced once (each must occur).
+fn edited(text: &str, edits: &[(&str, &str)]) -> String {
+    let mut out = text.to_string();
+    for (from, to) in edits {
+        assert!(out.contains(from), "`{from}` is not in the program");
+        out = out.replacen(from, to, 1);
+    }
+    out
+}
+
+fn compile(source: &Path, exe: &Path) {
+    let out = Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Werror", "-o"])
+        .arg(exe)
+        .arg(source)
+        .output()
+        .expect("gcc runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn run(exe: &Path, args: &[&str], env: &[(&str, String)]) -> (i32, String, String) {
+    let out = Command::new(exe)
+        .args(args)
+        .env_remove("WEFT_REV")
+        .envs(env.iter().map(|(k, v)| (k, v.as_str())))
+        .output()
+        .expect("the program runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Builds the meta program of `original` and `revisions`, compiles it and
+/// each revision alone, and checks every revision on every input; returns
+/// the meta text and the meta executable (in `dir`).
+fn check_equivalence(
+    dir: &Path,
+    original: &str,
+    revisions: &[String],
+    inputs: &[&[&str]],
+) -> (String, PathBuf) {
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("prog.c"), original).unwrap();
+    let mut patches = Vec::new();
+    for (i, rev) in revisions.iter().enumerate() {
+        let p = dir.join(format!("p{}.diff", i + 1));
+        std::fs::write(&p, diff(original, rev)).unwrap();
+        patches.push(p);
+    }
+    let meta = build(&tree, &patches, &Options::default()).unwrap();
+    let text = meta.files[Path::new("prog.c")].clone();
+    std::fs::write(dir.join("meta.c"), &text).unwrap();
+    let meta_exe = dir.join("meta");
+    compile(&dir.join("meta.c"), &meta_exe);
+    for (n, source) in std::iter::once(original)
+        .chain(revisions.iter().map(String::as_str))
+        .enumerate()
+    {
+        std::fs::write(dir.join(format!("rev{n}.c")), source).unwrap();
+        let alone = dir.join(format!("rev{n}"));
+        compile(&dir.join(format!("rev{n}.c")), &alone);
+        for args in inputs {
+            let want = run(&alone, args, &[]);
+            let got = run(&meta_exe, args, &[("WEFT_REV", n.to_string())]);
+            assert_eq!(got, want, "revision {n} on {args:?}\n{text}");
+        }
+    }
+    (text, meta_exe)
+}
+
+const SMALLEST: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+/* The smallest of the numbers on the command line. */
+static int smallest(int n, int *v)
+{
+    int i, m = v[0];
+    for (i = 1; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    int v[16], n = 0, i;
+    for (i = 1; i < argc && n < 16; i++) {
+        if (argv[i][0] == 'x')
+            continue;
+        if (argv[i][0] == 'q')
+            break;
+        v[n++] = atoi(argv[i]);
+    }
+    if (n == 0)
+        return 2;
+    printf("%d\n", smallest(n, v));
+    return 0;
+}
+"#;
+
+const INPUTS: &[&[&str]] = &[
+    &["3", "1", "2"],
+    &[],
+    &["5"],
+    &["-1", "-7", "4"],
+    &["4", "x", "2", "q", "1"],
+    &["x"],
+];
+
+fn smallest_revisions() -> Vec<String> {
+    vec![
+        // 1: the right comparison (statement level).
+        edited(SMALLEST, &[("if (v[i] > m)", "if (v[i] < m)")]),
+        // 2: a declaration used after the change: function level.
+        edited(
+            SMALLEST,
+            &[
+                (
+                    "    int i, m = v[0];\n",
+                    "    int i, m = v[0];\n    int best = v[0];\n",
+                ),
+                (
+                    "            m = v[i];\n    return m;",
+                    "            m = v[i], best = m;\n    return best < m ? best : m;",
+                ),
+            ],
+        ),
+        // 3: a different exit for no input (overlaps nothing else).
+        edited(
+            SMALLEST,
+            &[("        return 2;", "        puts(\"none\"), exit(1);")],
+        ),
+        // 4: the same text as 1, to share its branch.
+        edited(SMALLEST, &[("if (v[i] > m)", "if (v[i] < m)")]),
+        // 5: break and continue inside a changed region keep their loop.
+        edited(
+            SMALLEST,
+            &[(
+                "        if (argv[i][0] == 'q')\n            break;",
+                "        if (argv[i][0] == 'q' || argv[i][0] == 'Q')\n            break;\n        if (argv[i][0] == 'y')\n            continue;",
+            )],
+        ),
+        // 6: overlaps revision 1's lines with another fix.
+        edited(
+            SMALLEST,
+            &[(
+                "        if (v[i] > m)\n            m = v[i];",
+                "        if (!(v[i] >= m))\n            m = v[i];",
+            )],
+        ),
+    ]
+}
+
+#[test]
+fn every_revision_behaves_as_its_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), SMALLEST, &smallest_revisions(), INPUTS);
+    // Revision 4's text is revision 1's: one branch serves both.
+    assert!(
+        text.contains("case 1: case 4:") || text.contains("== 1 || weft_meta_rev(0) == 4"),
+        "{text}"
+    );
+    assert!(text.contains("smallest__weft_rev2"), "{text}");
+}
+
+#[test]
+fn sites_report_levels_and_fallbacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir(&tree).unwrap();
+    std::fs::write(tree.join("prog.c"), SMALLEST).unwrap();
+    let patches: Vec<PathBuf> = smallest_revisions()
+        .iter()
+        .enumerate()
+        .map(|(i, rev)| {
+            let p = dir.path().join(format!("p{i}.diff"));
+            std::fs::write(&p, diff(SMALLEST, rev)).unwrap();
+            p
+        })
+        .collect();
+    let meta = build(&tree, &patches, &Options::default()).unwrap();
+    let levels: Vec<(&str, usize, Option<&str>)> = meta
+        .sites
+        .iter()
+        .map(|s| (s.level, s.first_line, s.fallback.as_deref()))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            (
+                "functions",
+                5,
+                Some("`best` is declared in the change and used after it")
+            ),
+            ("statements", 20, None),
+            ("statements", 24, None),
+        ]
+    );
+    assert_eq!(meta.sites[0].branches, [vec![1, 4], vec![2], vec![6]]);
+}
+
+#[test]
+fn msv_switches_pick_one_revision_and_bad_values_stop_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, meta) = check_equivalence(
+        dir.path(),
+        SMALLEST,
+        &smallest_revisions()[..3],
+        &[&["3", "1", "2"]],
+    );
+    let (status, out, _) = run(&meta, &["3", "1", "2"], &[("__SWITCH0", "1".into())]);
+    assert_eq!((status, out.as_str()), (0, "1\n"));
+    // Site 1 alone at revision 3: the site-0 fix stays off.
+    let (status, out, _) = run(&meta, &[], &[("__SWITCH1", "3".into())]);
+    assert_eq!((status, out.as_str()), (1, "none\n"));
+    let (status, _, err) = run(
+        &meta,
+        &[],
+        &[("__SWITCH0", "1".into()), ("__SWITCH1", "3".into())],
+    );
+    assert_eq!(status, 125);
+    assert!(err.contains("a run has one revision"), "{err}");
+    for bad in ["4", "-1", "two", ""] {
+        let (status, _, err) = run(&meta, &["1"], &[("WEFT_REV", bad.into())]);
+        assert_eq!(status, 125, "WEFT_REV={bad}");
+        assert!(err.contains("is not a revision (0 to 3)"), "{err}");
+    }
+}
+
+const LABELS: &str = r#"#include <stdio.h>
+
+static int classify(int x)
+{
+    int r = 0;
+    switch (x) {
+    case 1:
+        r = 10;
+        break;
+    case 2:
+        r = 20;
+        break;
+    default:
+        r = -1;
+    }
+    if (r < 0)
+        goto out;
+    r++;
+out:
+    return r;
+}
+
+int main(void)
+{
+    int i;
+    for (i = -1; i < 5; i++)
+        printf("%d %d\n", i, classify(i));
+    return 0;
+}
+"#;
+
+#[test]
+fn a_new_case_switches_the_whole_switch_statement() {
+    let revision = edited(
+        LABELS,
+        &[(
+            "    default:\n",
+            "    case 3:\n        r = 30;\n        break;\n    default:\n",
+        )],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), LABELS, &[revision], &[&[]]);
+    assert_eq!(text.matches("case 3:").count(), 1, "{text}");
+    assert!(
+        text.contains("if (weft_meta_rev(0) == 1) { /* weft site 0 */\n    switch (x) {"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_label_in_two_branches_moves_the_site_to_function_level() {
+    let revisions = vec![
+        edited(
+            LABELS,
+            &[("    r++;\nout:\n", "    r += 2;\nout:\n    r *= 2;\n")],
+        ),
+        edited(LABELS, &[("    r++;\nout:\n", "out:\n")]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), LABELS, &revisions, &[&[]]);
+    assert_eq!(text.matches("out:").count(), 3, "{text}");
+    assert!(text.contains("static int classify__weft_rev2(int x)"), "{text}");
+}
+
+fn build_error(original: &str, revision: &str, file: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir(&tree).unwrap();
+    std::fs::write(tree.join(file), original).unwrap();
+    let p = dir.path().join("p.diff");
+    let text = similar::TextDiff::from_lines(original, revision)
+        .unified_diff()
+        .header(&format!("a/{file}"), &format!("b/{file}"))
+        .to_string();
+    std::fs::write(&p, text).unwrap();
+    format!("{:#}", build(&tree, &[p], &Options::default()).unwrap_err())
+}
+
+#[test]
+fn changes_that_cannot_be_switched_are_refused_with_their_place() {
+    let err = build_error(
+        SMALLEST,
+        &edited(SMALLEST, &[("    return m;", "#define M m\n    return M;")]),
+        "prog.c",
+    );
+    assert!(
+        err.contains("prog.c (revision 1):") && err.contains("`#define` in a changed region"),
+        "{err}"
+    );
+    let with_global = format!("static int limit = 16;\n{SMALLEST}");
+    let err = build_error(&with_global, &with_global.replacen("= 16", "= 8", 1), "prog.c");
+    assert!(
+        err.contains("prog.c:1: revision 1 changes code outside function bodies"),
+        "{err}"
+    );
+    let err = build_error("int f(void);\n", "int f(int);\n", "prog.h");
+    assert!(err.contains("prog.h: a patch changes this file"), "{err}");
+    let variadic = "int f(int n, ...)\n{\n    int k = n;\n    return k;\n}\n";
+    let err = build_error(
+        variadic,
+        &variadic.replace("int k = n;", "int k = n + 1;"),
+        "prog.c",
+    );
+    assert!(
+        err.contains("prog.c:1: cannot switch `f` at function level: it takes a variable argument list"),
+        "{err}"
+    );
+}
