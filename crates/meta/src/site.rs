@@ -74,16 +74,23 @@ impl FileVersions<'_> {
                 functions: None,
             })
             .collect();
+        // Statement-level regions grow (and merge) first; only when none
+        // grows is a region that still cannot switch moved to function
+        // level, since a neighbour's growth may have made it whole.
         loop {
             regions = merge(regions);
-            let mut grown = false;
-            for region in &mut regions {
-                let placed = self.place(region)?;
-                grown |=
-                    placed.lines != region.lines || placed.functions.is_some() != region.functions.is_some();
-                *region = placed;
-            }
-            if !grown {
+            let placed: Vec<Region> = regions.iter().map(|r| self.place(r)).collect::<anyhow::Result<_>>()?;
+            let grew = |old: &Region, new: &Region| new.lines != old.lines;
+            let moved = |old: &Region, new: &Region| new.functions.is_some() != old.functions.is_some();
+            if regions.iter().zip(&placed).any(|(o, n)| grew(o, n)) {
+                for (old, new) in regions.iter_mut().zip(placed) {
+                    if grew(old, &new) {
+                        *old = new;
+                    }
+                }
+            } else if regions.iter().zip(&placed).any(|(o, n)| moved(o, n)) {
+                regions = placed;
+            } else {
                 break;
             }
         }

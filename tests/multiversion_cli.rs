@@ -1,0 +1,154 @@
+//! `weft multiversion` as a user runs it: the tree copied with the changed
+//! files rewritten, the manifest, exit statuses, and nothing written (or
+//! lost) on failure.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("run weft")
+}
+
+const PROG: &str = "#include <stdio.h>\n\nint twice(int x)\n{\n    return x + x;\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", twice(21));\n    return 0;\n}\n";
+
+/// A tree with `prog.c`, a Makefile and a README, and a diff per revision text.
+fn setup(dir: &Path, revisions: &[&str]) -> Vec<String> {
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("prog.c"), PROG).unwrap();
+    std::fs::write(tree.join("Makefile"), "prog: prog.c\n\tcc -o prog prog.c\n").unwrap();
+    std::fs::write(tree.join("README"), "docs\n").unwrap();
+    revisions
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let diff = similar::TextDiff::from_lines(PROG, *text)
+                .unified_diff()
+                .header("a/prog.c", "b/prog.c")
+                .to_string();
+            let p = dir.join(format!("fix{}.diff", i + 1));
+            std::fs::write(&p, diff).unwrap();
+            p.display().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn writes_the_tree_the_manifest_and_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let patches = setup(
+        dir.path(),
+        &[&PROG.replace("x + x", "2 * x"), &PROG.replace("x + x", "x * x")],
+    );
+    let out = dir.path().join("meta");
+    let tree = dir.path().join("tree");
+    let mut args = vec![
+        "multiversion",
+        "-o",
+        out.to_str().unwrap(),
+        tree.to_str().unwrap(),
+    ];
+    args.extend(patches.iter().map(String::as_str));
+    let run = weft(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("meta program of 2 revisions"), "{stdout}");
+    assert!(
+        stdout.contains("site 0  prog.c:5-5  statements in twice  revisions 1 2"),
+        "{stdout}"
+    );
+    // Unchanged files are copied, the changed one rewritten.
+    assert_eq!(std::fs::read_to_string(out.join("README")).unwrap(), "docs\n");
+    let meta = std::fs::read_to_string(out.join("prog.c")).unwrap();
+    assert!(meta.contains("if (weft_meta_rev(0) == 1)"), "{meta}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("weft-meta.json")).unwrap()).unwrap();
+    assert_eq!(manifest["revisions"].as_array().unwrap().len(), 2);
+    assert_eq!(manifest["sites"][0]["level"], "statements");
+    // The tree builds with its own Makefile, and WEFT_REV picks.
+    let make = Command::new("make").arg("-s").current_dir(&out).output().unwrap();
+    assert!(make.status.success(), "{}", String::from_utf8_lossy(&make.stderr));
+    for (rev, want) in [("0", "42\n"), ("1", "42\n"), ("2", "441\n")] {
+        let run = Command::new(out.join("prog"))
+            .env("WEFT_REV", rev)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), want, "WEFT_REV={rev}");
+    }
+    // Running again replaces weft's own output.
+    assert_eq!(weft(&args).status.code(), Some(0));
+}
+
+#[test]
+fn a_diff_that_does_not_apply_exits_1_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut patches = setup(dir.path(), &[&PROG.replace("x + x", "2 * x")]);
+    let stale = dir.path().join("stale.diff");
+    std::fs::write(
+        &stale,
+        "--- a/prog.c\n+++ b/prog.c\n@@ -4,3 +4,3 @@\n {\n-    return x * 3;\n+    return x * 4;\n }\n",
+    )
+    .unwrap();
+    patches.push(stale.display().to_string());
+    let out = dir.path().join("meta");
+    let tree = dir.path().join("tree");
+    let mut args = vec![
+        "multiversion",
+        "-o",
+        out.to_str().unwrap(),
+        tree.to_str().unwrap(),
+    ];
+    args.extend(patches.iter().map(String::as_str));
+    let run = weft(&args);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("revision 2") && stderr.contains("Hunk #1 FAILED"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_output_that_is_not_weft_s_or_holds_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let patches = setup(dir.path(), &[&PROG.replace("x + x", "2 * x")]);
+    let tree = dir.path().join("tree");
+    // The tree itself, and a directory holding a diff.
+    for out in [tree.clone(), dir.path().to_path_buf()] {
+        let run = weft(&[
+            "multiversion",
+            "-o",
+            out.to_str().unwrap(),
+            tree.to_str().unwrap(),
+            &patches[0],
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("holds input"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(tree.join("prog.c")).unwrap(), PROG);
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep").unwrap();
+    let run = weft(&[
+        "multiversion",
+        "-o",
+        mine.to_str().unwrap(),
+        tree.to_str().unwrap(),
+        &patches[0],
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "keep");
+    let run = weft(&["multiversion", "-o", "x", "no-such-tree", &patches[0]]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no-such-tree: not a directory"));
+}
