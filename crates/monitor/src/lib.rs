@@ -4,10 +4,12 @@
 //! file naming, the common header and its reader; the C side is
 //! `runtime/weft_out.h`. Range monitoring ([`ranges`]) is the first monitor;
 //! [`trace`] records the values at program points that likely invariants
-//! are learned from; [`nonterm`] watches loops for revisited states.
+//! are learned from; [`nonterm`] watches loops for revisited states;
+//! [`outputs`] captures named values as text, to compare revisions.
 
 pub mod c_text;
 pub mod nonterm;
+pub mod outputs;
 pub mod ranges;
 pub mod record;
 pub mod trace;
@@ -21,4 +23,5 @@ pub const SCRIPT_APIS: &[ScriptApi] = &[
     ranges::aspect_api::register,
     trace::aspect_api::register,
     nonterm::aspect_api::register,
+    outputs::aspect_api::register,
 ];
