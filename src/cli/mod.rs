@@ -14,6 +14,7 @@ mod ranges;
 mod select;
 mod transform;
 mod tree;
+mod triage;
 mod weave;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,7 @@ enum Command {
     Joinpoints(joinpoints::Args),
     ParseHealth(parse_health::Args),
     Transform(transform::Args),
+    Triage(triage::Args),
     #[command(subcommand)]
     Ranges(ranges::Command),
     #[command(subcommand)]
@@ -64,6 +66,7 @@ pub fn main() -> i32 {
         Command::Joinpoints(args) => joinpoints::run(args),
         Command::ParseHealth(args) => parse_health::run(args),
         Command::Transform(args) => transform::run(args),
+        Command::Triage(args) => triage::run(args),
         Command::Ranges(command) => ranges::run(command),
         Command::Invariants(command) => invariants::run(command),
         Command::Nonterm(command) => nonterm::run(command),

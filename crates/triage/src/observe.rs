@@ -1,0 +1,232 @@
+//! Running every revision on every input, in parallel, through weft's one
+//! way to run a program under a timeout (`weft_study::run::execute`), and
+//! reducing each run to an [`Observation`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use rayon::prelude::*;
+use weft_study::run::{Abnormal, RunRecord, execute};
+
+use super::inputs::{Input, sh_quote};
+use super::progress::Progress;
+use super::table::{Aspect, Observation, Outputs, ProcessValues, Table};
+
+/// Bytes of stdout or stderr kept per run; a run writing more is stopped
+/// and observed as `output cap`.
+pub const OUTPUT_CAP: u64 = 4 << 20;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub revisions: Vec<u32>,
+    pub inputs: Vec<Input>,
+    /// The command's words, for file inputs (tests are whole commands).
+    pub program: Vec<String>,
+    /// Where every run starts (so the command's relative paths mean what
+    /// they meant where weft was started).
+    pub start_dir: PathBuf,
+    /// What of each run is kept in its observation.
+    pub compare: Vec<Aspect>,
+    /// How long a run may take before it is stopped.
+    pub timeout: Duration,
+    /// Runs at a time; 0 = one per core.
+    pub jobs: usize,
+    /// A new directory keeping every run's files; else a temporary one.
+    pub keep: Option<PathBuf>,
+}
+
+/// Runs every revision on every input and returns the table of what they
+/// did. A run that times out or crashes is an observation; only what
+/// stops weft itself (a scratch directory it cannot write) is an error.
+pub fn observe(plan: &Plan) -> anyhow::Result<Table> {
+    let scratch = Scratch::new(plan.keep.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(plan.jobs).build()?;
+    let runs: Vec<(u32, usize)> = plan
+        .revisions
+        .iter()
+        .flat_map(|&r| (0..plan.inputs.len()).map(move |i| (r, i)))
+        .collect();
+    let progress = Progress::new(runs.len());
+    let texts = Mutex::new(BTreeMap::new());
+    let problems = Mutex::new(Vec::new());
+    let observed: anyhow::Result<Vec<Observation>> = pool.install(|| {
+        runs.par_iter()
+            .map(|&(revision, input)| {
+                let dir = scratch
+                    .path()
+                    .join(format!("rev-{revision}"))
+                    .join(format!("input-{input}"));
+                let run = Run {
+                    plan,
+                    revision,
+                    input: &plan.inputs[input],
+                    dir: &dir,
+                };
+                let observation = run.observe(&texts, &problems);
+                progress.step();
+                observation
+            })
+            .collect()
+    });
+    progress.finish();
+    let rows = observed?
+        .chunks(plan.inputs.len())
+        .map(<[Observation]>::to_vec)
+        .collect();
+    let mut table = Table::new(
+        plan.revisions.clone(),
+        plan.inputs.clone(),
+        plan.compare.clone(),
+        rows,
+    );
+    table.texts = texts.into_inner().unwrap_or_else(|e| e.into_inner());
+    table.problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
+    table.problems.sort();
+    Ok(table)
+}
+
+/// Where the runs' files go: a kept directory, or a temporary one removed
+/// at the end.
+enum Scratch {
+    Kept(PathBuf),
+    Temporary(tempfile::TempDir),
+}
+
+impl Scratch {
+    fn new(keep: Option<&Path>) -> anyhow::Result<Scratch> {
+        match keep {
+            Some(dir) => {
+                if dir.exists() {
+                    bail!("--keep {}: give a new directory (it exists)", dir.display());
+                }
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+                Ok(Scratch::Kept(std::path::absolute(dir)?))
+            }
+            None => Ok(Scratch::Temporary(
+                tempfile::tempdir().context("cannot create a temporary directory")?,
+            )),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            Scratch::Kept(dir) => dir,
+            Scratch::Temporary(dir) => dir.path(),
+        }
+    }
+}
+
+/// One revision on one input, in its own directory: `cwd` (what
+/// `execute` needs; it saves `stdout` and `stderr` beside it) and `out`
+/// (the run's `$WEFT_OUT`).
+struct Run<'a> {
+    plan: &'a Plan,
+    revision: u32,
+    input: &'a Input,
+    dir: &'a Path,
+}
+
+impl Run<'_> {
+    fn observe(
+        &self,
+        texts: &Mutex<BTreeMap<String, Vec<u8>>>,
+        problems: &Mutex<Vec<String>>,
+    ) -> anyhow::Result<Observation> {
+        let (cwd, out) = (self.dir.join("cwd"), self.dir.join("out"));
+        for dir in [&cwd, &out] {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let record = self.execute(&out, &cwd)?;
+        let compares = |aspect| self.plan.compare.contains(&aspect);
+        let mut observation = Observation::default();
+        if compares(Aspect::Status) {
+            observation.status = Some(status(&record));
+        }
+        for (aspect, digest, file, slot) in [
+            (Aspect::Stdout, &record.stdout, "stdout", &mut observation.stdout),
+            (Aspect::Stderr, &record.stderr, "stderr", &mut observation.stderr),
+        ] {
+            if compares(aspect) {
+                self.keep_text(texts, digest, file)?;
+                *slot = Some(digest.clone());
+            }
+        }
+        if compares(Aspect::Outputs) {
+            observation.outputs = Some(read_outputs(&out).unwrap_or_else(|err| {
+                let name = &self.input.name;
+                let problem = format!("revision {} on {name}: unreadable outputs: {err}", self.revision);
+                problems.lock().unwrap_or_else(|e| e.into_inner()).push(problem);
+                Outputs::Unreadable
+            }));
+        }
+        Ok(observation)
+    }
+
+    fn execute(&self, out: &Path, cwd: &Path) -> anyhow::Result<RunRecord> {
+        let (command, stdin) = self.input.shell_command(&self.plan.program);
+        // `execute` starts the shell in `cwd`; the command itself starts
+        // where weft was started.
+        let script = format!(
+            "cd {} || exit 125\n{command}",
+            sh_quote(&self.plan.start_dir.display().to_string())
+        );
+        let env: BTreeMap<String, String> = [
+            ("WEFT_REV".to_string(), self.revision.to_string()),
+            ("WEFT_OUT".to_string(), out.display().to_string()),
+        ]
+        .into();
+        execute(&script, cwd, &env, stdin, &[], self.plan.timeout, OUTPUT_CAP)
+            .with_context(|| format!("cannot run revision {} on {}", self.revision, self.input.name))
+    }
+
+    /// Stores the text of `file` (saved by `execute` only when not empty)
+    /// under its digest, once.
+    fn keep_text(
+        &self,
+        texts: &Mutex<BTreeMap<String, Vec<u8>>>,
+        digest: &str,
+        file: &str,
+    ) -> anyhow::Result<()> {
+        if texts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(digest)
+        {
+            return Ok(());
+        }
+        let path = self.dir.join(file);
+        let text = match std::fs::read(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
+        };
+        texts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(digest.to_string(), text);
+        Ok(())
+    }
+}
+
+/// How the run ended, in words.
+fn status(record: &RunRecord) -> String {
+    match record.abnormal {
+        None => format!("exit {}", record.status),
+        Some(Abnormal::Crash) => format!("signal {}", record.status - 128),
+        Some(Abnormal::Timeout) => "timeout".into(),
+        Some(Abnormal::OutputCap) => "output cap".into(),
+        Some(Abnormal::Spawn) => "did not start".into(),
+    }
+}
+
+/// The values the outputs monitor captured in a run, without process ids.
+fn read_outputs(out: &Path) -> Result<Outputs, weft_monitor::outputs::OutputsError> {
+    let records = weft_monitor::outputs::read_dir(out)?;
+    let mut values: Vec<ProcessValues> = records.into_iter().map(|r| (r.unit, r.values)).collect();
+    values.sort();
+    Ok(Outputs::Values(values))
+}

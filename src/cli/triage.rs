@@ -1,0 +1,215 @@
+//! `weft triage`: run every revision of a meta program on the same inputs,
+//! group the revisions into behaviour classes and print the questions that
+//! tell the classes apart. The finding is in `weft_triage`; this file
+//! parses arguments, checks them before anything runs, writes the reports
+//! and prints.
+//!
+//! Exit status: 0 the inputs tell apart every revision that must be (with
+//! --truth, revisions of different labels; without, any two revisions); 1
+//! some cannot be told apart; 2 usage or bad input.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use weft_triage::ask::{ask, conclusion};
+use weft_triage::classes::read_truth;
+use weft_triage::observe::{Plan, observe};
+use weft_triage::print::{is_markdown_report, markdown, summary};
+use weft_triage::report::is_json_report;
+use weft_triage::table::Aspect;
+use weft_triage::{inputs, revisions};
+
+use super::files::replace_file;
+
+/// Run every revision of a meta program on the same inputs, group the
+/// revisions that behave the same, and ask what tells the groups apart.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["inputs", "tests"])))]
+#[command(after_help = "Examples:
+  weft triage --revisions 1-8 --inputs inputs/ -- ./prog @@
+  weft triage --revisions 0,2,5 --tests tests.txt --truth truth.txt --json triage.json
+  weft triage --revisions 1-8 --inputs inputs/ --ask -- ./prog
+
+Every revision runs once on every input, with WEFT_REV=<revision> and
+WEFT_OUT=<a fresh directory>, starting in the current directory. With
+--inputs, `@@` in the command is replaced by the input file's path; with no
+`@@` the file is fed on stdin. With --tests, each line that is neither empty
+nor a # comment is one shell command, and there is no COMMAND.
+
+Revisions that do the same on every input form a behaviour class. Each
+question asks what the right revision does on one input; its answers are
+what the classes do there. A truth file (`<revision> <label>` lines) gives
+the classes' purity.
+
+Exit status: 0 the inputs tell apart every revision that must be (with
+--truth, revisions of different labels; without, any two revisions), 1 some
+cannot be told apart, 2 usage or bad input. See docs/triage.md.")]
+pub struct Args {
+    /// Revisions to run: numbers and ranges, e.g. 1-8 or 0,2,5. Revision 0,
+    /// the original, is added unless --no-original.
+    #[arg(long, value_name = "LIST")]
+    revisions: String,
+    /// Do not add revision 0 (the original) to the revisions.
+    #[arg(long)]
+    no_original: bool,
+    /// A directory whose regular files are the inputs, one run each.
+    #[arg(long, value_name = "DIR")]
+    inputs: Option<PathBuf>,
+    /// A file of test commands, one a line.
+    #[arg(long, value_name = "FILE")]
+    tests: Option<PathBuf>,
+    /// Seconds a run may take before it is stopped (and observed as
+    /// `timeout`).
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    timeout: f64,
+    /// Runs at a time (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N")]
+    jobs: usize,
+    /// What to compare, among status, stdout, stderr and outputs (the
+    /// values the outputs monitor captured).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "status,stdout,outputs",
+        value_parser = parse_aspect
+    )]
+    compare: Vec<Aspect>,
+    /// Known labels, `<revision> <label>` a line (e.g. `3 correct`): report
+    /// the classes' purity and judge the exit status by labels.
+    #[arg(long, value_name = "FILE")]
+    truth: Option<PathBuf>,
+    /// Write the report as JSON (an existing file is replaced only if it
+    /// is a triage report).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the report as Markdown (an existing file is replaced only if
+    /// it is a triage report).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Ask the questions on the terminal, then name the revisions that
+    /// behave as answered.
+    #[arg(long)]
+    ask: bool,
+    /// Keep every run's files (stdout, stderr, WEFT_OUT) in DIR, a new
+    /// directory, as DIR/rev-R/input-I.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    /// The command running the meta program, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+fn parse_aspect(text: &str) -> Result<Aspect, String> {
+    text.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+
+/// Runs the triage; every error is usage or bad input (status 2).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    Ok(super::bad_input_exits_2(triage(args)))
+}
+
+fn triage(args: Args) -> anyhow::Result<i32> {
+    let plan = plan(&args)?;
+    let truth = args.truth.as_deref().map(read_truth).transpose()?;
+    if let (Some(file), Some(truth)) = (&args.truth, &truth)
+        && !plan.revisions.iter().any(|r| truth.contains_key(r))
+    {
+        bail!("{}: labels none of the revisions run", file.display());
+    }
+    check_targets(&args)?;
+    if args.ask && !std::io::stdin().is_terminal() {
+        bail!("--ask asks on the terminal, but stdin is not one (leave --ask out to print the questions)");
+    }
+    let start = Instant::now();
+    let table = observe(&plan)?;
+    let elapsed = start.elapsed();
+    let report = weft_triage::analyse(&args.command, &table, truth.as_ref())?;
+    if let Some(file) = &args.json {
+        replace_file(file, &report.to_json(), "triage report", is_json_report)?;
+    }
+    if let Some(file) = &args.markdown {
+        replace_file(file, &markdown(&report), "triage report", is_markdown_report)?;
+    }
+    print!("{}", summary(&report, !args.ask));
+    let runs = table.revisions.len() * table.inputs.len();
+    println!("{runs} runs in {:.2} s.", elapsed.as_secs_f64());
+    if args.ask {
+        let outcome = ask(
+            &report,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+        )?;
+        println!("{}", conclusion(&outcome));
+    }
+    Ok(if report.told_apart { 0 } else { 1 })
+}
+
+/// What to run, from the arguments, every one checked.
+fn plan(args: &Args) -> anyhow::Result<Plan> {
+    let revisions = revisions::parse(&args.revisions, !args.no_original)?;
+    let inputs = match (&args.inputs, &args.tests) {
+        (Some(dir), _) if args.command.is_empty() => {
+            bail!("--inputs {} needs the command to run, after `--`", dir.display())
+        }
+        (Some(dir), _) => inputs::from_dir(dir)?,
+        (None, Some(file)) if !args.command.is_empty() => bail!(
+            "with --tests each line of {} is a whole command: drop `-- {}`",
+            file.display(),
+            args.command.join(" ")
+        ),
+        (None, Some(file)) => inputs::from_tests(file)?,
+        (None, None) => bail!("give the inputs: --inputs DIR or --tests FILE"),
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout {}: give a positive number of seconds", args.timeout);
+    }
+    let mut compare = args.compare.clone();
+    compare.sort();
+    compare.dedup();
+    Ok(Plan {
+        revisions,
+        inputs,
+        program: args.command.clone(),
+        start_dir: std::env::current_dir().context("cannot read the current directory")?,
+        compare,
+        timeout: Duration::from_secs_f64(args.timeout),
+        jobs: args.jobs,
+        keep: args.keep.clone(),
+    })
+}
+
+/// Refuses, before anything runs, report files that would be refused
+/// after: an existing file that is not a triage report, or one file for
+/// both reports.
+fn check_targets(args: &Args) -> anyhow::Result<()> {
+    if let (Some(json), Some(md)) = (&args.json, &args.markdown)
+        && std::path::absolute(json)? == std::path::absolute(md)?
+    {
+        bail!("--json and --markdown name the same file {}", json.display());
+    }
+    refuse_foreign(args.json.as_deref(), is_json_report)?;
+    refuse_foreign(args.markdown.as_deref(), is_markdown_report)
+}
+
+/// An error when `target` exists and `is_ours` does not recognise it.
+fn refuse_foreign(target: Option<&Path>, is_ours: fn(&str) -> bool) -> anyhow::Result<()> {
+    if let Some(file) = target
+        && let Some(old) = existing(file)
+        && !is_ours(&old)
+    {
+        bail!(
+            "refusing to replace `{}`: it is not a triage report (weft only overwrites its own output)",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+/// The text of `file` if it exists (empty when unreadable as text).
+fn existing(file: &Path) -> Option<String> {
+    file.exists()
+        .then(|| std::fs::read_to_string(file).unwrap_or_default())
+}
