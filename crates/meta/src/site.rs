@@ -79,7 +79,10 @@ impl FileVersions<'_> {
         // level, since a neighbour's growth may have made it whole.
         loop {
             regions = merge(regions);
-            let placed: Vec<Region> = regions.iter().map(|r| self.place(r)).collect::<anyhow::Result<_>>()?;
+            let placed: Vec<Region> = regions
+                .iter()
+                .map(|r| self.place(r))
+                .collect::<anyhow::Result<_>>()?;
             let grew = |old: &Region, new: &Region| new.lines != old.lines;
             let moved = |old: &Region, new: &Region| new.functions.is_some() != old.functions.is_some();
             if regions.iter().zip(&placed).any(|(o, n)| grew(o, n)) {

@@ -21,6 +21,7 @@ pub mod matrix;
 pub mod metrics;
 pub mod oracle;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod report_stage;
 pub mod run;

@@ -15,7 +15,6 @@ pub mod classes;
 pub mod inputs;
 pub mod observe;
 pub mod print;
-pub mod progress;
 pub mod questions;
 pub mod report;
 pub mod revisions;

@@ -12,8 +12,8 @@ use rayon::prelude::*;
 use weft_study::run::{Abnormal, RunRecord, execute};
 
 use super::inputs::{Input, sh_quote};
-use super::progress::Progress;
 use super::table::{Aspect, Observation, Outputs, ProcessValues, Table};
+use weft_study::progress::Progress;
 
 /// Bytes of stdout or stderr kept per run; a run writing more is stopped
 /// and observed as `output cap`.
@@ -50,7 +50,7 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Table> {
         .iter()
         .flat_map(|&r| (0..plan.inputs.len()).map(move |i| (r, i)))
         .collect();
-    let progress = Progress::new(runs.len());
+    let progress = Progress::new("triage", "runs", runs.len());
     let texts = Mutex::new(BTreeMap::new());
     let problems = Mutex::new(Vec::new());
     let observed: anyhow::Result<Vec<Observation>> = pool.install(|| {

@@ -1,0 +1,119 @@
+//! Progress of long work on stderr: a bar on a terminal, otherwise (a log,
+//! a batch job) a plain line every [`PLAIN_EVERY`] at most, so that a long
+//! study or triage is never silent. Studies and triage both use it.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// How often plain progress lines are printed at most.
+pub const PLAIN_EVERY: Duration = Duration::from_secs(30);
+
+/// Counts finished units of work and shows it.
+pub struct Progress {
+    /// What the lines begin with (`experiment`, `triage`).
+    label: &'static str,
+    /// What is counted (`steps`, `runs`).
+    unit: &'static str,
+    total: usize,
+    done: AtomicUsize,
+    start: Instant,
+    /// When the last plain line was printed; `None` on a terminal.
+    last_line: Option<Mutex<Instant>>,
+    bar: ProgressBar,
+}
+
+impl Progress {
+    /// Progress over `total` units, shown as fits stderr.
+    pub fn new(label: &'static str, unit: &'static str, total: usize) -> Progress {
+        let start = Instant::now();
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if terminal {
+            ProgressBar::new(total as u64)
+        } else {
+            ProgressBar::hidden()
+        };
+        let template =
+            format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed}}, about {{eta}} left {{wide_msg}}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+        Progress {
+            label,
+            unit,
+            total,
+            done: AtomicUsize::new(0),
+            start,
+            last_line: (!terminal).then(|| Mutex::new(start)),
+            bar,
+        }
+    }
+
+    /// Shows what is being done now (on the bar only).
+    pub fn message(&self, what: String) {
+        self.bar.set_message(what);
+    }
+
+    /// Counts one finished unit.
+    pub fn step(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.bar.inc(1);
+        let Some(last) = &self.last_line else { return };
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= PLAIN_EVERY || done == self.total {
+            *last = Instant::now();
+            eprintln!("{}", self.line(done, self.start.elapsed()));
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    /// `triage: 120/700 runs, 35s, about 2m 49s left`.
+    fn line(&self, done: usize, elapsed: Duration) -> String {
+        let clock = |secs: u64| match secs {
+            s if s >= 3600 => format!("{}h {}m", s / 3600, s % 3600 / 60),
+            s if s >= 60 => format!("{}m {}s", s / 60, s % 60),
+            s => format!("{s}s"),
+        };
+        let left = if done == 0 || done >= self.total {
+            String::new()
+        } else {
+            let per_unit = elapsed.as_secs_f64() / done as f64;
+            format!(
+                ", about {} left",
+                clock((per_unit * (self.total - done) as f64) as u64)
+            )
+        };
+        let (label, unit, total) = (self.label, self.unit, self.total);
+        format!(
+            "{label}: {done}/{total} {unit}, {}{left}",
+            clock(elapsed.as_secs())
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_says_what_is_done_and_what_is_left() {
+        let study = Progress::new("experiment", "steps", 4770);
+        assert_eq!(
+            study.line(1200, Duration::from_secs(190)),
+            "experiment: 1200/4770 steps, 3m 10s, about 9m 25s left"
+        );
+        let triage = Progress::new("triage", "runs", 7);
+        assert_eq!(
+            triage.line(7, Duration::from_secs(3700)),
+            "triage: 7/7 runs, 1h 1m"
+        );
+        assert_eq!(triage.line(0, Duration::ZERO), "triage: 0/7 runs, 0s");
+    }
+}
