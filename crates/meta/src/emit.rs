@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::dispatch;
+use super::filescope;
 use super::place::Text;
 use super::site::{Granularity, Site};
 
@@ -23,6 +24,10 @@ pub fn file(original: &Text, sites: &[Site], ids: &[usize], revisions: usize) ->
         match site.granularity {
             Granularity::Statements { .. } => out.push_str(&chain(slot, *id, site, indent(&text[start..]))),
             Granularity::Functions { .. } => out.push_str(&dispatch::write(slot, *id, site)),
+            Granularity::FileScope => match &site.merged {
+                Some(merged) => out.push_str(&filescope::write(slot, *id, merged)),
+                None => out.push_str(&site.original),
+            },
         }
         pos = original.offset(site.lines.end);
     }

@@ -11,6 +11,7 @@
 
 mod dispatch;
 mod emit;
+mod filescope;
 mod hunks;
 mod patch;
 mod place;
@@ -156,6 +157,7 @@ fn summary(id: usize, rel: &Path, site: &site::Site) -> SiteSummary {
     let (level, functions) = match &site.granularity {
         Granularity::Statements { function } => ("statements", vec![function.clone()]),
         Granularity::Functions { names } => ("functions", names.clone()),
+        Granularity::FileScope => ("file scope", Vec::new()),
     };
     SiteSummary {
         id,

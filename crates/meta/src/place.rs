@@ -350,6 +350,24 @@ impl<'f> Text<'f> {
     }
 }
 
+impl Text<'_> {
+    /// Whether `lines` hold only whole top-level items (or, when empty,
+    /// lie between two of them).
+    pub fn top_level(&self, lines: &Range<usize>) -> bool {
+        let target = self.bytes(lines);
+        named_children(self.file.tree.root_node()).all(|top| {
+            self.range(top).is_some_and(|r| {
+                let strictly_around = r.start < target.start && target.start < r.end;
+                if target.is_empty() {
+                    !strictly_around
+                } else {
+                    !overlaps(&r, &target) || within(&r, &target)
+                }
+            })
+        })
+    }
+}
+
 /// Whether `outer` holds `target`; an empty target must lie strictly inside.
 fn holds(outer: &Range<usize>, target: &Range<usize>) -> bool {
     if target.is_empty() {

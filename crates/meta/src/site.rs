@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use anyhow::bail;
 
+use super::filescope;
 use super::hunks::{Hunk, map_range};
 use super::place::{Definition, Text};
 
@@ -16,6 +17,9 @@ pub enum Granularity {
     Statements { function: String },
     /// Renamed copies of whole function definitions and a dispatcher each.
     Functions { names: Vec<String> },
+    /// Between functions: added declarations kept for all, changed macro
+    /// bodies picking the revision ([`filescope`]).
+    FileScope,
 }
 
 /// The text one or more revisions have at a site.
@@ -43,6 +47,8 @@ pub struct Site {
     pub definitions: Vec<Definition>,
     /// Every text other than the original, with its revisions.
     pub branches: Vec<Branch>,
+    /// At a file-scope site, the texts merged.
+    pub merged: Option<filescope::Merged>,
 }
 
 /// One file as the original and each revision that changes it have it.
@@ -58,6 +64,8 @@ pub struct FileVersions<'f> {
 struct Region {
     lines: Range<usize>,
     functions: Option<String>,
+    /// Between functions (see [`filescope`]).
+    file_scope: bool,
 }
 
 impl FileVersions<'_> {
@@ -72,6 +80,7 @@ impl FileVersions<'_> {
             .map(|h| Region {
                 lines: h.old.clone(),
                 functions: None,
+                file_scope: false,
             })
             .collect();
         // Statement-level regions grow (and merge) first; only when none
@@ -84,7 +93,9 @@ impl FileVersions<'_> {
                 .map(|r| self.place(r))
                 .collect::<anyhow::Result<_>>()?;
             let grew = |old: &Region, new: &Region| new.lines != old.lines;
-            let moved = |old: &Region, new: &Region| new.functions.is_some() != old.functions.is_some();
+            let moved = |old: &Region, new: &Region| {
+                new.functions.is_some() != old.functions.is_some() || new.file_scope != old.file_scope
+            };
             if regions.iter().zip(&placed).any(|(o, n)| grew(o, n)) {
                 for (old, new) in regions.iter_mut().zip(placed) {
                     if grew(old, &new) {
@@ -108,17 +119,25 @@ impl FileVersions<'_> {
                     return Ok(Region {
                         lines,
                         functions: None,
+                        file_scope: false,
                     });
                 }
                 Err(why) => {
                     return Ok(Region {
                         lines: region.lines.clone(),
                         functions: Some(why),
+                        file_scope: false,
                     });
                 }
             }
         }
         let Some(found) = self.original.functions(&region.lines) else {
+            if self.between_functions(&region.lines) {
+                return Ok(Region {
+                    file_scope: true,
+                    ..region.clone()
+                });
+            }
             bail!(
                 "{}:{}: {} changes code outside function bodies (or in a function that shares a line \
                  with other code); only changes inside functions can be switched",
@@ -147,7 +166,17 @@ impl FileVersions<'_> {
         Ok(Region {
             lines: found.lines,
             functions: region.functions.clone(),
+            file_scope: false,
         })
+    }
+
+    /// Whether `lines` hold only whole top-level items in the original and
+    /// in every revision that changes them.
+    fn between_functions(&self, lines: &Range<usize>) -> bool {
+        self.original.top_level(lines)
+            && self
+                .touching(lines)
+                .all(|(_, text, hunks)| text.top_level(&map_range(hunks, lines.clone())))
     }
 
     /// The lines of whole statements of one block around `lines`, checked
@@ -201,7 +230,9 @@ impl FileVersions<'_> {
     fn site(&self, region: &Region) -> anyhow::Result<Site> {
         let lines = &region.lines;
         let original = self.original.slice(lines).to_string();
-        check_directives(&self.path, lines.start + 1, &original)?;
+        if !region.file_scope {
+            check_directives(&self.path, lines.start + 1, &original)?;
+        }
         let at_functions = region.functions.is_some();
         let definitions = if at_functions {
             self.definitions(&self.original, lines)?
@@ -212,11 +243,13 @@ impl FileVersions<'_> {
         for (rev, text, hunks) in self.touching(lines) {
             let mapped = map_range(hunks, lines.clone());
             let body = text.slice(&mapped).to_string();
-            check_directives(
-                &format!("{} (revision {rev})", self.path),
-                mapped.start + 1,
-                &body,
-            )?;
+            if !region.file_scope {
+                check_directives(
+                    &format!("{} (revision {rev})", self.path),
+                    mapped.start + 1,
+                    &body,
+                )?;
+            }
             if body == original {
                 continue;
             }
@@ -244,7 +277,18 @@ impl FileVersions<'_> {
                 definitions: defs,
             });
         }
+        let merged = match region.file_scope {
+            true => Some(filescope::merge(
+                &self.path,
+                lines.start + 1,
+                &original,
+                &branches,
+                |name| tested_by_preprocessor(&self.original.file.text, name),
+            )?),
+            false => None,
+        };
         let granularity = match &region.functions {
+            _ if region.file_scope => Granularity::FileScope,
             None => Granularity::Statements {
                 function: self
                     .original
@@ -263,10 +307,11 @@ impl FileVersions<'_> {
         Ok(Site {
             lines: lines.clone(),
             granularity,
-            fallback: region.functions.clone(),
+            fallback: region.functions.clone().filter(|_| !region.file_scope),
             original,
             definitions,
             branches,
+            merged,
         })
     }
 
@@ -296,6 +341,21 @@ fn same_call(revision: &Definition, original: &Definition) -> bool {
         (Ok(r), Ok(o)) => r.params.len() == o.params.len() && r.returns_void == o.returns_void,
         _ => false,
     }
+}
+
+/// Whether an `#if`, `#ifdef`, `#ifndef` or `#elif` line of `text` names
+/// `name`.
+fn tested_by_preprocessor(text: &str, name: &str) -> bool {
+    text.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        ["if", "elif"].iter().any(|d| rest.starts_with(d))
+            && rest
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|word| word == name)
+    })
 }
 
 /// Whether two line ranges overlap or touch (an insertion at either end

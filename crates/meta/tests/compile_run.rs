@@ -180,7 +180,56 @@ fn every_revision_behaves_as_its_tree() {
         text.contains("case 1: case 4:") || text.contains("== 1 || weft_meta_rev(0) == 4"),
         "{text}"
     );
-    assert!(text.contains("smallest__weft_rev2"), "{text}");
+    // Revision 2's declaration and all its uses are inside one branch.
+    assert!(
+        text.contains("} else if (weft_meta_rev(0) == 2) { /* weft site 0 */\n    int best = v[0];"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_declaration_used_after_the_change_moves_it_to_function_level() {
+    let revisions = vec![edited(
+        SMALLEST,
+        &[("    int i, m = v[0];", "    int i, m = v[n - 1];")],
+    )];
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), SMALLEST, &revisions, INPUTS);
+    assert!(
+        text.contains("static int smallest__weft_rev1(int n, int *v)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    default:\n        return smallest__weft_rev0(n, v);"),
+        "{text}"
+    );
+}
+
+#[test]
+fn file_scope_additions_are_kept_and_changed_macros_pick() {
+    let original = SMALLEST
+        .replace(
+            "#include <stdlib.h>\n",
+            "#include <stdlib.h>\n#define BIGGER(a, b) ((a) > (b))\n",
+        )
+        .replace("if (v[i] > m)", "if (BIGGER(v[i], m))");
+    let revisions = vec![
+        original.replace(
+            "#define BIGGER(a, b) ((a) > (b))\n",
+            "static int calls;\n#define BIGGER(a, b) (calls++, (a) < (b))\n",
+        ),
+        original.replace(
+            "#include <stdio.h>\n",
+            "#include <stdio.h>\n#include <string.h>\n",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), &original, &revisions, INPUTS);
+    assert!(text.contains("static int calls;\n"), "{text}");
+    assert!(
+        text.contains("(weft_meta_rev(1) == 1) ? ((calls++, (a) < (b))) :"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -207,11 +256,8 @@ fn sites_report_levels_and_fallbacks() {
     assert_eq!(
         levels,
         [
-            (
-                "functions",
-                5,
-                Some("`best` is declared in the change and used after it")
-            ),
+            // Revision 2's declaration grows the site over its uses.
+            ("statements", 8, None),
             ("statements", 20, None),
             ("statements", 24, None),
         ]
@@ -339,7 +385,7 @@ fn changes_that_cannot_be_switched_are_refused_with_their_place() {
     let with_global = format!("static int limit = 16;\n{SMALLEST}");
     let err = build_error(&with_global, &with_global.replacen("= 16", "= 8", 1), "prog.c");
     assert!(
-        err.contains("prog.c:1: revision 1 changes code outside function bodies"),
+        err.contains("prog.c:1: revision 1 removes or rewrites file-scope text it cannot switch"),
         "{err}"
     );
     let err = build_error("int f(void);\n", "int f(int);\n", "prog.h");
