@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages weft's tests need beyond Rust, gcc, make and
-# python3: GNU parallel (the distributed-study test) and patch (fault
-# patches of studies). Installs only what is missing; needs root (apt-get)
+# python3: GNU parallel (the distributed-study test), patch (fault
+# patches of studies) and z3 (the SMT solver of weft-smt and
+# `weft nonterm analyse`). Installs only what is missing; needs root (apt-get)
 # only then. scripts/test.sh runs it first.
 set -euo pipefail
 
 # command name -> Debian package
-declare -A needed=([parallel]=parallel [patch]=patch)
+declare -A needed=([parallel]=parallel [patch]=patch [z3]=z3)
 
 missing=()
 for tool in "${!needed[@]}"; do

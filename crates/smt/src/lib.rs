@@ -1,0 +1,347 @@
+//! SMT-LIB2 queries answered by an external solver, `z3` or `cvc5`, run
+//! over a pipe, one process per query, each with its own timeout.
+//!
+//! A [`Query`] is declarations, assertions and the terms whose values are
+//! wanted; [`Solver::check`] answers [`Answer::Sat`] with those values,
+//! [`Answer::Unsat`] or [`Answer::Unknown`] (timeout, incompleteness).
+//! Validity is unsat of the negation: [`Solver::valid`]. A missing solver
+//! is an [`Error::NotFound`] naming what was looked for, never a panic.
+//!
+//! Nothing here knows what the formulas mean: terms are SMT-LIB2 text.
+
+mod sexp;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub use sexp::Sexp;
+
+/// Which solver program answers the queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Z3,
+    Cvc5,
+}
+
+impl Kind {
+    /// The program's name on `$PATH`.
+    pub fn program(self) -> &'static str {
+        match self {
+            Kind::Z3 => "z3",
+            Kind::Cvc5 => "cvc5",
+        }
+    }
+
+    /// `z3` or `cvc5`, as a user writes it.
+    pub fn parse(name: &str) -> Option<Kind> {
+        match name {
+            "z3" => Some(Kind::Z3),
+            "cvc5" => Some(Kind::Cvc5),
+            _ => None,
+        }
+    }
+}
+
+/// What can go wrong asking a solver.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "no SMT solver found: {0} not on $PATH (install z3: apt-get install z3, or scripts/install-deps.sh)"
+    )]
+    NotFound(String),
+    #[error("running {program}: {source}")]
+    Io { program: String, source: std::io::Error },
+    #[error("{program} rejected the query: {message}")]
+    Solver { program: String, message: String },
+}
+
+/// An SMT-LIB2 sort.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sort {
+    Bool,
+    Int,
+    /// A bit-vector of this many bits.
+    BitVec(u32),
+}
+
+impl Sort {
+    /// The sort as SMT-LIB2 text.
+    pub fn smt(&self) -> String {
+        match self {
+            Sort::Bool => "Bool".into(),
+            Sort::Int => "Int".into(),
+            Sort::BitVec(w) => format!("(_ BitVec {w})"),
+        }
+    }
+}
+
+/// One satisfiability question.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// The SMT-LIB2 logic, e.g. `QF_LIA` or `QF_BV`; `ALL` when absent.
+    pub logic: Option<String>,
+    /// Constants declared before the assertions.
+    pub declarations: Vec<(String, Sort)>,
+    /// Boolean terms, all asserted.
+    pub assertions: Vec<String>,
+    /// Terms whose values a `sat` answer reports.
+    pub values: Vec<String>,
+}
+
+impl Query {
+    /// A query in `logic` (None: the solver's default).
+    pub fn new(logic: Option<&str>) -> Query {
+        Query {
+            logic: logic.map(str::to_string),
+            ..Query::default()
+        }
+    }
+
+    /// Declares a constant.
+    pub fn declare(&mut self, name: &str, sort: Sort) -> &mut Query {
+        self.declarations.push((name.to_string(), sort));
+        self
+    }
+
+    /// Asserts a Boolean term.
+    pub fn assert(&mut self, term: impl Into<String>) -> &mut Query {
+        self.assertions.push(term.into());
+        self
+    }
+
+    /// Asks for a term's value in a model.
+    pub fn value(&mut self, term: impl Into<String>) -> &mut Query {
+        self.values.push(term.into());
+        self
+    }
+
+    /// The whole script, as sent to the solver (ending with `(exit)`).
+    pub fn script(&self, timeout: Duration) -> String {
+        let mut s = String::new();
+        s.push_str("(set-option :print-success false)\n");
+        if !self.values.is_empty() {
+            s.push_str("(set-option :produce-models true)\n");
+        }
+        s.push_str(&format!("(set-option :timeout {})\n", timeout.as_millis().max(1)));
+        if let Some(logic) = &self.logic {
+            s.push_str(&format!("(set-logic {logic})\n"));
+        }
+        for (name, sort) in &self.declarations {
+            s.push_str(&format!("(declare-fun {name} () {})\n", sort.smt()));
+        }
+        for a in &self.assertions {
+            s.push_str(&format!("(assert {a})\n"));
+        }
+        s.push_str("(check-sat)\n");
+        s.push_str("(exit)\n");
+        s
+    }
+}
+
+/// A solver's answer to a [`Query`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Satisfiable; the values asked for, term text → value text.
+    Sat(Model),
+    Unsat,
+    /// The solver gave up: its reason (`timeout`, `incomplete`, …).
+    Unknown(String),
+}
+
+/// Values of the terms a query asked for, as SMT-LIB2 text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    pub values: BTreeMap<String, String>,
+}
+
+impl Model {
+    /// A value as a signed integer: Int literals, `(- n)`, and bit-vector
+    /// literals `#b…`/`#x…` read as unsigned.
+    pub fn int(&self, term: &str) -> Option<i128> {
+        Sexp::parse(self.values.get(term)?).ok()?.as_int()
+    }
+}
+
+/// A solver program and the time each query may take.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    pub kind: Kind,
+    pub path: PathBuf,
+    pub timeout: Duration,
+}
+
+impl Solver {
+    /// The solver `kind` names, or when None, `z3` if found on `$PATH`,
+    /// else `cvc5`.
+    pub fn find(kind: Option<Kind>, timeout: Duration) -> Result<Solver, Error> {
+        let kinds = match kind {
+            Some(k) => vec![k],
+            None => vec![Kind::Z3, Kind::Cvc5],
+        };
+        for k in &kinds {
+            if let Some(path) = on_path(k.program()) {
+                return Ok(Solver {
+                    kind: *k,
+                    path,
+                    timeout,
+                });
+            }
+        }
+        let names: Vec<&str> = kinds.iter().map(|k| k.program()).collect();
+        Err(Error::NotFound(names.join(" or ")))
+    }
+
+    /// The solver at `path`, of kind `kind`.
+    pub fn at(kind: Kind, path: impl Into<PathBuf>, timeout: Duration) -> Solver {
+        Solver {
+            kind,
+            path: path.into(),
+            timeout,
+        }
+    }
+
+    fn program(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Asks whether `query`'s assertions are satisfiable.
+    pub fn check(&self, query: &Query) -> Result<Answer, Error> {
+        let mut script = query.script(self.timeout);
+        if !query.values.is_empty() {
+            // Asked for after check-sat; a solver answering unsat or
+            // unknown reports an error for it, which is ignored then.
+            let at = script.len() - "(exit)\n".len();
+            script.insert_str(at, &format!("(get-value ({}))\n", query.values.join(" ")));
+        }
+        let out = self.run(&script)?;
+        let mut lines = out.trim_start().splitn(2, '\n');
+        let first = lines.next().unwrap_or("").trim();
+        let rest = lines.next().unwrap_or("");
+        match first {
+            "sat" => {
+                let mut model = Model::default();
+                if !query.values.is_empty() {
+                    let parsed = Sexp::parse(rest.trim()).map_err(|message| self.rejected(message))?;
+                    for pair in parsed.list().unwrap_or(&[]) {
+                        if let Some([term, value]) = pair.list() {
+                            model.values.insert(term.to_string(), value.to_string());
+                        }
+                    }
+                    for (asked, (_, v)) in query.values.iter().zip(model.values.clone()) {
+                        // Solvers may reprint a term differently; keep the
+                        // asker's spelling too.
+                        model.values.entry(asked.clone()).or_insert(v);
+                    }
+                }
+                Ok(Answer::Sat(model))
+            }
+            "unsat" => Ok(Answer::Unsat),
+            "unknown" | "timeout" => Ok(Answer::Unknown(if first == "timeout" {
+                "timeout".into()
+            } else {
+                self.reason_unknown(query)
+            })),
+            _ => Err(self.rejected(out.trim().to_string())),
+        }
+    }
+
+    /// Whether `term` holds for every value of the declared constants:
+    /// `Unsat` of its negation. Sat means a counterexample (the values
+    /// asked for are its model).
+    pub fn valid(&self, query: &Query, term: &str) -> Result<Answer, Error> {
+        let mut q = query.clone();
+        q.assert(format!("(not {term})"));
+        self.check(&q)
+    }
+
+    fn reason_unknown(&self, query: &Query) -> String {
+        let mut script = query.script(self.timeout);
+        let at = script.len() - "(exit)\n".len();
+        script.insert_str(at, "(get-info :reason-unknown)\n");
+        match self.run(&script) {
+            Ok(out) if out.contains("timeout") || out.contains("canceled") => "timeout".into(),
+            Ok(out) if out.contains("resourceout") => "timeout".into(),
+            Ok(out) => out.lines().nth(1).unwrap_or("unknown").trim().to_string(),
+            Err(_) => "unknown".into(),
+        }
+    }
+
+    fn rejected(&self, message: String) -> Error {
+        Error::Solver {
+            program: self.program(),
+            message,
+        }
+    }
+
+    /// Runs one script, killing the solver a second after its timeout.
+    fn run(&self, script: &str) -> Result<String, Error> {
+        let io = |source| Error::Io {
+            program: self.program(),
+            source,
+        };
+        let mut cmd = Command::new(&self.path);
+        let ms = self.timeout.as_millis().max(1);
+        match self.kind {
+            Kind::Z3 => cmd.args(["-in", "-smt2", &format!("-t:{ms}")]),
+            Kind::Cvc5 => cmd.args(["--lang", "smt2", &format!("--tlimit-per={ms}")]),
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Error::NotFound(self.program()),
+                _ => io(e),
+            })?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(script.as_bytes()).map_err(io)?;
+        drop(stdin);
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let reader = std::thread::spawn(move || {
+            let mut s = String::new();
+            stdout.read_to_string(&mut s).map(|_| s)
+        });
+        let deadline = Instant::now() + self.timeout + Duration::from_secs(1);
+        loop {
+            if child.try_wait().map_err(io)?.is_some() {
+                break;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok("timeout".into());
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let out = reader.join().expect("reader thread").map_err(io)?;
+        if out.trim().is_empty() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            return Err(self.rejected(format!("no answer; {}", err.trim())));
+        }
+        Ok(out)
+    }
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests;

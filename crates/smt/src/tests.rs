@@ -1,0 +1,93 @@
+use super::*;
+
+fn z3() -> Solver {
+    Solver::find(Some(Kind::Z3), Duration::from_secs(5)).expect("z3 (scripts/install-deps.sh installs it)")
+}
+
+#[test]
+fn sat_with_model_values() {
+    let mut q = Query::new(Some("QF_LIA"));
+    q.declare("x", Sort::Int).declare("y", Sort::Int);
+    q.assert("(= (+ x y) 10)")
+        .assert("(= (- x y) 4)")
+        .assert("(> x 0)");
+    q.value("x").value("y").value("(- y)");
+    let Answer::Sat(m) = z3().check(&q).unwrap() else {
+        panic!("expected sat")
+    };
+    assert_eq!(m.int("x"), Some(7));
+    assert_eq!(m.int("y"), Some(3));
+    assert_eq!(m.int("(- y)"), Some(-3));
+}
+
+#[test]
+fn unsat_and_validity() {
+    let mut q = Query::new(Some("QF_LIA"));
+    q.declare("x", Sort::Int);
+    q.assert("(> x 0)").assert("(< x 1)");
+    assert_eq!(z3().check(&q).unwrap(), Answer::Unsat);
+
+    // x > 0 → x + 1 > 0 over the integers, not over 8-bit vectors.
+    let mut q = Query::new(Some("LIA"));
+    q.declare("x", Sort::Int);
+    assert_eq!(
+        z3().valid(&q, "(=> (> x 0) (> (+ x 1) 0))").unwrap(),
+        Answer::Unsat
+    );
+    let mut q = Query::new(Some("QF_BV"));
+    q.declare("b", Sort::BitVec(8)).value("b");
+    let Answer::Sat(m) = z3()
+        .valid(&q, "(=> (bvsgt b #x00) (bvsgt (bvadd b #x01) #x00))")
+        .unwrap()
+    else {
+        panic!("expected a counterexample")
+    };
+    assert_eq!(m.int("b"), Some(127));
+}
+
+#[test]
+fn quantifiers_are_accepted() {
+    let q = Query::new(None);
+    let t = "(forall ((x Int)) (exists ((y Int)) (> y x)))";
+    assert_eq!(z3().valid(&q, t).unwrap(), Answer::Unsat);
+}
+
+#[test]
+fn timeout_is_unknown() {
+    // Non-linear integer arithmetic on a hard instance, with 1 ms.
+    let s = Solver::find(Some(Kind::Z3), Duration::from_millis(1)).unwrap();
+    let mut q = Query::new(None);
+    for v in ["a", "b", "c", "n"] {
+        q.declare(v, Sort::Int);
+    }
+    q.assert("(and (> a 0) (> b 0) (> c 0) (> n 2))");
+    q.assert("(= (+ (* a a a a a) (* b b b b b)) (* c c c c c))");
+    match s.check(&q).unwrap() {
+        Answer::Unknown(reason) => assert!(!reason.is_empty()),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_query_is_an_error() {
+    let mut q = Query::new(None);
+    q.assert("(> undeclared 0)");
+    let e = z3().check(&q).unwrap_err();
+    assert!(matches!(e, Error::Solver { .. }), "{e}");
+}
+
+#[test]
+fn missing_solver_is_a_clear_error() {
+    let s = Solver::at(Kind::Z3, "/nonexistent/z3", Duration::from_secs(1));
+    let e = s.check(&Query::new(None)).unwrap_err();
+    assert!(e.to_string().contains("no SMT solver found"), "{e}");
+}
+
+#[test]
+fn sexp_round_trip() {
+    let s = Sexp::parse("((x 7) ((- y) (- 3)) (b #b1000))").unwrap();
+    assert_eq!(s.to_string(), "((x 7) ((- y) (- 3)) (b #b1000))");
+    let items = s.list().unwrap();
+    assert_eq!(items[1].list().unwrap()[1].as_int(), Some(-3));
+    assert_eq!(items[2].list().unwrap()[1].as_int(), Some(8));
+}
