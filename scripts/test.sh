@@ -4,8 +4,11 @@
 # gzip 1.12 (needed by the real-program tests), runs every test, then the
 # slow real-program checks that are kept out of a plain `cargo test`: gzip
 # rebuilt with its own ./configure && make and its own `make check` after
-# weft's transformations, and the six range monitoring strategies woven
-# into gzip (tests/strategies_gzip.rs).
+# weft's transformations, the six range monitoring strategies woven
+# into gzip (tests/strategies_gzip.rs), the outputs monitor woven into gzip
+# (tests/outputs_gzip.rs), and the gzip patch-triage example, whose meta
+# program must answer every test as each patch built alone does
+# (tests/triage_gzip.rs).
 # Usage: scripts/test.sh [extra cargo test args for the first run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,5 +19,5 @@ step "gzip 1.12 sources"
 scripts/fetch-gzip.sh
 step "the test suite (cargo test)"
 cargo test "$@"
-step "gzip built and checked with its own make check after the passes and under each strategy (a few minutes)"
-cargo test --test transform_gzip --test strategies_gzip -- --ignored
+step "gzip built and checked with its own make check after the passes, under each strategy and with the outputs monitor; the gzip patch-triage example (a few minutes)"
+cargo test --test transform_gzip --test strategies_gzip --test outputs_gzip --test triage_gzip -- --ignored
