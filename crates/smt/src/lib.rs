@@ -248,6 +248,54 @@ impl Solver {
         }
     }
 
+    /// Answers several queries with one solver process: each in its own
+    /// `(push 1)`…`(pop 1)` scope, each with the per-query timeout. Values
+    /// are not reported (every `Sat` has an empty model); the logic is the
+    /// first query's. The answers are in the queries' order.
+    pub fn check_many(&self, queries: &[Query]) -> Result<Vec<Answer>, Error> {
+        if queries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut script = String::new();
+        script.push_str("(set-option :print-success false)\n");
+        script.push_str(&format!(
+            "(set-option :timeout {})\n",
+            self.timeout.as_millis().max(1)
+        ));
+        if let Some(logic) = &queries[0].logic {
+            script.push_str(&format!("(set-logic {logic})\n"));
+        }
+        for q in queries {
+            script.push_str("(push 1)\n");
+            for (name, sort) in &q.declarations {
+                script.push_str(&format!("(declare-fun {name} () {})\n", sort.smt()));
+            }
+            for a in &q.assertions {
+                script.push_str(&format!("(assert {a})\n"));
+            }
+            script.push_str("(check-sat)\n(pop 1)\n");
+        }
+        script.push_str("(exit)\n");
+        let wall = self.timeout * queries.len() as u32;
+        let out = self.run_for(&script, wall)?;
+        let mut answers = Vec::new();
+        for line in out.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            answers.push(match line {
+                "sat" => Answer::Sat(Model::default()),
+                "unsat" => Answer::Unsat,
+                "unknown" => Answer::Unknown("unknown".into()),
+                "timeout" => Answer::Unknown("timeout".into()),
+                _ => return Err(self.rejected(line.to_string())),
+            });
+        }
+        // A solver stopped at the wall deadline answers the rest unknown.
+        while answers.len() < queries.len() {
+            answers.push(Answer::Unknown("timeout".into()));
+        }
+        answers.truncate(queries.len());
+        Ok(answers)
+    }
+
     /// Whether `term` holds for every value of the declared constants:
     /// `Unsat` of its negation. Sat means a counterexample (the values
     /// asked for are its model).
@@ -278,6 +326,12 @@ impl Solver {
 
     /// Runs one script, killing the solver a second after its timeout.
     fn run(&self, script: &str) -> Result<String, Error> {
+        self.run_for(script, self.timeout)
+    }
+
+    /// Runs one script, killing the solver a second after `wall`; what
+    /// it answered by then is kept, followed by `timeout`.
+    fn run_for(&self, script: &str, wall: Duration) -> Result<String, Error> {
         let io = |source| Error::Io {
             program: self.program(),
             source,
@@ -305,7 +359,7 @@ impl Solver {
             let mut s = String::new();
             stdout.read_to_string(&mut s).map(|_| s)
         });
-        let deadline = Instant::now() + self.timeout + Duration::from_secs(1);
+        let deadline = Instant::now() + wall + Duration::from_secs(1);
         loop {
             if child.try_wait().map_err(io)?.is_some() {
                 break;
@@ -313,7 +367,8 @@ impl Solver {
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Ok("timeout".into());
+                let partial = reader.join().expect("reader thread").unwrap_or_default();
+                return Ok(format!("{partial}\ntimeout\n"));
             }
             std::thread::sleep(Duration::from_millis(2));
         }

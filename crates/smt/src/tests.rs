@@ -91,3 +91,19 @@ fn sexp_round_trip() {
     assert_eq!(items[1].list().unwrap()[1].as_int(), Some(-3));
     assert_eq!(items[2].list().unwrap()[1].as_int(), Some(8));
 }
+
+#[test]
+fn many_queries_in_one_process() {
+    let mut a = Query::new(Some("QF_LIA"));
+    a.declare("x", Sort::Int).assert("(> x 0)");
+    let mut b = Query::new(Some("QF_LIA"));
+    b.declare("x", Sort::Int).assert("(and (> x 0) (< x 1))");
+    let mut c = Query::new(Some("QF_LIA"));
+    c.declare("y", Sort::Int).assert("(= (* 2 y) 7)");
+    let answers = z3().check_many(&[a, b, c]).unwrap();
+    assert_eq!(
+        answers,
+        vec![Answer::Sat(Model::default()), Answer::Unsat, Answer::Unsat]
+    );
+    assert_eq!(z3().check_many(&[]).unwrap(), vec![]);
+}

@@ -1,7 +1,9 @@
 //! `weft nonterm`: read the reports of loops woven with
 //! aspects/nonterm.lara (`show`), or weave, build and run a program to
-//! find its non-terminating loops in one step (`check`).
+//! find its non-terminating loops in one step (`check`), or find static
+//! recurrence conditions with an SMT solver (`analyse`).
 
+mod analyse;
 mod check;
 mod show;
 
@@ -24,6 +26,11 @@ pub enum Command {
     /// system C compiler, run the program, and say which loops were
     /// monitored and which did not terminate, with the witness.
     Check(check::Args),
+    /// Find, for each loop of C files in the integer fragment, a
+    /// sufficient recurrence condition (SRC): a condition on the state at
+    /// the loop head under which the loop provably never ends, found and
+    /// checked with an SMT solver (z3 or cvc5); or say why there is none.
+    Analyse(analyse::Args),
 }
 
 /// Runs a `weft nonterm` subcommand.
@@ -31,5 +38,6 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Show { inputs, json } => show::show(&inputs, json),
         Command::Check(args) => check::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
     }
 }

@@ -1,0 +1,705 @@
+//! From a C file's tree to loops of the integer fragment: their
+//! variables, guard and paths, or the reason a loop is outside.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::Node;
+
+use crate::ir::{BinOp, Expr, INT, IntType, UnOp, Vars};
+
+/// One path through the loop body that goes round again: the condition
+/// under which it is taken and the values it leaves, both over the state
+/// at the loop head (the guard is part of the condition).
+#[derive(Clone, Debug)]
+pub struct Path {
+    pub conds: Vec<Expr>,
+    /// Each variable's value at the end of the path; absent means unchanged.
+    pub next: BTreeMap<String, Expr>,
+}
+
+impl Path {
+    /// The value of every variable after the path, as a substitution.
+    pub fn transition(&self, vars: &Vars) -> BTreeMap<String, Expr> {
+        vars.keys()
+            .map(|v| {
+                (
+                    v.clone(),
+                    self.next.get(v).cloned().unwrap_or_else(|| Expr::Var(v.clone())),
+                )
+            })
+            .collect()
+    }
+}
+
+/// A loop of the integer fragment.
+#[derive(Clone, Debug)]
+pub struct Fragment {
+    pub vars: Vars,
+    /// The loop's own condition as C text (`1` for none).
+    pub guard: String,
+    /// The paths that go round again.
+    pub paths: Vec<Path>,
+    /// How many paths leave the loop (guard false, break, return).
+    pub exits: usize,
+    /// Variables declared inside the body: not part of the state at the
+    /// loop head.
+    pub locals: BTreeSet<String>,
+}
+
+/// At most this many paths are followed through one body.
+pub const MAX_PATHS: usize = 64;
+
+type R<T> = Result<T, String>;
+
+/// Declared names in scope of a loop: name → type, or why it is not an
+/// integer scalar.
+pub struct Scope {
+    decls: Vec<(String, usize, Result<IntType, String>)>,
+}
+
+impl Scope {
+    /// The declarations of the function holding `node` (parameters and
+    /// locals) and of the file.
+    pub fn of(node: Node<'_>, text: &str) -> Scope {
+        let mut decls = Vec::new();
+        let mut top = node;
+        let mut function = None;
+        while let Some(p) = top.parent() {
+            if p.kind() == "function_definition" {
+                function = Some(p);
+            }
+            top = p;
+        }
+        // File scope: top-level declarations only.
+        let mut cursor = top.walk();
+        for child in top.named_children(&mut cursor) {
+            if child.kind() == "declaration" {
+                declaration(child, text, &mut decls, 0);
+            }
+        }
+        if let Some(f) = function {
+            collect(f, text, &mut decls);
+        }
+        Scope { decls }
+    }
+
+    fn lookup(&self, name: &str, at: usize) -> Option<&Result<IntType, String>> {
+        self.decls
+            .iter()
+            .filter(|(n, start, _)| n == name && (*start <= at || *start == 0))
+            .max_by_key(|(_, start, _)| *start)
+            .or_else(|| self.decls.iter().find(|(n, _, _)| n == name))
+            .map(|(_, _, t)| t)
+    }
+}
+
+fn collect(node: Node<'_>, text: &str, out: &mut Vec<(String, usize, Result<IntType, String>)>) {
+    if matches!(node.kind(), "declaration" | "parameter_declaration") {
+        declaration(node, text, out, node.start_byte().max(1));
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        collect(child, text, out);
+    }
+}
+
+fn declaration(
+    node: Node<'_>,
+    text: &str,
+    out: &mut Vec<(String, usize, Result<IntType, String>)>,
+    at: usize,
+) {
+    let Some(ty) = node.child_by_field_name("type") else {
+        return;
+    };
+    let type_text = &text[ty.byte_range()];
+    let mut qualifiers = String::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.kind() == "type_qualifier" {
+            qualifiers.push_str(&text[child.byte_range()]);
+            qualifiers.push(' ');
+        }
+    }
+    let base = IntType::from_name(&format!("{qualifiers}{type_text}"));
+    let mut cursor = node.walk();
+    for d in node.children_by_field_name("declarator", &mut cursor) {
+        let mut d = d;
+        if d.kind() == "init_declarator" {
+            match d.child_by_field_name("declarator") {
+                Some(inner) => d = inner,
+                None => continue,
+            }
+        }
+        let (name, t) = match d.kind() {
+            "identifier" => (
+                &text[d.byte_range()],
+                base.ok_or_else(|| {
+                    let t = type_text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if matches!(t.as_str(), "float" | "double" | "long double") {
+                        "float".to_string()
+                    } else {
+                        format!("type {t}, not a C integer type")
+                    }
+                }),
+            ),
+            "pointer_declarator" | "array_declarator" | "function_declarator" => {
+                let what = match d.kind() {
+                    "pointer_declarator" => "a pointer",
+                    "array_declarator" => "an array",
+                    _ => "a function",
+                };
+                match innermost_identifier(d) {
+                    Some(id) => (&text[id.byte_range()], Err(what.to_string())),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        out.push((name.to_string(), at, t));
+    }
+}
+
+fn innermost_identifier(mut d: Node<'_>) -> Option<Node<'_>> {
+    loop {
+        if d.kind() == "identifier" {
+            return Some(d);
+        }
+        d = d.child_by_field_name("declarator")?;
+    }
+}
+
+/// Reads one loop (a `while_statement`, `for_statement` or `do_statement`).
+pub fn fragment(node: Node<'_>, text: &str) -> R<Fragment> {
+    if node.has_error() {
+        return Err("not parsed".into());
+    }
+    let scope = Scope::of(node, text);
+    let mut x = Extractor {
+        text,
+        scope: &scope,
+        at: node.start_byte(),
+        vars: Vars::new(),
+        locals: BTreeSet::new(),
+    };
+    let body = node.child_by_field_name("body").ok_or("no body")?;
+    let cond_node = node.child_by_field_name("condition");
+    let guard = match cond_node {
+        Some(c) => Some(x.expr(c)?),
+        None => None,
+    };
+    let guard_text = cond_node
+        .map(|c| strip_parens(&text[c.byte_range()]))
+        .unwrap_or("1")
+        .to_string();
+    let start = Partial {
+        conds: Vec::new(),
+        state: BTreeMap::new(),
+        end: None,
+    };
+    let mut paths = vec![start];
+    let do_loop = node.kind() == "do_statement";
+    if !do_loop && let Some(g) = &guard {
+        paths = x.branch(paths, g)?;
+    }
+    paths = x.stmt(body, paths)?;
+    if node.kind() == "for_statement"
+        && let Some(update) = node.child_by_field_name("update")
+    {
+        let mut next = Vec::new();
+        for p in paths {
+            if p.end == Some(End::Exit) {
+                next.push(p);
+            } else {
+                next.extend(x.effect(update, Partial { end: None, ..p })?);
+            }
+        }
+        paths = next;
+    }
+    if do_loop && let Some(g) = &guard {
+        let (exits, going): (Vec<_>, Vec<_>) = paths.into_iter().partition(|p| p.end == Some(End::Exit));
+        paths = exits;
+        paths.extend(x.branch(going.into_iter().map(|p| Partial { end: None, ..p }).collect(), g)?);
+    }
+    let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
+    let paths = paths
+        .into_iter()
+        .filter(|p| p.end != Some(End::Exit))
+        .map(|p| Path {
+            conds: p.conds,
+            next: p
+                .state
+                .into_iter()
+                .filter(|(v, e)| *e != Expr::Var(v.clone()))
+                .collect(),
+        })
+        .collect();
+    Ok(Fragment {
+        vars: x.vars,
+        guard: guard_text,
+        paths,
+        exits,
+        locals: x.locals,
+    })
+}
+
+fn strip_parens(s: &str) -> &str {
+    let t = s.trim();
+    if t.starts_with('(') && t.ends_with(')') {
+        &t[1..t.len() - 1]
+    } else {
+        t
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Exit,
+    Continue,
+}
+
+#[derive(Clone, Debug)]
+struct Partial {
+    conds: Vec<Expr>,
+    state: BTreeMap<String, Expr>,
+    end: Option<End>,
+}
+
+impl Partial {
+    fn value(&self, e: &Expr) -> Expr {
+        e.subst(&self.state)
+    }
+}
+
+struct Extractor<'a> {
+    text: &'a str,
+    scope: &'a Scope,
+    at: usize,
+    vars: Vars,
+    locals: BTreeSet<String>,
+}
+
+impl Extractor<'_> {
+    fn src(&self, n: Node<'_>) -> &str {
+        &self.text[n.byte_range()]
+    }
+
+    /// Splits each live path on a condition; only the true side continues.
+    fn branch(&self, paths: Vec<Partial>, cond: &Expr) -> R<Vec<Partial>> {
+        Ok(self
+            .split(paths, cond)?
+            .into_iter()
+            .flat_map(|(yes, no)| [Some(yes), no])
+            .flatten()
+            .collect())
+    }
+
+    /// For each path, (the path with `cond`, the path without it as an exit).
+    fn split(&self, paths: Vec<Partial>, cond: &Expr) -> R<Vec<(Partial, Option<Partial>)>> {
+        Ok(paths
+            .into_iter()
+            .map(|p| {
+                if p.end.is_some() {
+                    return (p, None);
+                }
+                let c = p.value(cond);
+                let mut yes = p.clone();
+                yes.conds.push(c.clone());
+                let mut no = p;
+                no.conds.push(Expr::negate(c));
+                no.end = Some(End::Exit);
+                (yes, Some(no))
+            })
+            .collect())
+    }
+
+    fn check(&self, n: usize) -> R<()> {
+        if n > MAX_PATHS {
+            Err(format!("more than {MAX_PATHS} paths"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn stmt(&mut self, node: Node<'_>, paths: Vec<Partial>) -> R<Vec<Partial>> {
+        self.check(paths.len())?;
+        let (done, mut live): (Vec<_>, Vec<_>) = paths.into_iter().partition(|p| p.end.is_some());
+        if live.is_empty() {
+            return Ok(done);
+        }
+        match node.kind() {
+            "compound_statement" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if child.kind() == "comment" {
+                        continue;
+                    }
+                    live = self.stmt(child, live)?;
+                }
+            }
+            "expression_statement" => {
+                if let Some(e) = node.named_child(0) {
+                    let mut next = Vec::new();
+                    for p in live {
+                        next.extend(self.effect(e, p)?);
+                    }
+                    live = next;
+                }
+            }
+            ";" | "empty_statement" => {}
+            "break_statement" | "return_statement" => {
+                if node.kind() == "return_statement"
+                    && let Some(e) = node.named_child(0)
+                {
+                    self.expr(e)?;
+                }
+                for p in &mut live {
+                    p.end = Some(End::Exit);
+                }
+            }
+            "continue_statement" => {
+                for p in &mut live {
+                    p.end = Some(End::Continue);
+                }
+            }
+            "if_statement" => {
+                let c = self.expr(
+                    node.child_by_field_name("condition")
+                        .ok_or("if without condition")?,
+                )?;
+                let then = node.child_by_field_name("consequence").ok_or("if without body")?;
+                let mut els = node.child_by_field_name("alternative");
+                if let Some(e) = els
+                    && e.kind() == "else_clause"
+                {
+                    els = e.named_child(0);
+                }
+                let mut yes_paths = Vec::new();
+                let mut no_paths = Vec::new();
+                for p in live {
+                    let v = p.value(&c);
+                    let mut yes = p.clone();
+                    yes.conds.push(v.clone());
+                    let mut no = p;
+                    no.conds.push(Expr::negate(v));
+                    yes_paths.push(yes);
+                    no_paths.push(no);
+                }
+                live = self.stmt(then, yes_paths)?;
+                live.extend(match els {
+                    Some(e) => self.stmt(e, no_paths)?,
+                    None => no_paths,
+                });
+            }
+            "declaration" => {
+                let mut cursor = node.walk();
+                let mut inits = Vec::new();
+                for d in node.children_by_field_name("declarator", &mut cursor) {
+                    let name = innermost_identifier(if d.kind() == "init_declarator" {
+                        d.child_by_field_name("declarator").unwrap_or(d)
+                    } else {
+                        d
+                    })
+                    .map(|n| self.src(n).to_string())
+                    .ok_or("declares something other than a variable")?;
+                    if d.kind() == "init_declarator" {
+                        let value = d.child_by_field_name("value").ok_or("initialiser")?;
+                        inits.push((name, value));
+                    }
+                }
+                let mut local = Vec::new();
+                declaration(node, self.text, &mut local, 1);
+                for (name, _, t) in local {
+                    let t = t.map_err(|why| format!("variable {name} is {why}"))?;
+                    self.vars.insert(name.clone(), t);
+                    self.locals.insert(name);
+                }
+                for (name, value) in inits {
+                    let e = self.expr(value)?;
+                    let t = self.vars[&name];
+                    for p in &mut live {
+                        let v = Expr::Cast(t, Box::new(p.value(&e)));
+                        p.state.insert(name.clone(), v);
+                    }
+                }
+            }
+            "while_statement" | "for_statement" | "do_statement" => return Err("contains a loop".into()),
+            "switch_statement" => return Err("switch".into()),
+            "goto_statement" | "labeled_statement" => return Err("goto or label".into()),
+            other => return Err(format!("statement {other}")),
+        }
+        let mut all = done;
+        all.extend(live);
+        self.check(all.len())?;
+        Ok(all)
+    }
+
+    /// An expression evaluated for its effect: an assignment, an
+    /// increment, or a side-effect-free expression.
+    fn effect(&mut self, node: Node<'_>, mut p: Partial) -> R<Vec<Partial>> {
+        match node.kind() {
+            "parenthesized_expression" => self.effect(node.named_child(0).ok_or("empty parentheses")?, p),
+            "comma_expression" => {
+                let left = node.child_by_field_name("left").ok_or("comma")?;
+                let right = node.child_by_field_name("right").ok_or("comma")?;
+                let mut out = Vec::new();
+                for q in self.effect(left, p)? {
+                    out.extend(self.effect(right, q)?);
+                }
+                Ok(out)
+            }
+            "assignment_expression" => {
+                let left = node.child_by_field_name("left").ok_or("assignment")?;
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.src(o).to_string())
+                    .unwrap_or_default();
+                let right = self.expr(node.child_by_field_name("right").ok_or("assignment")?)?;
+                let name = self.lvalue(left)?;
+                let t = self.vars[&name];
+                let value = if op == "=" {
+                    right
+                } else {
+                    let bin =
+                        BinOp::from_c(op.trim_end_matches('=')).ok_or_else(|| format!("operator {op}"))?;
+                    Expr::bin(bin, Expr::Var(name.clone()), right)
+                };
+                let v = Expr::Cast(t, Box::new(p.value(&value)));
+                p.state.insert(name, v);
+                Ok(vec![p])
+            }
+            "update_expression" => {
+                let arg = node.child_by_field_name("argument").ok_or("update")?;
+                let name = self.lvalue(arg)?;
+                let op = if self.src(node).contains("++") {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let t = self.vars[&name];
+                let v = Expr::Cast(
+                    t,
+                    Box::new(p.value(&Expr::bin(op, Expr::Var(name.clone()), Expr::int(1)))),
+                );
+                p.state.insert(name, v);
+                Ok(vec![p])
+            }
+            _ => {
+                self.expr(node)?;
+                Ok(vec![p])
+            }
+        }
+    }
+
+    fn lvalue(&mut self, node: Node<'_>) -> R<String> {
+        match node.kind() {
+            "identifier" => {
+                let name = self.src(node).to_string();
+                self.var(&name)?;
+                Ok(name)
+            }
+            "parenthesized_expression" => self.lvalue(node.named_child(0).ok_or("empty parentheses")?),
+            k => Err(self.unsupported(k, node)),
+        }
+    }
+
+    fn var(&mut self, name: &str) -> R<IntType> {
+        if let Some(t) = self.vars.get(name) {
+            return Ok(*t);
+        }
+        match self.scope.lookup(name, self.at) {
+            Some(Ok(t)) => {
+                self.vars.insert(name.to_string(), *t);
+                Ok(*t)
+            }
+            Some(Err(why)) => Err(format!("variable {name} is {why}")),
+            None => Err(format!(
+                "variable {name} is not declared in the file (a macro or a system header's)"
+            )),
+        }
+    }
+
+    fn unsupported(&self, kind: &str, node: Node<'_>) -> String {
+        match kind {
+            "call_expression" => {
+                let f = node
+                    .child_by_field_name("function")
+                    .map(|f| self.src(f))
+                    .unwrap_or("a function");
+                format!("calls {f}()")
+            }
+            "pointer_expression" => "pointer dereference".into(),
+            "field_expression" => "structure member".into(),
+            "subscript_expression" => "array element".into(),
+            "assignment_expression" | "update_expression" => "assignment inside an expression".into(),
+            "sizeof_expression" | "alignof_expression" => "sizeof".into(),
+            "string_literal" | "concatenated_string" => "string literal".into(),
+            "number_literal" => "float".into(),
+            _ => format!("expression {kind}"),
+        }
+    }
+
+    /// A side-effect-free expression of the fragment.
+    fn expr(&mut self, node: Node<'_>) -> R<Expr> {
+        match node.kind() {
+            "identifier" => {
+                let name = self.src(node).to_string();
+                if name == "EOF" {
+                    return Ok(Expr::int(-1));
+                }
+                self.var(&name)?;
+                Ok(Expr::Var(name))
+            }
+            "true" => Ok(Expr::int(1)),
+            "false" => Ok(Expr::int(0)),
+            "number_literal" => {
+                literal(self.src(node)).ok_or_else(|| self.unsupported("number_literal", node))
+            }
+            "char_literal" => {
+                let s = self.src(node);
+                let inner = s
+                    .strip_prefix('\'')
+                    .and_then(|s| s.strip_suffix('\''))
+                    .ok_or("character literal")?;
+                let v = match inner {
+                    "\\n" => 10,
+                    "\\t" => 9,
+                    "\\0" => 0,
+                    "\\r" => 13,
+                    "\\\\" => 92,
+                    "\\'" => 39,
+                    c if c.len() == 1 => c.as_bytes()[0] as i128,
+                    _ => return Err(format!("character literal {s}")),
+                };
+                Ok(Expr::int(v))
+            }
+            "parenthesized_expression" => {
+                let inner = node.named_child(0).ok_or("empty parentheses")?;
+                self.expr(inner)
+            }
+            "unary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.src(o).to_string())
+                    .unwrap_or_default();
+                let arg = self.expr(node.child_by_field_name("argument").ok_or("unary")?)?;
+                Ok(match op.as_str() {
+                    "-" => match arg {
+                        Expr::Const(v, t) => Expr::Unary(UnOp::Neg, Box::new(Expr::Const(v, t))),
+                        a => Expr::Unary(UnOp::Neg, Box::new(a)),
+                    },
+                    "+" => arg,
+                    "!" => Expr::Unary(UnOp::Not, Box::new(arg)),
+                    "~" => Expr::Unary(UnOp::BitNot, Box::new(arg)),
+                    o => return Err(format!("operator {o}")),
+                })
+            }
+            "binary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.src(o).to_string())
+                    .unwrap_or_default();
+                let op = BinOp::from_c(&op).ok_or_else(|| format!("operator {op}"))?;
+                let a = self.expr(node.child_by_field_name("left").ok_or("binary")?)?;
+                let b = self.expr(node.child_by_field_name("right").ok_or("binary")?)?;
+                Ok(Expr::bin(op, a, b))
+            }
+            "cast_expression" => {
+                let ty = node.child_by_field_name("type").ok_or("cast")?;
+                let name = self.src(ty);
+                let t = IntType::from_name(name).ok_or_else(|| {
+                    if name.contains('*') {
+                        "pointer cast".to_string()
+                    } else {
+                        format!("cast to {name}")
+                    }
+                })?;
+                let v = self.expr(node.child_by_field_name("value").ok_or("cast")?)?;
+                Ok(Expr::Cast(t, Box::new(v)))
+            }
+            "conditional_expression" => {
+                let c = self.expr(node.child_by_field_name("condition").ok_or("?:")?)?;
+                let a = self.expr(node.child_by_field_name("consequence").ok_or("?:")?)?;
+                let b = self.expr(node.child_by_field_name("alternative").ok_or("?:")?)?;
+                Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            k => Err(self.unsupported(k, node)),
+        }
+    }
+}
+
+/// An integer literal with C's type rules (decimal: int, long; others may
+/// be unsigned); None for floating literals.
+pub fn literal(s: &str) -> Option<Expr> {
+    let lower = s.to_ascii_lowercase();
+    let digits = lower.trim_end_matches(['u', 'l']);
+    let suffix = &lower[digits.len()..];
+    let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
+        (16, h)
+    } else if let Some(b) = digits.strip_prefix("0b") {
+        (2, b)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (8, &digits[1..])
+    } else {
+        (10, digits)
+    };
+    let v = i128::from_str_radix(body, radix).ok()?;
+    let unsigned = suffix.contains('u');
+    let long = suffix.contains('l');
+    let fits = |t: IntType| v <= t.max();
+    let candidates: Vec<IntType> = match (unsigned, long, radix == 10) {
+        (true, false, _) => vec![
+            IntType {
+                width: 32,
+                signed: false,
+            },
+            IntType {
+                width: 64,
+                signed: false,
+            },
+        ],
+        (true, true, _) => vec![IntType {
+            width: 64,
+            signed: false,
+        }],
+        (false, false, true) => vec![
+            INT,
+            IntType {
+                width: 64,
+                signed: true,
+            },
+        ],
+        (false, false, false) => vec![
+            INT,
+            IntType {
+                width: 32,
+                signed: false,
+            },
+            IntType {
+                width: 64,
+                signed: true,
+            },
+            IntType {
+                width: 64,
+                signed: false,
+            },
+        ],
+        (false, true, true) => vec![IntType {
+            width: 64,
+            signed: true,
+        }],
+        (false, true, false) => vec![
+            IntType {
+                width: 64,
+                signed: true,
+            },
+            IntType {
+                width: 64,
+                signed: false,
+            },
+        ],
+    };
+    let t = candidates.into_iter().find(|t| fits(*t))?;
+    Some(Expr::Const(v, t))
+}

@@ -1,0 +1,111 @@
+//! Static loop analysis for non-termination: which loops are in the
+//! integer fragment ([`extract`]), their paths as SMT terms under ideal or
+//! bit-vector integers ([`encode`]), and sufficient recurrence conditions
+//! found and checked with an SMT solver ([`src`]).
+//! docs/nonterm.md, "Static recurrence conditions".
+
+pub mod encode;
+pub mod extract;
+pub mod ir;
+pub mod src;
+
+use std::path::Path;
+
+pub use encode::Semantics;
+pub use extract::{Fragment, fragment};
+pub use src::{Outcome, Src, infer, verify};
+
+/// One loop of a file, as found by [`loops`].
+#[derive(Clone, Debug)]
+pub struct Loop {
+    /// 1-based line of the loop keyword.
+    pub line: usize,
+    /// `while`, `for` or `do`.
+    pub kind: &'static str,
+    /// Byte range of the loop in the text.
+    pub range: std::ops::Range<usize>,
+    /// Byte range of the body.
+    pub body: std::ops::Range<usize>,
+    /// Whether the body is a block (`{ … }`).
+    pub braced: bool,
+    /// The loop's fragment, or why it is outside.
+    pub fragment: Result<Fragment, String>,
+}
+
+/// Every loop of a C text, outermost first in source order.
+pub fn loops(path: &Path, text: &str) -> Vec<Loop> {
+    let parsed = weft_c::ParsedFile::parse_plain(path.to_path_buf(), text.to_string());
+    let mut out = Vec::new();
+    let view = parsed.view.clone();
+    walk(parsed.tree.root_node(), &parsed, &view, &mut out);
+    out
+}
+
+fn walk(node: tree_sitter::Node<'_>, parsed: &weft_c::ParsedFile, view: &str, out: &mut Vec<Loop>) {
+    let kind = match node.kind() {
+        "while_statement" => Some("while"),
+        "for_statement" => Some("for"),
+        "do_statement" => Some("do"),
+        _ => None,
+    };
+    if let Some(kind) = kind {
+        let fragment = if parsed.is_understood(node) {
+            fragment(node, view)
+        } else {
+            Err("not parsed".into())
+        };
+        let body = node.child_by_field_name("body");
+        out.push(Loop {
+            line: node.start_position().row + 1,
+            kind,
+            range: node.byte_range(),
+            body: body
+                .map(|b| b.byte_range())
+                .unwrap_or(node.end_byte()..node.end_byte()),
+            braced: body.is_some_and(|b| b.kind() == "compound_statement"),
+            fragment,
+        });
+    }
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        walk(child, parsed, view, out);
+    }
+}
+
+/// The text with `if (SRC) { report; abort }` at the top of each listed
+/// loop's body (braces added around a body that has none): `checks` pairs
+/// a loop with its SRC as C text. The report is one line on standard
+/// error, `FILE:LINE: loop does not terminate: SRC (TEXT) holds`, written
+/// with `write(2)` declared at block scope, so no header is needed.
+pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> String {
+    let mut edits: Vec<(usize, String)> = Vec::new();
+    for (l, src) in checks {
+        let escape = |t: &str| t.replace('\\', "\\\\").replace('"', "\\\"");
+        let escaped = format!(
+            "{}:{}: loop does not terminate: SRC ({}) holds\\n",
+            escape(file),
+            l.line,
+            escape(src)
+        );
+        let check = format!(
+            " if ({src}) {{ extern long write(int, const void *, unsigned long); \
+             static const char weft_src_m[] = \"{escaped}\"; \
+             (void)write(2, weft_src_m, sizeof weft_src_m - 1); __builtin_abort(); }} "
+        );
+        if l.braced {
+            edits.push((l.body.start + 1, check));
+        } else {
+            edits.push((l.body.start, format!("{{{check}")));
+            edits.push((l.body.end, " }".to_string()));
+        }
+    }
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (at, s) in edits {
+        out.insert_str(at, &s);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

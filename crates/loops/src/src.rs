@@ -1,0 +1,360 @@
+//! Sufficient recurrence conditions (SRC): a condition S on the state at
+//! the loop head such that from every state satisfying S, one path of the
+//! body is taken, the loop goes round again, and S holds again. A state
+//! satisfying S at the head therefore never leaves the loop.
+//!
+//! First version, one path at a time (a recurrent set of a single path):
+//! S = C_p ∧ E, where C_p is the path's condition (guard included) and E a
+//! conjunction of at most two candidate atoms (signs of the variables the
+//! path reads, a variable at zero, the two sides of a `!=`, residues of a
+//! variable stepping by a constant). A candidate is kept when the solver
+//! shows S(X) ∧ ¬S(T_p(X)) unsatisfiable and S satisfiable. A path that
+//! changes none of the variables its condition reads is *stuck*: S = C_p.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use weft_smt::{Answer, Query, Solver};
+
+use crate::encode::{Encoder, Semantics, smt_var};
+use crate::extract::{Fragment, Path};
+use crate::ir::{BinOp, Expr, Vars};
+
+/// A recurrence condition found for a loop.
+#[derive(Clone, Debug)]
+pub struct Src {
+    pub semantics: Semantics,
+    /// Which path of the fragment recurs.
+    pub path: usize,
+    /// S, over the variables at the loop head.
+    pub condition: Expr,
+    /// The path changes none of the variables its condition reads.
+    pub stuck: bool,
+}
+
+impl Src {
+    /// S as a C expression over the loop's variables.
+    pub fn c(&self) -> String {
+        self.condition.to_string()
+    }
+}
+
+/// What inference found for one loop under one semantics.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Found(Src),
+    /// Why there is none.
+    None(String),
+}
+
+/// Candidate combinations tried per path, at most.
+pub const MAX_CANDIDATES: usize = 80;
+
+struct Ctx<'a> {
+    vars: &'a Vars,
+    locals: &'a BTreeSet<String>,
+    semantics: Semantics,
+    solver: &'a Solver,
+}
+
+impl Ctx<'_> {
+    fn query(&self) -> Query {
+        let mut q = Query::new(self.semantics.logic());
+        for (v, t) in self.vars {
+            q.declare(&smt_var(v), self.semantics.sort(*t));
+        }
+        q
+    }
+
+    fn enc(&self) -> Encoder<'_> {
+        Encoder {
+            vars: self.vars,
+            semantics: self.semantics,
+        }
+    }
+
+    fn all(&self, atoms: &[Expr]) -> Result<String, String> {
+        let enc = self.enc();
+        let terms = atoms.iter().map(|a| enc.cond(a)).collect::<Result<Vec<_>, _>>()?;
+        Ok(if terms.is_empty() {
+            "true".into()
+        } else {
+            format!("(and {})", terms.join(" "))
+        })
+    }
+}
+
+/// Infers an SRC for the loop under `semantics`. Solver errors (not
+/// found, rejected) are errors; an unknown answer is a reason.
+pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Outcome, weft_smt::Error> {
+    let ctx = Ctx {
+        vars: &fragment.vars,
+        locals: &fragment.locals,
+        semantics,
+        solver,
+    };
+    let mut reasons = BTreeSet::new();
+    if fragment.paths.is_empty() {
+        return Ok(Outcome::None("no path goes round again".into()));
+    }
+    for (i, path) in fragment.paths.iter().enumerate() {
+        match path_src(&ctx, path)? {
+            Ok(Some((condition, stuck))) => {
+                return Ok(Outcome::Found(Src {
+                    semantics,
+                    path: i,
+                    condition,
+                    stuck,
+                }));
+            }
+            Ok(None) => {}
+            Err(reason) => {
+                reasons.insert(reason);
+            }
+        }
+    }
+    if reasons.is_empty() {
+        reasons.insert("no recurrent set among the candidates (no lasso of one path)".to_string());
+    }
+    Ok(Outcome::None(reasons.into_iter().collect::<Vec<_>>().join("; ")))
+}
+
+type PathResult = Result<Option<(Expr, bool)>, String>;
+
+fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
+    let base: Vec<Expr> = path.conds.iter().flat_map(Expr::conjuncts).collect();
+    let next = path.transition(ctx.vars);
+    let mut read = BTreeSet::new();
+    for c in &base {
+        c.vars(&mut read);
+    }
+    if let Some(local) = read.iter().find(|v| ctx.locals.contains(*v)) {
+        return Ok(Err(format!(
+            "the path reads {local}, declared in the body, before setting it"
+        )));
+    }
+    let stuck = read.iter().all(|v| next[v] == Expr::Var(v.clone()));
+    // Feasible at all?
+    let mut q = ctx.query();
+    match ctx.all(&base) {
+        Ok(t) => q.assert(t),
+        Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
+    };
+    match ctx.solver.check(&q)? {
+        Answer::Sat(_) => {}
+        Answer::Unsat => return Ok(Ok(None)),
+        Answer::Unknown(r) => return Ok(Err(format!("solver {r}"))),
+    }
+    let pool = candidates(&base, &read, &next, ctx.vars);
+    // Level 0: the path's condition alone; 1: one more atom; 2: two.
+    let mut combos: Vec<Vec<Expr>> = vec![vec![]];
+    combos.extend(pool.iter().map(|a| vec![a.clone()]));
+    for i in 0..pool.len() {
+        for j in i + 1..pool.len() {
+            combos.push(vec![pool[i].clone(), pool[j].clone()]);
+        }
+    }
+    combos.truncate(MAX_CANDIDATES);
+    // Two queries per candidate, all in one solver process: is S closed
+    // under the path (unsat), and is S satisfiable.
+    let mut queries = Vec::new();
+    let mut sets = Vec::new();
+    for extra in combos {
+        let mut s = base.clone();
+        s.extend(extra);
+        let closed = match recurrence_query(ctx, &s, &next) {
+            Ok(q) => q,
+            Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
+        };
+        let mut nonempty = ctx.query();
+        nonempty.assert(ctx.all(&s).expect("encoded in the closure query"));
+        queries.push(closed);
+        queries.push(nonempty);
+        sets.push(s);
+    }
+    let answers = ctx.solver.check_many(&queries)?;
+    // The valid candidates of the lowest level, joined by `||`: a union
+    // of recurrent sets of one path is one too, and catches more states.
+    let mut unknown = None;
+    let mut level = None;
+    let mut found: Vec<Vec<Expr>> = Vec::new();
+    for (set, pair) in sets.into_iter().zip(answers.chunks(2)) {
+        let extra = set[base.len()..].to_vec();
+        if level.is_some_and(|l| l != extra.len()) {
+            break;
+        }
+        match pair {
+            [Answer::Unsat, Answer::Sat(_)] if found.len() < MAX_ALTERNATIVES => {
+                level = Some(extra.len());
+                found.push(extra);
+            }
+            [Answer::Unknown(r), _] | [Answer::Unsat, Answer::Unknown(r)] => unknown = Some(r.clone()),
+            _ => {}
+        }
+    }
+    if let Some(l) = level {
+        let mut condition = conjunction(&base);
+        if l > 0 {
+            let alternatives = found
+                .iter()
+                .map(|extra| conjunction(extra))
+                .reduce(|a, b| Expr::bin(BinOp::LOr, a, b));
+            condition = Expr::bin(BinOp::LAnd, condition, alternatives.expect("one found"));
+        }
+        return Ok(Ok(Some((condition, stuck && l == 0))));
+    }
+    Ok(match unknown {
+        Some(r) => Err(format!("solver {r}")),
+        None => Ok(None),
+    })
+}
+
+/// Alternatives joined into one SRC, at most.
+pub const MAX_ALTERNATIVES: usize = 4;
+
+fn conjunction(atoms: &[Expr]) -> Expr {
+    atoms
+        .iter()
+        .cloned()
+        .reduce(|a, b| Expr::bin(BinOp::LAnd, a, b))
+        .unwrap_or_else(|| Expr::int(1))
+}
+
+/// S(X) ∧ ¬S(T(X)): unsat means S is closed under the path.
+fn recurrence_query(ctx: &Ctx<'_>, s: &[Expr], next: &BTreeMap<String, Expr>) -> Result<Query, String> {
+    let after: Vec<Expr> = s.iter().map(|a| a.subst(next)).collect();
+    let mut q = ctx.query();
+    q.assert(ctx.all(s)?);
+    q.assert(format!("(not {})", ctx.all(&after)?));
+    Ok(q)
+}
+
+fn candidates(
+    base: &[Expr],
+    read: &BTreeSet<String>,
+    next: &BTreeMap<String, Expr>,
+    vars: &Vars,
+) -> Vec<Expr> {
+    let mut pool: Vec<Expr> = Vec::new();
+    let push = |e: Expr, pool: &mut Vec<Expr>| {
+        if !pool.contains(&e) && !base.contains(&e) {
+            pool.push(e);
+        }
+    };
+    // The sides of a `!=`, and the residue of a variable stepping by a
+    // constant that a `!=` compares.
+    for atom in base {
+        if let Expr::Binary(BinOp::Ne, a, b) = atom {
+            push(Expr::bin(BinOp::Lt, (**a).clone(), (**b).clone()), &mut pool);
+            push(Expr::bin(BinOp::Gt, (**a).clone(), (**b).clone()), &mut pool);
+            if let Expr::Var(v) = &**a
+                && let Some(d) = step(v, &next[v])
+                && d.abs() >= 2
+            {
+                let diff = Expr::bin(BinOp::Sub, Expr::Var(v.clone()), (**b).clone());
+                push(
+                    Expr::bin(
+                        BinOp::Ne,
+                        Expr::bin(BinOp::Rem, diff, Expr::int(d.abs())),
+                        Expr::int(0),
+                    ),
+                    &mut pool,
+                );
+            }
+        }
+    }
+    // A bound the variable's type can never pass: `v < e` where e does
+    // not change and exceeds the type's maximum.
+    for atom in base {
+        if let Expr::Binary(op, a, b) = atom
+            && let Expr::Var(v) = &**a
+            && let Some(t) = vars.get(v).filter(|t| t.width < 64)
+        {
+            let mut read_b = BTreeSet::new();
+            b.vars(&mut read_b);
+            if read_b
+                .iter()
+                .any(|w| next.get(w).is_some_and(|e| *e != Expr::Var(w.clone())))
+            {
+                continue;
+            }
+            let wide = |v: i128| {
+                Expr::Const(
+                    v,
+                    crate::ir::IntType {
+                        width: 64,
+                        signed: true,
+                    },
+                )
+            };
+            let bound = match op {
+                BinOp::Lt => Expr::bin(BinOp::Gt, (**b).clone(), wide(t.max())),
+                BinOp::Le => Expr::bin(BinOp::Ge, (**b).clone(), wide(t.max())),
+                BinOp::Gt => Expr::bin(BinOp::Lt, (**b).clone(), wide(t.min())),
+                BinOp::Ge => Expr::bin(BinOp::Le, (**b).clone(), wide(t.min())),
+                _ => continue,
+            };
+            push(bound, &mut pool);
+        }
+    }
+    // Signs of what the path reads and of what feeds it.
+    let mut feeding = read.clone();
+    for v in read {
+        next[v].vars(&mut feeding);
+    }
+    for v in &feeding {
+        if !vars.contains_key(v) {
+            continue;
+        }
+        let x = || Expr::Var(v.clone());
+        push(Expr::bin(BinOp::Eq, x(), Expr::int(0)), &mut pool);
+        for op in [BinOp::Gt, BinOp::Lt, BinOp::Ge, BinOp::Le] {
+            push(Expr::bin(op, x(), Expr::int(0)), &mut pool);
+        }
+    }
+    pool
+}
+
+/// The constant a variable's update adds (through casts): `v + d`, `v - d`.
+fn step(v: &str, e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Cast(_, inner) => step(v, inner),
+        Expr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if **a == Expr::Var(v.to_string()) => {
+            let d = b.constant()?;
+            Some(if *op == BinOp::Add { d } else { -d })
+        }
+        _ => None,
+    }
+}
+
+/// Re-checks an SRC against the whole loop, independently of how it was
+/// found: S is satisfiable, and from every state satisfying S some
+/// continuing path is taken and leads back into S:
+/// S(X) → ∨_p (C_p(X) ∧ S(T_p(X))) is valid. Paths are disjoint, so this
+/// is exactly "one body iteration stays in the loop and S holds again".
+pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, String> {
+    let ctx = Ctx {
+        vars: &fragment.vars,
+        locals: &fragment.locals,
+        semantics: src.semantics,
+        solver,
+    };
+    let s = ctx.all(std::slice::from_ref(&src.condition))?;
+    let mut q = ctx.query();
+    q.assert(s.clone());
+    match solver.check(&q).map_err(|e| e.to_string())? {
+        Answer::Sat(_) => {}
+        other => return Err(format!("S is not satisfiable: {other:?}")),
+    }
+    let mut disjuncts = Vec::new();
+    for path in &fragment.paths {
+        let next = path.transition(&fragment.vars);
+        let after = vec![src.condition.subst(&next)];
+        let mut both: Vec<Expr> = path.conds.clone();
+        both.extend(after);
+        disjuncts.push(ctx.all(&both)?);
+    }
+    let mut q = ctx.query();
+    q.assert(s);
+    q.assert(format!("(not (or false {}))", disjuncts.join(" ")));
+    Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
+}

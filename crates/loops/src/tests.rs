@@ -1,0 +1,170 @@
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+
+fn solver() -> weft_smt::Solver {
+    weft_smt::Solver::find(None, Duration::from_secs(10)).expect("z3 (scripts/install-deps.sh installs it)")
+}
+
+fn one(body: &str) -> Loop {
+    let text = format!(
+        "void f(long n, unsigned char u, short h, long *p, double d)\n{{\n  long i = 0, j = 0, s = 0, step = 0;\n  int x = 1;\n  {body}\n}}\n"
+    );
+    let mut all = loops(Path::new("t.c"), &text);
+    assert!(!all.is_empty(), "no loop in {text}");
+    all.remove(0)
+}
+
+fn src(body: &str, semantics: Semantics) -> Option<Src> {
+    let l = one(body);
+    let f = l
+        .fragment
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{body}: outside: {e}"));
+    match infer(f, semantics, &solver()).unwrap() {
+        Outcome::Found(s) => {
+            assert!(
+                verify(f, &s, &solver()).unwrap(),
+                "{body}: SRC {} does not verify",
+                s.c()
+            );
+            Some(s)
+        }
+        Outcome::None(_) => None,
+    }
+}
+
+#[test]
+fn outside_the_fragment_with_reasons() {
+    for (body, reason) in [
+        ("while (i < n) { i = g(i); }", "calls g()"),
+        ("while (*p) p++;", "pointer dereference"),
+        ("while (d < 1.0) d += 0.5;", "float"),
+        (
+            "while (i < n) { for (j = 0; j < 3; j++) s++; i++; }",
+            "contains a loop",
+        ),
+        ("while (i < n) switch (i) { default: i++; }", "switch"),
+        ("while (i < n) { i = p[i]; }", "array element"),
+    ] {
+        let l = one(body);
+        let e = l.fragment.expect_err(body);
+        assert!(e.contains(reason), "{body}: {e}");
+    }
+}
+
+#[test]
+fn paths_conditions_and_transitions() {
+    let l = one("while (i < n) { if (i % 2 == 0) continue; else if (i > 100) break; i += 3; }");
+    let f = l.fragment.unwrap();
+    assert_eq!(f.guard, "i < n");
+    assert_eq!(f.paths.len(), 2, "{:?}", f.paths);
+    assert_eq!(f.exits, 2);
+    assert!(f.paths[0].next.is_empty(), "continue changes nothing");
+    assert_eq!(f.paths[1].next["i"].to_string(), "(long)(i + 3)");
+    assert_eq!(
+        f.vars["i"],
+        ir::IntType {
+            width: 64,
+            signed: true
+        }
+    );
+    let l = one("do { s += 1; } while (u != 7);");
+    let f = l.fragment.unwrap();
+    assert_eq!(f.paths[0].conds.len(), 1);
+    assert_eq!(
+        f.vars["u"],
+        ir::IntType {
+            width: 8,
+            signed: false
+        }
+    );
+}
+
+#[test]
+fn stuck_path() {
+    for sem in [Semantics::Ideal, Semantics::BitVector] {
+        let s = src("while (i < n) { s += 2; }", sem).expect("stuck");
+        assert!(s.stuck);
+        assert_eq!(s.c(), "i < n");
+    }
+}
+
+#[test]
+fn increment_without_overflow_only_in_ideal_integers() {
+    let s = src("while (x > 0) x++;", Semantics::Ideal).expect("ideal");
+    assert_eq!(s.c(), "x > 0");
+    assert!(
+        src("while (x > 0) x++;", Semantics::BitVector).is_none(),
+        "x wraps at INT_MAX"
+    );
+}
+
+#[test]
+fn wrap_at_the_types_width() {
+    // unsigned char is always >= 0; a short always < 40000.
+    assert!(src("for (u = 5; u >= 0; u--) s++;", Semantics::BitVector).is_some());
+    assert!(src("for (u = 5; u >= 0; u--) s++;", Semantics::Ideal).is_none());
+    assert!(src("for (h = 0; h < 40000; h++) s++;", Semantics::BitVector).is_some());
+    assert!(src("for (h = 0; h < 40000; h++) s++;", Semantics::Ideal).is_none());
+}
+
+#[test]
+fn candidates_beyond_the_guard() {
+    let s = src("while (i < n) i += step;", Semantics::BitVector).expect("step 0");
+    assert!(s.c().contains("step == 0"), "{}", s.c());
+    let s = src("while (i != 10) i += 3;", Semantics::Ideal).expect("steps past");
+    assert!(s.c().contains("i > 10") || s.c().contains('%'), "{}", s.c());
+    let s = src("while (x != 0) x >>= 1;", Semantics::BitVector).expect("negative shift");
+    assert!(s.c().contains("x < 0"), "{}", s.c());
+}
+
+#[test]
+fn terminating_loops_have_none() {
+    for body in [
+        "while (i < n) { s += 2; i++; }",
+        "for (i = 0; i < n; i++) s += i;",
+        "while (x != 0) x = x / 2;",
+        "do { i--; } while (i > 0);",
+        "while (u != 0) u++;",
+    ] {
+        assert!(src(body, Semantics::BitVector).is_none(), "{body}");
+    }
+}
+
+#[test]
+fn literals_get_c_types() {
+    assert_eq!(extract::literal("5"), Some(ir::Expr::Const(5, ir::INT)));
+    assert_eq!(
+        extract::literal("70000u"),
+        Some(ir::Expr::Const(
+            70000,
+            ir::IntType {
+                width: 32,
+                signed: false
+            }
+        ))
+    );
+    assert_eq!(
+        extract::literal("0x80000000"),
+        Some(ir::Expr::Const(
+            1 << 31,
+            ir::IntType {
+                width: 32,
+                signed: false
+            }
+        ))
+    );
+    assert_eq!(
+        extract::literal("3000000000"),
+        Some(ir::Expr::Const(
+            3_000_000_000,
+            ir::IntType {
+                width: 64,
+                signed: true
+            }
+        ))
+    );
+    assert_eq!(extract::literal("1.5"), None);
+}

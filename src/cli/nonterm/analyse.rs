@@ -1,0 +1,223 @@
+//! `weft nonterm analyse`: static recurrence conditions. For every loop of
+//! the given C files, whether it is in the integer fragment, and if so a
+//! sufficient recurrence condition (SRC) under ideal integers and under
+//! bit-vectors at the types' widths, each re-checked by the solver; or why
+//! there is none. `--weave DIR` writes the files with `if (SRC)` checks
+//! at the top of those loops' bodies.
+//!
+//! Exit status: 0 analysed (whatever was found); 2 unreadable input,
+//! missing solver or solver error.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde_json::json;
+use weft_loops::{Loop, Outcome, Semantics, infer, verify};
+use weft_smt::{Kind, Solver};
+
+/// Find loops that provably never end once a condition holds.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft nonterm analyse prog.c
+  weft nonterm analyse --semantics bitvector --json src/*.c
+  weft nonterm analyse --weave checked prog.c && cc checked/prog.c
+
+Needs an SMT solver: z3 (apt-get install z3) or cvc5 on $PATH.")]
+pub struct Args {
+    /// The C files.
+    #[arg(required = true, value_name = "FILE.c")]
+    files: Vec<PathBuf>,
+    /// The solver: z3 or cvc5 (default: z3 if found, else cvc5).
+    #[arg(long, value_parser = ["z3", "cvc5"])]
+    solver: Option<String>,
+    /// Seconds each solver query may take.
+    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    timeout: f64,
+    /// Integer semantics: ideal (no overflow), bitvector (wrap at the
+    /// types' widths) or both.
+    #[arg(long, default_value = "both", value_parser = ["ideal", "bitvector", "both"])]
+    semantics: String,
+    /// Print JSON: one object per loop.
+    #[arg(long)]
+    json: bool,
+    /// Write each file to DIR with `if (SRC) { report; abort }` at the top
+    /// of every loop that has an SRC: under bit-vectors (what the machine
+    /// runs) unless `--semantics ideal` is given.
+    #[arg(long, value_name = "DIR")]
+    weave: Option<PathBuf>,
+}
+
+/// An SRC as C text and whether its path is stuck, or why there is none.
+type Verdict = Result<(String, bool), String>;
+
+/// One loop's findings.
+struct Found {
+    file: String,
+    line: usize,
+    kind: &'static str,
+    outside: Option<String>,
+    /// Per semantics: the SRC text and whether it was stuck, or the reason.
+    results: Vec<(Semantics, Verdict)>,
+    millis: f64,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<i32> {
+    match analyse(args) {
+        Ok(()) => Ok(0),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            Ok(2)
+        }
+    }
+}
+
+fn analyse(args: &Args) -> anyhow::Result<()> {
+    let kind = args.solver.as_deref().and_then(Kind::parse);
+    let solver = Solver::find(kind, Duration::from_secs_f64(args.timeout.max(0.001)))?;
+    let semantics: Vec<Semantics> = match args.semantics.as_str() {
+        "ideal" => vec![Semantics::Ideal],
+        "bitvector" => vec![Semantics::BitVector],
+        _ => vec![Semantics::Ideal, Semantics::BitVector],
+    };
+    let started = Instant::now();
+    let mut texts = Vec::new();
+    for f in &args.files {
+        let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        texts.push(text);
+    }
+    let per_file: Vec<Vec<Loop>> = args
+        .files
+        .iter()
+        .zip(&texts)
+        .map(|(f, t)| weft_loops::loops(f, t))
+        .collect();
+    let jobs: Vec<(usize, &Loop)> = per_file
+        .iter()
+        .enumerate()
+        .flat_map(|(i, ls)| ls.iter().map(move |l| (i, l)))
+        .collect();
+    let found: Vec<anyhow::Result<Found>> = jobs
+        .par_iter()
+        .map(|(i, l)| analyse_loop(&args.files[*i], l, &semantics, &solver))
+        .collect();
+    let found = found.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let elapsed = started.elapsed();
+    for f in &found {
+        if args.json {
+            println!("{}", to_json(f));
+        } else {
+            print_text(f);
+        }
+    }
+    if !args.json {
+        summary(&found, &semantics, elapsed);
+    }
+    if let Some(dir) = &args.weave {
+        std::fs::create_dir_all(dir)?;
+        let weave_semantics = if semantics.len() == 1 {
+            semantics[0]
+        } else {
+            Semantics::BitVector
+        };
+        let mut k = 0;
+        for (i, loops) in per_file.iter().enumerate() {
+            let mut checks = Vec::new();
+            for l in loops {
+                let f = &found[k];
+                k += 1;
+                for (s, r) in &f.results {
+                    if *s == weave_semantics
+                        && let Ok((text, _)) = r
+                    {
+                        checks.push((l, text.clone()));
+                    }
+                }
+            }
+            let path = &args.files[i];
+            let name = path
+                .file_name()
+                .ok_or_else(|| anyhow::anyhow!("{}: not a file", path.display()))?;
+            let woven = weft_loops::weave_checks(&texts[i], &path.display().to_string(), &checks);
+            std::fs::write(dir.join(name), woven)?;
+        }
+    }
+    Ok(())
+}
+
+fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver) -> anyhow::Result<Found> {
+    let start = Instant::now();
+    let mut found = Found {
+        file: file.display().to_string(),
+        line: l.line,
+        kind: l.kind,
+        outside: None,
+        results: Vec::new(),
+        millis: 0.0,
+    };
+    match &l.fragment {
+        Err(why) => found.outside = Some(why.clone()),
+        Ok(fragment) => {
+            for &s in semantics {
+                let r = match infer(fragment, s, solver)? {
+                    Outcome::Found(src) => match verify(fragment, &src, solver) {
+                        Ok(true) => Ok((src.c(), src.stuck)),
+                        Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
+                        Err(e) => Err(format!("re-verification: {e}")),
+                    },
+                    Outcome::None(why) => Err(why),
+                };
+                found.results.push((s, r));
+            }
+        }
+    }
+    found.millis = start.elapsed().as_secs_f64() * 1000.0;
+    Ok(found)
+}
+
+fn print_text(f: &Found) {
+    let at = format!("{}:{}: {} loop", f.file, f.line, f.kind);
+    if let Some(why) = &f.outside {
+        println!("{at}: outside the integer fragment: {why}");
+        return;
+    }
+    for (s, r) in &f.results {
+        match r {
+            Ok((src, stuck)) => {
+                let stuck = if *stuck { " [stuck path]" } else { "" };
+                println!("{at}: SRC under {}: {src}{stuck} ({:.0} ms)", s.name(), f.millis);
+            }
+            Err(why) => println!("{at}: no SRC under {}: {why}", s.name()),
+        }
+    }
+}
+
+fn to_json(f: &Found) -> serde_json::Value {
+    let results: Vec<serde_json::Value> = f
+        .results
+        .iter()
+        .map(|(s, r)| match r {
+            Ok((src, stuck)) => json!({"semantics": s.short(), "src": src, "stuck": stuck}),
+            Err(why) => json!({"semantics": s.short(), "src": null, "reason": why}),
+        })
+        .collect();
+    json!({
+        "file": f.file, "line": f.line, "kind": f.kind,
+        "fragment": f.outside.is_none(), "outside": f.outside,
+        "results": results, "ms": f.millis,
+    })
+}
+
+fn summary(found: &[Found], semantics: &[Semantics], elapsed: Duration) {
+    let inside = found.iter().filter(|f| f.outside.is_none()).count();
+    let mut parts = vec![format!("{} loops, {inside} in the integer fragment", found.len())];
+    for s in semantics {
+        let n = found
+            .iter()
+            .filter(|f| f.results.iter().any(|(t, r)| t == s && r.is_ok()))
+            .count();
+        parts.push(format!("{n} with an SRC under {}", s.name()));
+    }
+    parts.push(format!("{:.2} s", elapsed.as_secs_f64()));
+    println!("{}", parts.join(", "));
+}

@@ -1,0 +1,287 @@
+//! Static recurrence conditions (weft-loops, `weft nonterm analyse`) on
+//! the non-termination corpus: every SRC found is re-checked by the
+//! solver against the whole loop; every SRC under bit-vectors is woven as
+//! `if (SRC) { report; abort }`, built and run: it must fire on no
+//! terminating twin, and the corpus programs where it fires are counted
+//! per bug class. Needs z3 (scripts/install-deps.sh).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use weft_loops::{Outcome, Semantics, infer, loops, verify, weave_checks};
+use weft_smt::Solver;
+
+#[derive(Deserialize)]
+struct Corpus {
+    program: Vec<Program>,
+}
+
+#[derive(Deserialize)]
+struct Program {
+    name: String,
+    class: String,
+    arg: String,
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus")
+}
+
+fn solver() -> Solver {
+    Solver::find(None, Duration::from_secs(10)).expect("an SMT solver: scripts/install-deps.sh installs z3")
+}
+
+const REPORT: &str = "loop does not terminate: SRC";
+
+/// What one file gave: loops in the fragment, SRCs per semantics, and the
+/// file woven with its bit-vector SRC checks.
+struct Analysed {
+    in_fragment: usize,
+    ideal: usize,
+    bitvector: usize,
+    woven: String,
+}
+
+fn analyse(path: &Path, solver: &Solver) -> Analysed {
+    let text = std::fs::read_to_string(path).unwrap();
+    let all = loops(path, &text);
+    let mut a = Analysed {
+        in_fragment: 0,
+        ideal: 0,
+        bitvector: 0,
+        woven: String::new(),
+    };
+    let mut checks = Vec::new();
+    for l in &all {
+        let Ok(f) = &l.fragment else { continue };
+        a.in_fragment += 1;
+        for sem in [Semantics::Ideal, Semantics::BitVector] {
+            let Outcome::Found(src) = infer(f, sem, solver).unwrap() else {
+                continue;
+            };
+            assert_eq!(
+                verify(f, &src, solver),
+                Ok(true),
+                "{}:{}: SRC {} under {} does not re-verify",
+                path.display(),
+                l.line,
+                src.c(),
+                sem.name()
+            );
+            match sem {
+                Semantics::Ideal => a.ideal += 1,
+                Semantics::BitVector => {
+                    a.bitvector += 1;
+                    checks.push((l, src.c()));
+                }
+            }
+        }
+    }
+    a.woven = weave_checks(&text, &path.display().to_string(), &checks);
+    a
+}
+
+/// Builds and runs a woven file with `arg`; its standard error. A run
+/// still going after 5 s is killed.
+fn build_and_run(dir: &Path, name: &str, text: &str, arg: &str) -> String {
+    let source = dir.join(format!("{name}.c"));
+    let exe = dir.join(name);
+    std::fs::write(&source, text).unwrap();
+    let out = Command::new("gcc")
+        .args(["-std=gnu99", "-O0", "-w", "-o"])
+        .arg(&exe)
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("timeout")
+        .args(["-s", "KILL", "5"])
+        .arg(&exe)
+        .arg(arg)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn recurrence_conditions_on_the_corpus() {
+    let corpus: Corpus =
+        toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
+    let solver = solver();
+    let dir = tempfile::tempdir().unwrap();
+    struct Row {
+        class: String,
+        bug: Analysed,
+        twin: Analysed,
+        fired: bool,
+        twin_fired: bool,
+    }
+    let rows: Vec<Row> = corpus
+        .program
+        .par_iter()
+        .map(|p| {
+            let bug = analyse(&corpus_dir().join(format!("{}.c", p.name)), &solver);
+            let twin = analyse(&corpus_dir().join(format!("{}.twin.c", p.name)), &solver);
+            let twin_fired =
+                build_and_run(dir.path(), &format!("{}.twin", p.name), &twin.woven, &p.arg).contains(REPORT);
+            let fired =
+                bug.bitvector > 0 && build_and_run(dir.path(), &p.name, &bug.woven, &p.arg).contains(REPORT);
+            Row {
+                class: p.class.clone(),
+                bug,
+                twin,
+                fired,
+                twin_fired,
+            }
+        })
+        .collect();
+
+    let fired_twins: Vec<&str> = corpus
+        .program
+        .iter()
+        .zip(&rows)
+        .filter(|(_, r)| r.twin_fired)
+        .map(|(p, _)| p.name.as_str())
+        .collect();
+    assert!(
+        fired_twins.is_empty(),
+        "an SRC check fired on terminating twins: {fired_twins:?}"
+    );
+
+    let mut by_class: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
+    for r in &rows {
+        let e = by_class.entry(&r.class).or_default();
+        e[0] += 1;
+        e[1] += usize::from(r.bug.in_fragment > 0);
+        e[2] += usize::from(r.bug.ideal > 0);
+        e[3] += usize::from(r.bug.bitvector > 0);
+        e[4] += usize::from(r.fired);
+        e[5] += usize::from(r.twin.bitvector > 0);
+    }
+    println!(
+        "class: programs, with a loop in the fragment, SRC ideal, SRC bit-vector, check fired, twins with a static SRC"
+    );
+    for (class, n) in &by_class {
+        println!("{class}: {n:?}");
+    }
+    let total = |i: usize| by_class.values().map(|n| n[i]).sum::<usize>();
+    println!(
+        "total: {} programs, {} in the fragment, {} ideal, {} bit-vector, {} fired, 0 twin checks fired ({} twins have a static SRC their runs never reach)",
+        total(0),
+        total(1),
+        total(2),
+        total(3),
+        total(4),
+        total(5)
+    );
+    // Measured when written: 24 programs with a bit-vector SRC, 20 of them
+    // firing on the corpus argument (the other four, all cyclic-state,
+    // have an SRC their runs never reach). A drop is a regression.
+    assert!(total(3) >= 24, "bit-vector SRCs: {}", total(3));
+    assert!(total(4) >= 20, "checks fired: {}", total(4));
+    for class in [
+        "missing-update",
+        "adding-zero",
+        "unsigned-wrap",
+        "signed-overflow",
+    ] {
+        assert!(by_class[class][4] > 0, "no SRC check fired in class {class}");
+    }
+}
+
+fn weft(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .arg("nonterm")
+        .arg("analyse")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
+    // tests/nonterm_check.rs: revisit monitoring sees this hang only as a
+    // timeout; its state never repeats.
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("grow.c");
+    std::fs::write(
+        &source,
+        "int main(void)\n{\n    volatile long long x = 1;\n    while (x > 0)\n        x = x + 1;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = weft(&[source.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("grow.c:4: while loop: SRC under ideal integers: x > 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("grow.c:4: while loop: no SRC under bit-vectors at the types' widths"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "1 loops, 1 in the integer fragment, 1 with an SRC under ideal integers, 0 with an SRC"
+        ),
+        "{text}"
+    );
+
+    let woven = dir.path().join("woven");
+    let out = weft(&[
+        "--semantics",
+        "ideal",
+        "--weave",
+        woven.to_str().unwrap(),
+        source.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(woven.join("grow.c")).unwrap();
+    let err = build_and_run(dir.path(), "grow", &text, "");
+    assert!(
+        err.contains(&format!("{}:4: {REPORT} (x > 0) holds", source.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn json_output_and_loops_outside_the_fragment() {
+    let file = corpus_dir().join("scan_skip_spaces.c");
+    let out = weft(&["--json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["fragment"], false);
+    assert_eq!(line["outside"], "pointer dereference");
+    let file = corpus_dir().join("missing_update_while.c");
+    let out = weft(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["results"][0]["src"], "i < n");
+    assert_eq!(line["results"][0]["semantics"], "bitvector");
+    assert_eq!(line["results"][0]["stuck"], true);
+}
+
+#[test]
+fn bad_input_and_missing_solver_are_exit_status_two() {
+    let out = weft(&["/nonexistent/missing.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.c"));
+    let file = corpus_dir().join("missing_update_while.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["nonterm", "analyse", file.to_str().unwrap()])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no SMT solver found"),
+        "{out:?}"
+    );
+}
