@@ -8,25 +8,12 @@
 #[path = "setup_support/mod.rs"]
 mod setup_support;
 
+use setup_support::sh;
+
 use std::path::Path;
 use std::process::Command;
 
 use weft::monitor::outputs::{OutputRecord, read_dir};
-
-fn sh(dir: &Path, script: &str) -> (bool, String) {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .output()
-        .expect("sh runs");
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), log)
-}
 
 /// Every value recorded under `name`, over all records.
 fn values<'a>(records: &'a [OutputRecord], name: &str) -> Vec<&'a str> {

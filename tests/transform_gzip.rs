@@ -10,9 +10,10 @@
 #[path = "setup_support/mod.rs"]
 mod setup_support;
 
+use setup_support::sh;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use weft::c::{Sources, parse_view};
@@ -36,21 +37,6 @@ fn gzip_sources(root: &Path) -> Vec<(PathBuf, String)> {
         .collect();
     files.sort();
     files
-}
-
-fn sh(dir: &Path, script: &str) -> (bool, String) {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .output()
-        .expect("sh runs");
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), log)
 }
 
 /// The `-Wall` warnings of compiling gzip's own file `stem.c` in the

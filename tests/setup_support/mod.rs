@@ -45,3 +45,21 @@ pub fn progress(what: &str) {
     let test = std::thread::current().name().unwrap_or("test").to_string();
     let _ = writeln!(std::io::stderr().lock(), "[{test}] {what}");
 }
+
+/// Runs `script` with `sh -c` in `dir`: whether it succeeded, and its
+/// stdout and stderr together (for the failure message).
+#[allow(dead_code)]
+pub fn sh(dir: &std::path::Path, script: &str) -> (bool, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), log)
+}

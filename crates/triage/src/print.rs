@@ -61,10 +61,7 @@ pub fn summary(report: &Report, with_tree: bool) -> String {
 
 /// One question with its answers aligned, details indented below each.
 fn print_question(out: &mut String, report: &Report, question: &Question) {
-    let after = question
-        .after
-        .map(|(q, a)| format!(" (after Q{q} answer {a})"))
-        .unwrap_or_default();
+    let after = question.after_label();
     let _ = writeln!(
         out,
         "Q{}{after}. On input {}, which is right?",
@@ -226,10 +223,7 @@ fn blank_line(out: &mut String) {
 }
 
 fn markdown_question(out: &mut String, report: &Report, question: &Question) {
-    let after = question
-        .after
-        .map(|(q, a)| format!(" (after Q{q} answer {a})"))
-        .unwrap_or_default();
+    let after = question.after_label();
     let _ = writeln!(
         out,
         "### Q{}{after}\n\nOn input `{}` (`{}`), which is right?\n",

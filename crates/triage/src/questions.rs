@@ -24,6 +24,15 @@ pub struct Question<'r> {
     pub answers: Vec<Answer>,
 }
 
+impl Question<'_> {
+    /// ` (after Q2 answer 1)`, or nothing for the first question.
+    pub fn after_label(&self) -> String {
+        self.after
+            .map(|(q, a)| format!(" (after Q{q} answer {a})"))
+            .unwrap_or_default()
+    }
+}
+
 /// One answer to a question.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
