@@ -5,7 +5,35 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::Node;
 
+use weft_c::sema::{DeclKind, Declaration, Semantics, TypeKind};
+
 use crate::ir::{BinOp, Expr, INT, IntType, UnOp, Vars};
+
+/// The integer type of a declared variable, or what it is instead.
+fn declared_int(d: &Declaration) -> R<IntType> {
+    match d.kind {
+        DeclKind::Variable | DeclKind::Parameter => {}
+        DeclKind::EnumConstant => return Err("an enumeration constant".into()),
+        DeclKind::Function => return Err("a function".into()),
+        DeclKind::Typedef => return Err("a type name".into()),
+        DeclKind::Field => return Err("a structure member".into()),
+    }
+    if d.ty.is_volatile {
+        return Err("volatile (it may change outside the loop)".into());
+    }
+    let written = || d.written.split_whitespace().collect::<Vec<_>>().join(" ");
+    match &d.ty.kind {
+        TypeKind::Integer(name) => IntType::from_name(name).ok_or_else(|| format!("of type {}", written())),
+        TypeKind::Floating(_) => Err("float".into()),
+        TypeKind::Bool => Err("_Bool".into()),
+        TypeKind::Enum(_) => Err("an enum".into()),
+        TypeKind::Pointer(_) => Err("a pointer".into()),
+        TypeKind::Array(_) => Err("an array".into()),
+        TypeKind::Struct { .. } => Err("a structure".into()),
+        TypeKind::Unknown => Err(format!("of type {}, which weft cannot resolve", written())),
+        _ => Err(format!("of type {}, not a C integer type", written())),
+    }
+}
 
 /// One path through the loop body that goes round again: the condition
 /// under which it is taken and the values it leaves, both over the state
@@ -78,7 +106,7 @@ impl Scope {
             }
         }
         if let Some(f) = function {
-            collect(f, text, &mut decls);
+            collect(f, text, &mut decls, node.start_byte());
         }
         Scope { decls }
     }
@@ -88,19 +116,32 @@ impl Scope {
             .iter()
             .filter(|(n, start, _)| n == name && (*start <= at || *start == 0))
             .max_by_key(|(_, start, _)| *start)
-            .or_else(|| self.decls.iter().find(|(n, _, _)| n == name))
             .map(|(_, _, t)| t)
     }
 }
 
-fn collect(node: Node<'_>, text: &str, out: &mut Vec<(String, usize, Result<IntType, String>)>) {
-    if matches!(node.kind(), "declaration" | "parameter_declaration") {
-        declaration(node, text, out, node.start_byte().max(1));
-        return;
+/// The parameters of a function, and its local declarations whose block
+/// holds the loop at `loop_at` (a block closed before the loop declares
+/// other variables).
+fn collect(
+    node: Node<'_>,
+    text: &str,
+    out: &mut Vec<(String, usize, Result<IntType, String>)>,
+    loop_at: usize,
+) {
+    match node.kind() {
+        "parameter_declaration" => return declaration(node, text, out, node.start_byte().max(1)),
+        "declaration" => {
+            if node.parent().is_some_and(|p| p.byte_range().contains(&loop_at)) {
+                declaration(node, text, out, node.start_byte().max(1));
+            }
+            return;
+        }
+        _ => {}
     }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        collect(child, text, out);
+        collect(child, text, out, loop_at);
     }
 }
 
@@ -123,6 +164,7 @@ fn declaration(
         }
     }
     let base = IntType::from_name(&format!("{qualifiers}{type_text}"));
+    let volatile = qualifiers.contains("volatile") || type_text.contains("volatile");
     let mut cursor = node.walk();
     for d in node.children_by_field_name("declarator", &mut cursor) {
         let mut d = d;
@@ -157,6 +199,11 @@ fn declaration(
             }
             _ => continue,
         };
+        let t = if volatile {
+            Err("volatile (it may change outside the loop)".to_string())
+        } else {
+            t
+        };
         out.push((name.to_string(), at, t));
     }
 }
@@ -172,12 +219,21 @@ fn innermost_identifier(mut d: Node<'_>) -> Option<Node<'_>> {
 
 /// Reads one loop (a `while_statement`, `for_statement` or `do_statement`).
 pub fn fragment(node: Node<'_>, text: &str) -> R<Fragment> {
+    fragment_in(node, text, None)
+}
+
+/// [`fragment`], resolving names with `weft-c`'s semantics of the file
+/// (`sema`, file index): scopes as C has them, typedefs, and the project
+/// headers the file includes. Without it, names resolve to declarations
+/// in the file only.
+pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>) -> R<Fragment> {
     if node.has_error() {
         return Err("not parsed".into());
     }
     let scope = Scope::of(node, text);
     let mut x = Extractor {
         text,
+        sema,
         scope: &scope,
         at: node.start_byte(),
         vars: Vars::new(),
@@ -274,6 +330,7 @@ impl Partial {
 
 struct Extractor<'a> {
     text: &'a str,
+    sema: Option<(&'a Semantics, usize)>,
     scope: &'a Scope,
     at: usize,
     vars: Vars,
@@ -507,6 +564,14 @@ impl Extractor<'_> {
     fn var(&mut self, name: &str) -> R<IntType> {
         if let Some(t) = self.vars.get(name) {
             return Ok(*t);
+        }
+        if let Some((sema, file)) = self.sema {
+            let d = sema
+                .lookup(file, self.at, name)
+                .ok_or_else(|| format!("variable {name} is not declared (a macro or a system header's)"))?;
+            let t = declared_int(d).map_err(|why| format!("{name} is {why}"))?;
+            self.vars.insert(name.to_string(), t);
+            return Ok(t);
         }
         match self.scope.lookup(name, self.at) {
             Some(Ok(t)) => {

@@ -36,12 +36,19 @@ pub struct Loop {
 pub fn loops(path: &Path, text: &str) -> Vec<Loop> {
     let parsed = weft_c::ParsedFile::parse_plain(path.to_path_buf(), text.to_string());
     let mut out = Vec::new();
+    let sema = weft_c::sema::Semantics::build(std::slice::from_ref(&parsed), &[]);
     let view = parsed.view.clone();
-    walk(parsed.tree.root_node(), &parsed, &view, &mut out);
+    walk(parsed.tree.root_node(), &parsed, &sema, &view, &mut out);
     out
 }
 
-fn walk(node: tree_sitter::Node<'_>, parsed: &weft_c::ParsedFile, view: &str, out: &mut Vec<Loop>) {
+fn walk(
+    node: tree_sitter::Node<'_>,
+    parsed: &weft_c::ParsedFile,
+    sema: &weft_c::sema::Semantics,
+    view: &str,
+    out: &mut Vec<Loop>,
+) {
     let kind = match node.kind() {
         "while_statement" => Some("while"),
         "for_statement" => Some("for"),
@@ -50,7 +57,7 @@ fn walk(node: tree_sitter::Node<'_>, parsed: &weft_c::ParsedFile, view: &str, ou
     };
     if let Some(kind) = kind {
         let fragment = if parsed.is_understood(node) {
-            fragment(node, view)
+            extract::fragment_in(node, view, Some((sema, 0)))
         } else {
             Err("not parsed".into())
         };
@@ -68,7 +75,7 @@ fn walk(node: tree_sitter::Node<'_>, parsed: &weft_c::ParsedFile, view: &str, ou
     }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        walk(child, parsed, view, out);
+        walk(child, parsed, sema, view, out);
     }
 }
 

@@ -23,8 +23,9 @@ use crate::ir::{BinOp, Expr, Vars};
 #[derive(Clone, Debug)]
 pub struct Src {
     pub semantics: Semantics,
-    /// Which path of the fragment recurs.
-    pub path: usize,
+    /// Which path of the fragment recurs; None: S is a recurrent set of
+    /// the whole loop (a lasso through several paths).
+    pub path: Option<usize>,
     /// S, over the variables at the loop head.
     pub condition: Expr,
     /// The path changes none of the variables its condition reads.
@@ -101,7 +102,7 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
             Ok(Some((condition, stuck))) => {
                 return Ok(Outcome::Found(Src {
                     semantics,
-                    path: i,
+                    path: Some(i),
                     condition,
                     stuck,
                 }));
@@ -112,8 +113,24 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
             }
         }
     }
+    if fragment.paths.len() > 1 {
+        match loop_src(&ctx, fragment)? {
+            Ok(Some((condition, _))) => {
+                return Ok(Outcome::Found(Src {
+                    semantics,
+                    path: None,
+                    condition,
+                    stuck: false,
+                }));
+            }
+            Ok(None) => {}
+            Err(reason) => {
+                reasons.insert(reason);
+            }
+        }
+    }
     if reasons.is_empty() {
-        reasons.insert("no recurrent set among the candidates (no lasso of one path)".to_string());
+        reasons.insert("no recurrent set among the candidates (no lasso)".to_string());
     }
     Ok(Outcome::None(reasons.into_iter().collect::<Vec<_>>().join("; ")))
 }
@@ -145,7 +162,21 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         Answer::Unknown(r) => return Ok(Err(format!("solver {r}"))),
     }
     let pool = candidates(&base, &read, &next, ctx.vars);
-    // Level 0: the path's condition alone; 1: one more atom; 2: two.
+    let found = search(ctx, &base, &pool, &|s: &[Expr]| recurrence_query(ctx, s, &next))?;
+    Ok(found.map(|f| f.map(|(condition, level)| (condition, stuck && level == 0))))
+}
+
+/// S = base ∧ (up to two atoms of `pool`), all candidates asked in one
+/// solver process, two queries each: `closure(S)` (unsat when S is closed)
+/// and S's satisfiability. The candidates that pass at the lowest level
+/// (0, 1 or 2 atoms added) are joined by `||`: a union of recurrent sets
+/// is one too, and catches more states. Some((S, level)) or None.
+fn search(
+    ctx: &Ctx<'_>,
+    base: &[Expr],
+    pool: &[Expr],
+    closure: &dyn Fn(&[Expr]) -> Result<Query, String>,
+) -> Result<Result<Option<(Expr, usize)>, String>, weft_smt::Error> {
     let mut combos: Vec<Vec<Expr>> = vec![vec![]];
     combos.extend(pool.iter().map(|a| vec![a.clone()]));
     for i in 0..pool.len() {
@@ -154,14 +185,12 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         }
     }
     combos.truncate(MAX_CANDIDATES);
-    // Two queries per candidate, all in one solver process: is S closed
-    // under the path (unsat), and is S satisfiable.
     let mut queries = Vec::new();
     let mut sets = Vec::new();
     for extra in combos {
-        let mut s = base.clone();
+        let mut s = base.to_vec();
         s.extend(extra);
-        let closed = match recurrence_query(ctx, &s, &next) {
+        let closed = match closure(&s) {
             Ok(q) => q,
             Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
         };
@@ -172,8 +201,6 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         sets.push(s);
     }
     let answers = ctx.solver.check_many(&queries)?;
-    // The valid candidates of the lowest level, joined by `||`: a union
-    // of recurrent sets of one path is one too, and catches more states.
     let mut unknown = None;
     let mut level = None;
     let mut found: Vec<Vec<Expr>> = Vec::new();
@@ -192,7 +219,7 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         }
     }
     if let Some(l) = level {
-        let mut condition = conjunction(&base);
+        let mut condition = conjunction(base);
         if l > 0 {
             let alternatives = found
                 .iter()
@@ -200,12 +227,66 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
                 .reduce(|a, b| Expr::bin(BinOp::LOr, a, b));
             condition = Expr::bin(BinOp::LAnd, condition, alternatives.expect("one found"));
         }
-        return Ok(Ok(Some((condition, stuck && l == 0))));
+        return Ok(Ok(Some((condition, l))));
     }
     Ok(match unknown {
         Some(r) => Err(format!("solver {r}")),
         None => Ok(None),
     })
+}
+
+/// A recurrent set of the whole loop, for lassos through several paths:
+/// S = (the conjuncts every path's condition shares: the guard) ∧ up to
+/// two atoms drawn from all paths, closed when from every state in S some
+/// path is taken and leads back into S (the check of [`verify`]).
+fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::Error> {
+    let conjuncts: Vec<Vec<Expr>> = fragment
+        .paths
+        .iter()
+        .map(|p| p.conds.iter().flat_map(Expr::conjuncts).collect())
+        .collect();
+    let base: Vec<Expr> = conjuncts[0]
+        .iter()
+        .filter(|a| conjuncts.iter().all(|c| c.contains(a)))
+        .cloned()
+        .collect();
+    let mut pool: Vec<Expr> = Vec::new();
+    for (path, atoms) in fragment.paths.iter().zip(&conjuncts) {
+        let next = path.transition(ctx.vars);
+        let mut read = BTreeSet::new();
+        for c in atoms {
+            c.vars(&mut read);
+        }
+        if read.iter().any(|v| ctx.locals.contains(v)) {
+            continue;
+        }
+        let own = atoms.iter().filter(|a| !base.contains(a)).cloned();
+        for a in own.chain(candidates(atoms, &read, &next, ctx.vars)) {
+            if !pool.contains(&a) && !base.contains(&a) {
+                pool.push(a);
+            }
+        }
+    }
+    let found = search(ctx, &base, &pool, &|s: &[Expr]| {
+        let condition = conjunction(s);
+        let mut q = ctx.query();
+        q.assert(ctx.all(std::slice::from_ref(&condition))?);
+        q.assert(format!("(not {})", whole_loop(ctx, fragment, &condition)?));
+        Ok(q)
+    })?;
+    Ok(found.map(|f| f.map(|(condition, _)| (condition, false))))
+}
+
+/// ∨_p (C_p(X) ∧ S(T_p(X))): some path is taken and leads back into S.
+fn whole_loop(ctx: &Ctx<'_>, fragment: &Fragment, condition: &Expr) -> Result<String, String> {
+    let mut disjuncts = Vec::new();
+    for path in &fragment.paths {
+        let next = path.transition(&fragment.vars);
+        let mut both: Vec<Expr> = path.conds.clone();
+        both.push(condition.subst(&next));
+        disjuncts.push(ctx.all(&both)?);
+    }
+    Ok(format!("(or false {})", disjuncts.join(" ")))
 }
 
 /// Alternatives joined into one SRC, at most.
@@ -240,6 +321,23 @@ fn candidates(
             pool.push(e);
         }
     };
+    // Each side of a disjunction implies it: `a || b` gives a and b,
+    // `!(a && b)` gives !a and !b.
+    for atom in base {
+        match atom {
+            Expr::Binary(BinOp::LOr, a, b) => {
+                push((**a).clone(), &mut pool);
+                push((**b).clone(), &mut pool);
+            }
+            Expr::Unary(crate::ir::UnOp::Not, inner) => {
+                if let Expr::Binary(BinOp::LAnd, a, b) = &**inner {
+                    push(Expr::negate((**a).clone()), &mut pool);
+                    push(Expr::negate((**b).clone()), &mut pool);
+                }
+            }
+            _ => {}
+        }
+    }
     // The sides of a `!=`, and the residue of a variable stepping by a
     // constant that a `!=` compares.
     for atom in base {
@@ -345,16 +443,8 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
         Answer::Sat(_) => {}
         other => return Err(format!("S is not satisfiable: {other:?}")),
     }
-    let mut disjuncts = Vec::new();
-    for path in &fragment.paths {
-        let next = path.transition(&fragment.vars);
-        let after = vec![src.condition.subst(&next)];
-        let mut both: Vec<Expr> = path.conds.clone();
-        both.extend(after);
-        disjuncts.push(ctx.all(&both)?);
-    }
     let mut q = ctx.query();
     q.assert(s);
-    q.assert(format!("(not (or false {}))", disjuncts.join(" ")));
+    q.assert(format!("(not {})", whole_loop(&ctx, fragment, &src.condition)?));
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
 }

@@ -47,6 +47,7 @@ fn outside_the_fragment_with_reasons() {
         ),
         ("while (i < n) switch (i) { default: i++; }", "switch"),
         ("while (i < n) { i = p[i]; }", "array element"),
+        ("{ volatile int stop = 0; while (!stop) s++; }", "volatile"),
     ] {
         let l = one(body);
         let e = l.fragment.expect_err(body);
@@ -167,4 +168,37 @@ fn literals_get_c_types() {
         ))
     );
     assert_eq!(extract::literal("1.5"), None);
+}
+
+#[test]
+fn declarations_of_closed_blocks_are_not_in_scope() {
+    let text = "void f(void)\n{\n  { double k = 0; }\n  { int k = 0; while (k < 10) k += 0; }\n}\n";
+    let all = loops(Path::new("t.c"), text);
+    let f = all[0]
+        .fragment
+        .as_ref()
+        .expect("k is the int of the enclosing block");
+    assert_eq!(f.vars["k"], ir::INT);
+    let text = "void f(void)\n{\n  { int k = 0; }\n  while (k < 10) k++;\n}\n";
+    let e = loops(Path::new("t.c"), text)[0].fragment.clone().unwrap_err();
+    assert!(e.contains("not declared"), "{e}");
+}
+
+#[test]
+fn lasso_through_two_paths() {
+    // x alternates 1, 0, 1, …: each path alone leaves its condition, the
+    // two together never leave the loop.
+    let body = "while (i < n) { if (x > 0) x = 1 - x; else x = 1 - x; }";
+    for sem in [Semantics::Ideal, Semantics::BitVector] {
+        let s = src(body, sem).expect("a recurrent set of the whole loop");
+        assert_eq!(s.path, None);
+        assert_eq!(s.c(), "i < n");
+    }
+    assert!(
+        src(
+            "while (i < n) { if (x > 0) x = 1 - x; else { x = 1 - x; i++; } }",
+            Semantics::BitVector
+        )
+        .is_none()
+    );
 }
