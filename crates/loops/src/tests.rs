@@ -202,3 +202,145 @@ fn lasso_through_two_paths() {
         .is_none()
     );
 }
+
+/// The bit-vector encoding computes what gcc computes: C's promotions,
+/// usual arithmetic conversions, casts, shifts, division and remainder,
+/// on values at the edges of each type.
+#[test]
+fn bit_vector_semantics_agree_with_gcc() {
+    let decls = "signed char sc = -100; unsigned char uc = 200; short sh = -30000; unsigned short us = 65000; \
+                 int i = -7; unsigned u = 4000000000u; long l = -5; unsigned long ul = 18446744073709551000UL; \
+                 unsigned long long r = 0; int k = 0;";
+    let values = [
+        ("sc", -100i128),
+        ("uc", 200),
+        ("sh", -30000),
+        ("us", 65000),
+        ("i", -7),
+        ("u", 4_000_000_000),
+        ("l", -5),
+        ("ul", 18_446_744_073_709_551_000),
+    ];
+    let cases = [
+        "uc + sc",
+        "u > -1",
+        "sc * 3",
+        "(signed char)(sc - 100)",
+        "us * us",
+        "i % 4",
+        "i / 2",
+        "l >> 1",
+        "u >> 3",
+        "ul + 1000",
+        "sh * 2",
+        "~uc",
+        "-u",
+        "i < u",
+        "(unsigned char)(uc + 100)",
+        "uc == 200",
+        "!i",
+        "i ? sc : uc",
+        "(short)us",
+        "ul % 7",
+        "l < ul",
+        "sh + us",
+        "uc << 24",
+        "0x80000000 > i",
+        "u - 4000000001u",
+        "(i & 12) | (uc ^ 3)",
+    ];
+    let mut c = format!("#include <stdio.h>\nvoid f(void)\n{{\n  {decls}\n");
+    for e in cases {
+        c.push_str(&format!("  while (k < 1) {{ r = ({e}); }}\n"));
+    }
+    c.push_str(&format!("}}\nint main(void)\n{{\n  {decls}\n"));
+    for e in cases {
+        c.push_str(&format!("  printf(\"%llu\\n\", (unsigned long long)({e}));\n"));
+    }
+    c.push_str("  (void)r; (void)k;\n  return 0;\n}\n");
+    let dir = std::env::temp_dir().join(format!("weft-loops-bv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("e.c"), &c).unwrap();
+    let out = std::process::Command::new("gcc")
+        .args(["-w", "-o"])
+        .arg(dir.join("e"))
+        .arg(dir.join("e.c"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = std::process::Command::new(dir.join("e")).output().unwrap();
+    let printed: Vec<u128> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    let all = loops(Path::new("e.c"), &c);
+    assert_eq!(all.len(), cases.len());
+    let solver = solver();
+    for ((e, l), want) in cases.iter().zip(&all).zip(&printed) {
+        let f = l.fragment.as_ref().unwrap_or_else(|why| panic!("{e}: {why}"));
+        let term = &f.paths[0].next["r"];
+        let enc = encode::Encoder {
+            vars: &f.vars,
+            semantics: Semantics::BitVector,
+        };
+        let mut q = weft_smt::Query::new(Some("QF_BV"));
+        for (v, t) in &f.vars {
+            q.declare(&encode::smt_var(v), Semantics::BitVector.sort(*t));
+        }
+        for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
+            q.assert(format!(
+                "(= {} {})",
+                encode::smt_var(v),
+                enc.literal(*value, f.vars[*v])
+            ));
+        }
+        let (t, ty) = enc.term(term).unwrap();
+        assert_eq!(ty.width, 64);
+        let expected = enc.literal(*want as i128, ty);
+        assert_eq!(
+            solver.valid(&q, &format!("(= {t} {expected})")).unwrap(),
+            weft_smt::Answer::Unsat,
+            "{e}: gcc gives {want}"
+        );
+        // Where nothing wraps, ideal integers agree too (as signed values).
+        let no_wrap = [
+            "uc + sc",
+            "sc * 3",
+            "i % 4",
+            "i / 2",
+            "l >> 1",
+            "sh * 2",
+            "sh + us",
+            "i ? sc : uc",
+            "!i",
+        ];
+        if no_wrap.contains(e) {
+            let ideal = encode::Encoder {
+                vars: &f.vars,
+                semantics: Semantics::Ideal,
+            };
+            let mut q = weft_smt::Query::new(None);
+            for (v, _) in &f.vars {
+                q.declare(&encode::smt_var(v), weft_smt::Sort::Int);
+            }
+            for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
+                q.assert(format!(
+                    "(= {} {})",
+                    encode::smt_var(v),
+                    ideal.literal(*value, f.vars[*v])
+                ));
+            }
+            let (t, _) = ideal.term(term).unwrap();
+            let signed = *want as u64 as i64 as i128;
+            let answer = solver
+                .valid(&q, &format!("(= {t} {})", ideal.literal(signed, ty)))
+                .unwrap();
+            assert_eq!(
+                answer,
+                weft_smt::Answer::Unsat,
+                "{e} over ideal integers: gcc gives {signed}"
+            );
+        }
+    }
+}
