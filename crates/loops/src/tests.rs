@@ -321,7 +321,7 @@ fn bit_vector_semantics_agree_with_gcc() {
                 semantics: Semantics::Ideal,
             };
             let mut q = weft_smt::Query::new(None);
-            for (v, _) in &f.vars {
+            for v in f.vars.keys() {
                 q.declare(&encode::smt_var(v), weft_smt::Sort::Int);
             }
             for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
