@@ -356,14 +356,20 @@ impl Text<'_> {
     pub fn top_level(&self, lines: &Range<usize>) -> bool {
         let target = self.bytes(lines);
         named_children(self.file.tree.root_node()).all(|top| {
-            self.range(top).is_some_and(|r| {
-                let strictly_around = r.start < target.start && target.start < r.end;
-                if target.is_empty() {
-                    !strictly_around
-                } else {
-                    !overlaps(&r, &target) || within(&r, &target)
-                }
-            })
+            let whole = self.range(top);
+            // Where a repair wrote a node's ends, its place is approximate:
+            // enough to tell that it is far from the target.
+            let r = whole.clone().unwrap_or_else(|| {
+                let view = top.byte_range();
+                self.file.map.approximate(view.start)..self.file.map.approximate(view.end)
+            });
+            let strictly_around = r.start < target.start && target.start < r.end;
+            let clear = if target.is_empty() {
+                !strictly_around
+            } else {
+                !overlaps(&r, &target) || within(&r, &target)
+            };
+            clear && (whole.is_some() || !overlaps(&r, &target) && !strictly_around)
         })
     }
 }
