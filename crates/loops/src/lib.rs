@@ -8,6 +8,7 @@ pub mod encode;
 pub mod extract;
 pub mod ir;
 pub mod src;
+pub mod summary;
 
 use std::path::Path;
 

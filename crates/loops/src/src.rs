@@ -3,7 +3,10 @@
 //! body is taken, the loop goes round again, and S holds again. A state
 //! satisfying S at the head therefore never leaves the loop.
 //!
-//! First version, one path at a time (a recurrent set of a single path):
+//! One path at a time first. Over ideal integers, an inductive path
+//! (each variable its condition reads steps by a constant) gets the
+//! weakest S by path summary and quantifier elimination ([`crate::summary`]).
+//! Otherwise, a recurrent set of a single path from candidates:
 //! S = C_p ∧ E, where C_p is the path's condition (guard included) and E a
 //! conjunction of at most two candidate atoms (signs of the variables the
 //! path reads, a variable at zero, the two sides of a `!=`, residues of a
@@ -30,7 +33,20 @@ pub struct Src {
     pub condition: Expr,
     /// The path changes none of the variables its condition reads.
     pub stuck: bool,
+    /// How S was found: [`STUCK`], [`INDUCTIVE`], [`ONE_PATH`] or
+    /// [`SEVERAL_PATHS`].
+    pub method: &'static str,
 }
+
+/// S is the condition of a path that changes nothing it reads.
+pub const STUCK: &str = "stuck path";
+/// S is the weakest condition for an inductive path to be taken forever,
+/// by path summary and quantifier elimination (ideal integers).
+pub const INDUCTIVE: &str = "inductive path, quantifier elimination";
+/// S is a recurrent set of one path, from candidates.
+pub const ONE_PATH: &str = "one path";
+/// S is a recurrent set of the whole loop, from candidates.
+pub const SEVERAL_PATHS: &str = "several paths";
 
 impl Src {
     /// S as a C expression over the loop's variables.
@@ -99,12 +115,13 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     }
     for (i, path) in fragment.paths.iter().enumerate() {
         match path_src(&ctx, path)? {
-            Ok(Some((condition, stuck))) => {
+            Ok(Some((condition, method))) => {
                 return Ok(Outcome::Found(Src {
                     semantics,
                     path: Some(i),
                     condition,
-                    stuck,
+                    stuck: method == STUCK,
+                    method,
                 }));
             }
             Ok(None) => {}
@@ -115,12 +132,13 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     }
     if fragment.paths.len() > 1 {
         match loop_src(&ctx, fragment)? {
-            Ok(Some((condition, _))) => {
+            Ok(Some((condition, method))) => {
                 return Ok(Outcome::Found(Src {
                     semantics,
                     path: None,
                     condition,
                     stuck: false,
+                    method,
                 }));
             }
             Ok(None) => {}
@@ -135,7 +153,7 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     Ok(Outcome::None(reasons.into_iter().collect::<Vec<_>>().join("; ")))
 }
 
-type PathResult = Result<Option<(Expr, bool)>, String>;
+type PathResult = Result<Option<(Expr, &'static str)>, String>;
 
 fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
     let base: Vec<Expr> = path.conds.iter().flat_map(Expr::conjuncts).collect();
@@ -161,9 +179,26 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         Answer::Unsat => return Ok(Ok(None)),
         Answer::Unknown(r) => return Ok(Err(format!("solver {r}"))),
     }
+    if ctx.semantics == Semantics::Ideal && !stuck {
+        match crate::summary::eliminate(path, ctx.vars, ctx.solver) {
+            Ok(Some(condition)) => {
+                let mut q = ctx.query();
+                if let Ok(t) = ctx.all(std::slice::from_ref(&condition)) {
+                    q.assert(t);
+                    if let Answer::Sat(_) = ctx.solver.check(&q)? {
+                        return Ok(Ok(Some((condition, INDUCTIVE))));
+                    }
+                }
+            }
+            // The weakest condition is false: the path always ends.
+            Ok(None) => return Ok(Ok(None)),
+            Err(_) => {}
+        }
+    }
     let pool = candidates(&base, &read, &next, ctx.vars);
     let found = search(ctx, &base, &pool, &|s: &[Expr]| recurrence_query(ctx, s, &next))?;
-    Ok(found.map(|f| f.map(|(condition, level)| (condition, stuck && level == 0))))
+    Ok(found
+        .map(|f| f.map(|(condition, level)| (condition, if stuck && level == 0 { STUCK } else { ONE_PATH }))))
 }
 
 /// S = base ∧ (up to two atoms of `pool`), all candidates asked in one
@@ -274,7 +309,7 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
         q.assert(format!("(not {})", whole_loop(ctx, fragment, &condition)?));
         Ok(q)
     })?;
-    Ok(found.map(|f| f.map(|(condition, _)| (condition, false))))
+    Ok(found.map(|f| f.map(|(condition, _)| (condition, SEVERAL_PATHS))))
 }
 
 /// ∨_p (C_p(X) ∧ S(T_p(X))): some path is taken and leads back into S.

@@ -344,3 +344,20 @@ fn bit_vector_semantics_agree_with_gcc() {
         }
     }
 }
+
+#[test]
+fn inductive_paths_by_quantifier_elimination() {
+    let s = src("while (i != 10) i += 3;", Semantics::Ideal).expect("steps past 10");
+    assert_eq!(s.method, src::INDUCTIVE);
+    assert_eq!(s.c(), "(i > 10) || (0 != ((((1 - i) % 3) + 3) % 3))");
+    let s = src("while (x > 0 && i < 100) { x++; i--; }", Semantics::Ideal).expect("both move away");
+    assert_eq!(s.c(), "(i < 100) && (x > 0)");
+    // The weakest condition is false: every state leaves.
+    for body in [
+        "while (i < n) i++;",
+        "for (i = 0; i < n; i += 2) s++;",
+        "do { x--; } while (x > 0);",
+    ] {
+        assert!(src(body, Semantics::Ideal).is_none(), "{body}");
+    }
+}

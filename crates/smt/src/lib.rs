@@ -296,6 +296,45 @@ impl Solver {
         Ok(answers)
     }
 
+    /// Eliminates the quantifiers of the query's assertions (z3's `qe`
+    /// tactic, then `simplify`): the answer is a disjunction of goals,
+    /// each a conjunction of quantifier-free formulas over the declared
+    /// constants (`let` bindings may remain). `[]` means false, `[[]]`
+    /// true. Only z3 offers this; cvc5 is an error.
+    pub fn eliminate(&self, query: &Query) -> Result<Vec<Vec<Sexp>>, Error> {
+        if self.kind != Kind::Z3 {
+            return Err(self.rejected("quantifier elimination needs z3".into()));
+        }
+        let mut script = query.script(self.timeout);
+        let at = script.find("(check-sat)").expect("scripts end with check-sat");
+        script.replace_range(at..at + "(check-sat)".len(), "(apply (then qe simplify))");
+        let out = self.run(&script)?;
+        if out.trim() == "timeout" {
+            return Err(self.rejected("timeout".into()));
+        }
+        let parsed = Sexp::parse(out.trim()).map_err(|message| self.rejected(format!("{message}: {out}")))?;
+        let items = parsed.list().unwrap_or(&[]);
+        if items.first() != Some(&Sexp::Atom("goals".into())) {
+            return Err(self.rejected(out.trim().to_string()));
+        }
+        let mut goals = Vec::new();
+        for goal in &items[1..] {
+            let formulas: Vec<Sexp> = goal
+                .list()
+                .unwrap_or(&[])
+                .iter()
+                .skip(1)
+                .take_while(|f| !matches!(f, Sexp::Atom(a) if a.starts_with(':')))
+                .cloned()
+                .collect();
+            if formulas == [Sexp::Atom("false".into())] {
+                continue;
+            }
+            goals.push(formulas);
+        }
+        Ok(goals)
+    }
+
     /// Whether `term` holds for every value of the declared constants:
     /// `Unsat` of its negation. Sat means a counterexample (the values
     /// asked for are its model).

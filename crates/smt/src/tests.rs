@@ -107,3 +107,20 @@ fn many_queries_in_one_process() {
     );
     assert_eq!(z3().check_many(&[]).unwrap(), vec![]);
 }
+
+#[test]
+fn quantifier_elimination() {
+    let mut q = Query::new(None);
+    q.declare("x", Sort::Int).declare("n", Sort::Int);
+    q.assert("(forall ((k Int)) (=> (>= k 0) (> (+ x k) 0)))");
+    let goals = z3().eliminate(&q).unwrap();
+    assert_eq!(goals.len(), 1);
+    assert_eq!(
+        goals[0].iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+        ["(not (<= x 0))"]
+    );
+    let mut q = Query::new(None);
+    q.declare("x", Sort::Int).declare("n", Sort::Int);
+    q.assert("(forall ((k Int)) (=> (>= k 0) (< (+ x k) n)))");
+    assert!(z3().eliminate(&q).unwrap().is_empty(), "false: no goal");
+}

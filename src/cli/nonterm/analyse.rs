@@ -48,8 +48,9 @@ pub struct Args {
     weave: Option<PathBuf>,
 }
 
-/// An SRC as C text and whether its path is stuck, or why there is none.
-type Verdict = Result<(String, bool), String>;
+/// An SRC as C text and how it was found (`weft_loops::src::STUCK`, …),
+/// or why there is none.
+type Verdict = Result<(String, &'static str), String>;
 
 /// One loop's findings.
 struct Found {
@@ -161,7 +162,7 @@ fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver)
             for &s in semantics {
                 let r = match infer(fragment, s, solver)? {
                     Outcome::Found(src) => match verify(fragment, &src, solver) {
-                        Ok(true) => Ok((src.c(), src.stuck)),
+                        Ok(true) => Ok((src.c(), src.method)),
                         Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
                         Err(e) => Err(format!("re-verification: {e}")),
                     },
@@ -183,9 +184,12 @@ fn print_text(f: &Found) {
     }
     for (s, r) in &f.results {
         match r {
-            Ok((src, stuck)) => {
-                let stuck = if *stuck { " [stuck path]" } else { "" };
-                println!("{at}: SRC under {}: {src}{stuck} ({:.0} ms)", s.name(), f.millis);
+            Ok((src, method)) => {
+                println!(
+                    "{at}: SRC under {}: {src} [{method}] ({:.0} ms)",
+                    s.name(),
+                    f.millis
+                );
             }
             Err(why) => println!("{at}: no SRC under {}: {why}", s.name()),
         }
@@ -197,7 +201,10 @@ fn to_json(f: &Found) -> serde_json::Value {
         .results
         .iter()
         .map(|(s, r)| match r {
-            Ok((src, stuck)) => json!({"semantics": s.short(), "src": src, "stuck": stuck}),
+            Ok((src, method)) => json!({
+                "semantics": s.short(), "src": src, "method": method,
+                "stuck": *method == weft_loops::src::STUCK,
+            }),
             Err(why) => json!({"semantics": s.short(), "src": null, "reason": why}),
         })
         .collect();
