@@ -235,7 +235,11 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
         text,
         sema,
         scope: &scope,
-        at: node.start_byte(),
+        // Names are looked up where the body starts: a `for` loop's own
+        // declarations are visible there, the body's are not yet.
+        at: node
+            .child_by_field_name("body")
+            .map_or(node.start_byte(), |b| b.start_byte()),
         vars: Vars::new(),
         locals: BTreeSet::new(),
     };
@@ -469,6 +473,11 @@ impl Extractor<'_> {
                 declaration(node, self.text, &mut local, 1);
                 for (name, _, t) in local {
                     let t = t.map_err(|why| format!("variable {name} is {why}"))?;
+                    // One name, one variable: a body declaration hiding a
+                    // variable of the loop, or declared twice, is refused.
+                    if self.vars.contains_key(&name) || self.declared_outside(&name) {
+                        return Err(format!("a declaration in the body hides another {name}"));
+                    }
                     self.vars.insert(name.clone(), t);
                     self.locals.insert(name);
                 }
@@ -558,6 +567,14 @@ impl Extractor<'_> {
             }
             "parenthesized_expression" => self.lvalue(node.named_child(0).ok_or("empty parentheses")?),
             k => Err(self.unsupported(k, node)),
+        }
+    }
+
+    /// Whether `name` denotes something declared outside the loop.
+    fn declared_outside(&self, name: &str) -> bool {
+        match self.sema {
+            Some((sema, file)) => sema.lookup(file, self.at, name).is_some(),
+            None => self.scope.lookup(name, self.at).is_some(),
         }
     }
 

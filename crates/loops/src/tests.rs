@@ -48,6 +48,11 @@ fn outside_the_fragment_with_reasons() {
         ("while (i < n) switch (i) { default: i++; }", "switch"),
         ("while (i < n) { i = p[i]; }", "array element"),
         ("{ volatile int stop = 0; while (!stop) s++; }", "volatile"),
+        ("while (x > 0) { int x = 5; x--; }", "hides another x"),
+        (
+            "while (i < n) { { int t = 1; i += t; } { long t = 0; i += t; } }",
+            "hides another t",
+        ),
     ] {
         let l = one(body);
         let e = l.fragment.expect_err(body);
@@ -81,6 +86,12 @@ fn paths_conditions_and_transitions() {
             signed: false
         }
     );
+}
+
+#[test]
+fn a_for_loops_own_declaration() {
+    let s = src("for (int k = 0; k < n; j++) s++;", Semantics::BitVector).expect("stuck");
+    assert_eq!(s.c(), "k < n");
 }
 
 #[test]
