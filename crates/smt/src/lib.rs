@@ -379,7 +379,7 @@ impl Solver {
         let ms = self.timeout.as_millis().max(1);
         match self.kind {
             Kind::Z3 => cmd.args(["-in", "-smt2", &format!("-t:{ms}")]),
-            Kind::Cvc5 => cmd.args(["--lang", "smt2", &format!("--tlimit-per={ms}")]),
+            Kind::Cvc5 => cmd.args(["--lang", "smt2", "--incremental", &format!("--tlimit-per={ms}")]),
         };
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -390,6 +390,15 @@ impl Solver {
                 std::io::ErrorKind::NotFound => Error::NotFound(self.program()),
                 _ => io(e),
             })?;
+        // cvc5 takes its time limit on the command line.
+        let script: String = match self.kind {
+            Kind::Z3 => script.to_string(),
+            Kind::Cvc5 => script
+                .lines()
+                .filter(|l| !l.starts_with("(set-option :timeout"))
+                .map(|l| format!("{l}\n"))
+                .collect(),
+        };
         let mut stdin = child.stdin.take().expect("piped stdin");
         stdin.write_all(script.as_bytes()).map_err(io)?;
         drop(stdin);
@@ -412,6 +421,12 @@ impl Solver {
             std::thread::sleep(Duration::from_millis(2));
         }
         let out = reader.join().expect("reader thread").map_err(io)?;
+        // Options a solver does not know are answered `unsupported`.
+        let out: String = out
+            .lines()
+            .filter(|l| l.trim() != "unsupported")
+            .map(|l| format!("{l}\n"))
+            .collect();
         if out.trim().is_empty() {
             let mut err = String::new();
             if let Some(mut e) = child.stderr.take() {

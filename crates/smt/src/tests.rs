@@ -124,3 +124,27 @@ fn quantifier_elimination() {
     q.assert("(forall ((k Int)) (=> (>= k 0) (< (+ x k) n)))");
     assert!(z3().eliminate(&q).unwrap().is_empty(), "false: no goal");
 }
+
+#[test]
+fn cvc5_gets_its_limit_on_the_command_line() {
+    // A stand-in for cvc5: answers sat when called incrementally with a
+    // per-query limit and no :timeout option in the script, after an
+    // `unsupported` line that must be ignored.
+    let dir = std::env::temp_dir().join(format!("weft-smt-cvc5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = dir.join("cvc5");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\ncase \"$*\" in *--incremental*--tlimit-per=2000*) ;; *) echo bad-args; exit 0;; esac\n\
+         if grep -q ':timeout'; then echo bad-script; else echo unsupported; echo sat; fi\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let s = Solver::at(Kind::Cvc5, &fake, Duration::from_secs(2));
+    let mut q = Query::new(None);
+    q.declare("x", Sort::Int).assert("(> x 0)");
+    let answer = s.check(&q);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(answer.unwrap(), Answer::Sat(Model::default()));
+}
