@@ -181,8 +181,8 @@ pub fn write(slot: usize, id: usize, merged: &Merged) -> String {
 }
 
 /// A macro whose body picks the revision where it is expanded: a
-/// conditional expression, or for statement macros (`do … while (0)`,
-/// `{ … }`) an `if` chain inside `do … while (0)`.
+/// conditional expression, or when a body is a statement (`do … while
+/// (0)`, `{ … }`) an `if` chain inside `do … while (0)`.
 fn picking_macro(slot: usize, id: usize, m: &Macro) -> String {
     let test = |revs: &[usize]| {
         revs.iter()
@@ -190,13 +190,16 @@ fn picking_macro(slot: usize, id: usize, m: &Macro) -> String {
             .collect::<Vec<_>>()
             .join(" || ")
     };
+    // A revision whose body is a statement can only be used where a
+    // statement goes, so one statement body makes the whole pick a
+    // statement (an expression body is a statement too).
     let statement = |b: &str| b.starts_with("do") || b.starts_with('{');
-    let all_statements = statement(&m.original) && m.bodies.iter().all(|(_, b)| statement(b));
+    let any_statement = statement(&m.original) || m.bodies.iter().any(|(_, b)| statement(b));
     let mut out = format!(
         "/* weft site {id}: the body of {} picks the revision */\n{} \\\n",
         m.name, m.head
     );
-    if all_statements {
+    if any_statement {
         out.push_str("  do { \\\n");
         for (i, (revs, body)) in m.bodies.iter().enumerate() {
             let keyword = if i == 0 { "if" } else { "else if" };

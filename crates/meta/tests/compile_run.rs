@@ -401,3 +401,32 @@ fn changes_that_cannot_be_switched_are_refused_with_their_place() {
         "{err}"
     );
 }
+
+const RELEASE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+#define release(p) free(p)
+
+int main(int argc, char **argv)
+{
+    char *p = malloc(4);
+    release(p);
+    printf("%d %s\n", argc, p == NULL ? "cleared" : "kept");
+    (void) argv;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_macro_turned_into_a_statement_picks_as_a_statement() {
+    let revisions = vec![RELEASE.replace(
+        "#define release(p) free(p)",
+        "#define release(p) do { free(p); (p) = NULL; } while (0)",
+    )];
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), RELEASE, &revisions, &[&[], &["x"]]);
+    assert!(
+        text.contains("  do { \\\n    if (weft_meta_rev(0) == 1) {"),
+        "{text}"
+    );
+}
