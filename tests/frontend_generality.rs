@@ -2,9 +2,9 @@
 //! keyword type behind `#define bool _Bool`, a function-like attribute
 //! macro, a block-taking statement macro reached through helpers, a
 //! storage class behind a macro, case labels written by macros, a comment
-//! in a continued `#define`, string literals behind identity and
-//! literal macros, an operator as a macro argument, a directive between a
-//! declarator and its body): every function is understood, and code woven
+//! in a continued `#define`, a function renamed to a reserved word, string
+//! literals behind identity and literal macros, an operator as a macro
+//! argument, a directive between a declarator and its body): every function is understood, and code woven
 //! around them compiles with warnings as errors and runs like the original.
 
 use std::path::{Path, PathBuf};

@@ -86,6 +86,40 @@ impl MacroTable {
             .is_some_and(|d| matches!(d.body.trim_end().chars().last(), Some(';' | '{' | '}')))
     }
 
+    /// Whether `name` is an object-like attribute macro that may also rename
+    /// a function: every non-empty definition is one reserved `_x` word that
+    /// is neither a compiler keyword taking parentheses nor another macro
+    /// (`#define getpid _getpid`, beside `#define near _near`). A use
+    /// where no attribute can stand is then the renamed name: `kill (getpid
+    /// (), sig)` keeps its callee, `struct utimbuf` its tag.
+    pub fn renames_function(&self, name: &str) -> bool {
+        const PAREN_KEYWORDS: &[&str] = &[
+            "__attribute__",
+            "__attribute",
+            "__declspec",
+            "__asm__",
+            "__asm",
+            "asm",
+            "_Alignas",
+            "alignas",
+            "__typeof__",
+            "__typeof",
+        ];
+        self.get(name).is_some_and(|m| {
+            m.class == MacroClass::Attribute
+                && m.defs.iter().all(|d| d.params.is_none())
+                && m.defs.iter().any(|d| !d.body.trim().is_empty())
+                && m.defs.iter().all(|d| {
+                    let word = d.body.trim();
+                    word.is_empty()
+                        || (word.starts_with('_')
+                            && !word.contains(' ')
+                            && !PAREN_KEYWORDS.contains(&word)
+                            && !self.macros.contains_key(word))
+                })
+        })
+    }
+
     /// The class of `name`, if it is a macro.
     pub fn class(&self, name: &str) -> Option<MacroClass> {
         self.macros.get(name).map(|m| m.class)
@@ -309,6 +343,11 @@ mod tests {
         let t = MacroTable::learn([(Path::new("a.h"), h)]);
         assert_eq!(t.class("near"), Some(MacroClass::Attribute));
         assert_eq!(t.class("local"), Some(MacroClass::Attribute));
+        assert!(t.renames_function("near"), "`near (` would be a call");
+        assert!(
+            !t.renames_function("local"),
+            "`static` is a keyword, never called"
+        );
         assert_eq!(t.class("OF"), Some(MacroClass::Identity));
         let d = t.get("DECLARE").and_then(Macro::expansion_def).cloned();
         assert_eq!(

@@ -332,6 +332,9 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             continue;
         }
         match (class, close) {
+            // A renamed function, tag or variable where no attribute stands.
+            (Some(MacroClass::Attribute), _)
+                if macros.renames_function(name) && !attribute_position(src, info, i) => {}
             (Some(MacroClass::Attribute), _)
                 if macros
                     .get(name)
@@ -422,6 +425,20 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         i += 1;
     }
     old_style
+}
+
+/// True when token `i` stands where an attribute can: before a name, a
+/// keyword or a `*`, and not after `struct`, `union` or `enum`. A renamed
+/// name elsewhere is a call (`getpid ()`), a tag (`struct utimbuf`) or a
+/// variable (`utimbuf.actime`).
+fn attribute_position(src: &str, info: &TokenInfo, i: usize) -> bool {
+    let after_tag_keyword = info
+        .prev_live(i)
+        .is_some_and(|p| matches!(info.tokens[p].text(src), "struct" | "union" | "enum"));
+    let before_declarator = info
+        .next_live(i)
+        .is_some_and(|n| info.tokens[n].kind == TokenKind::Ident || info.tokens[n].is_punct(src, "*"));
+    before_declarator && !after_tag_keyword
 }
 
 fn next_is_not(src: &str, info: &TokenInfo, i: usize, p: &str) -> bool {
