@@ -20,6 +20,20 @@ pub fn gzip_dir() -> PathBuf {
     dir
 }
 
+/// dcraw 9.28's pristine sources (Debian's source package), the program of
+/// the real hang (examples/dcraw-hang).
+#[allow(dead_code)]
+pub fn dcraw_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/dcraw-9.28");
+    assert!(
+        dir.join("dcraw.c").is_file(),
+        "dcraw 9.28 is missing from {}: run scripts/test.sh (the README's test command), \
+         or scripts/fetch-debian-source.sh dcraw 9.28-3 dcraw.c third_party/dcraw-9.28",
+        dir.display()
+    );
+    dir
+}
+
 /// Fails unless `tool` (a Debian package of the same name) is on the PATH.
 #[allow(dead_code)]
 pub fn require_tool(tool: &str) {
