@@ -4,8 +4,10 @@
 //! unchanged dcraw.c and built as its author documents must report that
 //! loop, by file, line and function, with the witness of its state, on the
 //! example's crafted inputs; with LibRaw's fix applied (fix.patch) the same
-//! inputs end with no report, and a benign input is decoded as before.
-//! Slow (two weaves and two builds of a 10,000-line file, a minute or
+//! inputs end with no report, and a benign input is rejected as before.
+//! The woven dcraw decodes a raw image byte for byte as the plain build
+//! does, under several options, with no report.
+//! Slow (two weaves and three builds of a 10,000-line file, a minute or
 //! two): run with `cargo test --test nonterm_dcraw -- --ignored --nocapture`.
 
 #[path = "setup_support/mod.rs"]
@@ -47,29 +49,33 @@ fn weave_and_build(dir: &Path) -> PathBuf {
     woven.join("dcraw")
 }
 
-/// Runs `dcraw -i` (identify) on `input` with reports under `out`, stopped
-/// after 60 s if nothing stops it: (exit status as the shell gives it,
-/// output).
-fn identify(dcraw: &Path, input: &Path, out: &Path) -> (i32, String) {
-    let out = Command::new("timeout")
+/// Runs `dcraw ARGS INPUT` with reports under `out`, stopped after 60 s if
+/// nothing stops it: (exit status as the shell gives it, stdout, stderr).
+fn dcraw_run(dcraw: &Path, args: &[&str], input: &Path, out: &Path) -> (i32, Vec<u8>, String) {
+    let run = Command::new("timeout")
         .arg("60")
         .arg(dcraw)
-        .arg("-i")
+        .args(args)
         .arg(input)
         .env("WEFT_OUT", out)
         .env("WEFT_NONTERM_PATIENCE", PATIENCE.to_string())
         .output()
         .unwrap();
-    let code = out.status.code().unwrap_or_else(|| {
+    let code = run.status.code().unwrap_or_else(|| {
         use std::os::unix::process::ExitStatusExt as _;
-        128 + out.status.signal().unwrap_or(0)
+        128 + run.status.signal().unwrap_or(0)
     });
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (code, text)
+    (
+        code,
+        run.stdout,
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+    )
+}
+
+/// `dcraw -i` (identify): (exit status, stdout and stderr together).
+fn identify(dcraw: &Path, input: &Path, out: &Path) -> (i32, String) {
+    let (code, stdout, stderr) = dcraw_run(dcraw, &["-i"], input, out);
+    (code, format!("{}{stderr}", String::from_utf8_lossy(&stdout)))
 }
 
 /// The reports under `out`, as `weft nonterm show --json` prints them (the
@@ -106,7 +112,7 @@ fn minolta_loop_line(source: &Path) -> u64 {
 }
 
 #[test]
-#[ignore = "slow: weaves and builds dcraw twice (a minute or two)"]
+#[ignore = "slow: weaves dcraw twice and builds it three times (a minute or two)"]
 fn dcraw_hang_cve_2018_5813_is_reported_and_the_fix_ends_it() {
     let dcraw = setup_support::dcraw_dir();
     let tmp = tempfile::tempdir().unwrap();
@@ -130,7 +136,10 @@ fn dcraw_hang_cve_2018_5813_is_reported_and_the_fix_ends_it() {
         &format!("patch -p1 --quiet < '{}'", example().join("fix.patch").display()),
     );
     assert!(ok, "fix.patch does not apply to dcraw 9.28:\n{log}");
-    progress("weaving aspects/nonterm.lara into dcraw 9.28 and building it");
+    progress("building dcraw 9.28, then weaving aspects/nonterm.lara into it and building that");
+    let (ok, log) = sh(&buggy, "cc -o dcraw -O4 dcraw.c -lm -DNODEPS");
+    assert!(ok, "dcraw does not build:\n{log}");
+    let plain_dcraw = buggy.join("dcraw");
     let buggy_dcraw = weave_and_build(&buggy);
     progress("the same with LibRaw's fix applied");
     let fixed_dcraw = weave_and_build(&fixed);
@@ -175,5 +184,36 @@ fn dcraw_hang_cve_2018_5813_is_reported_and_the_fix_ends_it() {
             (1, format!("Cannot decode file {}", input.display()).as_str())
         );
         assert!(reports(&out).is_empty());
+    }
+
+    // Real work: a raw image decoded through dcraw's pipeline (each
+    // interpolation, half size, TIFF output, auto white balance, another
+    // colour space, highlight recovery), woven as plain.
+    let image = inputs.join("nokia.raw");
+    for (i, opts) in [
+        &["-c"][..],
+        &["-c", "-q", "0"],
+        &["-c", "-q", "1"],
+        &["-c", "-q", "2"],
+        &["-c", "-q", "3"],
+        &["-c", "-h"],
+        &["-c", "-T", "-w"],
+        &["-c", "-a", "-o", "2"],
+        &["-c", "-H", "2", "-b", "1.5"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let plain = dcraw_run(&plain_dcraw, opts, &image, &tmp.path().join("unused"));
+        let out = tmp.path().join(format!("decode-{i}"));
+        let woven = dcraw_run(&buggy_dcraw, opts, &image, &out);
+        assert_eq!(plain.0, 0, "{opts:?}: {}", plain.2);
+        assert!(plain.1.len() > 2000, "{opts:?}: an image is written");
+        assert!(
+            woven == plain,
+            "{opts:?}: the woven dcraw decodes differently: {}",
+            woven.2
+        );
+        assert!(reports(&out).is_empty(), "{opts:?}");
     }
 }

@@ -13,10 +13,15 @@ to P + length + 8, so a negative length moves backwards: CVE-2018-5813.
                       the first (period 2)
   benign.mrw          one record of length 0: parse_minolta() ends, and
                       dcraw says it cannot decode the file (the fuzzing seed)
+  nokia.raw           a 64x48 raw image in the Nokia layout dcraw decodes
+                      (8 bits a pixel, pseudo-random values, fixed seed):
+                      `dcraw -c` takes it through its whole pipeline, so the
+                      woven and plain builds can be compared on real work
 
 Usage: make_inputs.py [DIR]   (default: inputs, beside this script)
 """
 import os
+import random
 import struct
 import sys
 
@@ -29,10 +34,23 @@ def mrw(records, data_end):
     return (b"\0MRM" + struct.pack(">I", data_end - 8) + body).ljust(64, b"\0")
 
 
+def nokia_raw(width, height, seed):
+    """dcraw's "NOKIARAW" layout: at byte 300, the pixel data's offset and
+    size (little-endian 32 bits) and the width and height (16 bits); a
+    size of width * height bytes means 8 bits a pixel."""
+    offset = 512
+    header = bytearray(offset)
+    header[0:8] = b"NOKIARAW"
+    header[300:312] = struct.pack("<IIHH", offset, width * height, width, height)
+    rnd = random.Random(seed)
+    return bytes(header) + bytes(rnd.randrange(16, 240) for _ in range(width * height))
+
+
 INPUTS = {
     "minolta-loop.mrw": mrw([(b"ABCD", -8)], 16),
     "minolta-loop2.mrw": mrw([(b"ABCD", 0), (b"EFGH", -16)], 24),
     "benign.mrw": mrw([(b"ABCD", 0)], 16),
+    "nokia.raw": nokia_raw(64, 48, 2018),
 }
 
 
