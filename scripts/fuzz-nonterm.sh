@@ -79,6 +79,7 @@ weft=$PWD/target/release/weft
 
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)  # WORK may be relative or absolute
 if [ "$target" = dcraw ]; then
     python3 examples/dcraw-hang/make_inputs.py "$work/inputs" >/dev/null
     mkdir -p "$seeds"
@@ -92,7 +93,7 @@ gcc -o "$work/$name" "$work/woven/$name.c" "${cflags[@]}"
 
 echo "== fuzzing for $seconds s" >&2
 export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1
-WEFT_OUT="$PWD/$work/afl-reports" afl-fuzz -i "$seeds" -o "$work/afl" -V "$seconds" \
+WEFT_OUT="$work/afl-reports" afl-fuzz -i "$seeds" -o "$work/afl" -V "$seconds" \
     -- "$work/$name-afl" "${args[@]}" >"$work/afl.log" 2>&1 || {
     echo "fuzz-nonterm: afl-fuzz failed; its output is in $work/afl.log" >&2
     exit 1
