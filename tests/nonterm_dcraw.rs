@@ -13,7 +13,7 @@
 #[path = "setup_support/mod.rs"]
 mod setup_support;
 
-use setup_support::{progress, sh};
+use setup_support::{progress, sh, weave};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,20 +30,7 @@ fn example() -> PathBuf {
 /// dcraw's author gives (no libjpeg, jasper or lcms: -DNODEPS).
 fn weave_and_build(dir: &Path) -> PathBuf {
     let woven = dir.join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
-        .arg("--output")
-        .arg(&woven)
-        .arg(dir.join("dcraw.c"))
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&weave.stdout);
-    assert!(
-        weave.status.success(),
-        "{log}{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    weave("nonterm.lara", &[], &woven, &dir.join("dcraw.c"));
     let (ok, log) = sh(&woven, "cc -o dcraw -O4 dcraw.c -lm -DNODEPS");
     assert!(ok, "the woven dcraw does not build:\n{log}");
     woven.join("dcraw")
