@@ -10,9 +10,6 @@ mod setup_support;
 
 use setup_support::sh;
 
-use std::path::Path;
-use std::process::Command;
-
 use weft::monitor::outputs::{OutputRecord, read_dir};
 
 /// Every value recorded under `name`, over all records.
@@ -31,19 +28,11 @@ fn gzip_woven_with_the_outputs_aspect_passes_its_own_checks() {
     let tmp = tempfile::tempdir().unwrap();
     let woven = tmp.path().join("woven");
     setup_support::progress("weaving aspects/outputs.lara into gzip");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/outputs.lara"))
-        .args(["--arg", "functions=file_read,updcrc,get_method", "--output"])
-        .arg(&woven)
-        .arg(setup_support::gzip_dir())
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&weave.stdout);
-    assert!(
-        weave.status.success(),
-        "{log}{}",
-        String::from_utf8_lossy(&weave.stderr)
+    let log = setup_support::weave(
+        "outputs.lara",
+        &["--arg", "functions=file_read,updcrc,get_method"],
+        &woven,
+        &setup_support::gzip_dir(),
     );
     println!("{log}");
     assert!(log.contains("not captured: file_read.*buf: char *"), "{log}");

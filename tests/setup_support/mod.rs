@@ -10,14 +10,59 @@ use std::process::Command;
 /// weave and build.
 #[allow(dead_code)]
 pub fn gzip_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("third_party/gzip-1.12");
+    third_party("gzip-1.12", "gzip.c", "scripts/fetch-gzip.sh")
+}
+
+/// dcraw 9.28's pristine sources (Debian's source package), the program of
+/// the real hang (examples/dcraw-hang).
+#[allow(dead_code)]
+pub fn dcraw_dir() -> PathBuf {
+    third_party(
+        "dcraw-9.28",
+        "dcraw.c",
+        "scripts/fetch-debian-source.sh dcraw 9.28-3 dcraw.c third_party/dcraw-9.28",
+    )
+}
+
+/// `third_party/NAME`, which must hold `file`; else the failure names
+/// `fetch`, the command that fetches it alone.
+fn third_party(name: &str, file: &str, fetch: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("third_party")
+        .join(name);
     assert!(
-        dir.join("gzip.c").is_file(),
-        "gzip 1.12 is missing from {}: run scripts/test.sh (the README's test command), \
-         or scripts/fetch-gzip.sh to fetch it alone",
+        dir.join(file).is_file(),
+        "{name} is missing from {}: run scripts/test.sh (the README's test command), \
+         or {fetch} to fetch it alone",
         dir.display()
     );
     dir
+}
+
+/// Runs `weft weave --aspect aspects/ASPECT ARGS --output OUTPUT INPUT`,
+/// which must succeed: what it printed.
+#[allow(dead_code)]
+pub fn weave(aspect: &str, args: &[&str], output: &std::path::Path, input: &std::path::Path) -> String {
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("aspects")
+                .join(aspect),
+        )
+        .args(args)
+        .arg("--output")
+        .arg(output)
+        .arg(input)
+        .output()
+        .expect("weft runs");
+    let log = String::from_utf8_lossy(&weave.stdout).into_owned();
+    assert!(
+        weave.status.success(),
+        "{log}{}",
+        String::from_utf8_lossy(&weave.stderr)
+    );
+    log
 }
 
 /// Fails unless `tool` (a Debian package of the same name) is on the PATH.
