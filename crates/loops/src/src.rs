@@ -483,3 +483,20 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
     q.assert(format!("(not {})", whole_loop(&ctx, fragment, &src.condition)?));
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
 }
+
+/// An SRC found and re-verified, as C text with how it was found
+/// ([`STUCK`], …); or why there is none.
+pub type Verdict = Result<(String, &'static str), String>;
+
+/// [`infer`], then [`verify`]: the SRC only when the solver re-checks it
+/// against the whole loop. Solver errors (not found, rejected) are errors.
+pub fn find(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Verdict, weft_smt::Error> {
+    Ok(match infer(fragment, semantics, solver)? {
+        Outcome::Found(src) => match verify(fragment, &src, solver) {
+            Ok(true) => Ok((src.c(), src.method)),
+            Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
+            Err(e) => Err(format!("re-verification: {e}")),
+        },
+        Outcome::None(why) => Err(why),
+    })
+}
