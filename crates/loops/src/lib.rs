@@ -5,9 +5,11 @@
 //! docs/nonterm.md, "Static recurrence conditions".
 
 pub mod analysis;
+pub mod candidates;
 pub mod encode;
 pub mod extract;
 pub mod ir;
+pub mod orbit;
 pub mod src;
 pub mod summary;
 
