@@ -63,8 +63,31 @@ pub fn atoms(
             }
         }
     }
-    // A bound the variable's type can never pass: `v < e` where e does
-    // not change and exceeds the type's maximum.
+    for bound in type_bounds(base, next, vars) {
+        push(bound, &mut pool);
+    }
+    // Signs of what the path reads and of what feeds it.
+    let mut feeding = read.clone();
+    for v in read {
+        next[v].vars(&mut feeding);
+    }
+    for v in &feeding {
+        if !vars.contains_key(v) {
+            continue;
+        }
+        let x = || Expr::Var(v.clone());
+        push(Expr::bin(BinOp::Eq, x(), Expr::int(0)), &mut pool);
+        for op in [BinOp::Gt, BinOp::Lt, BinOp::Ge, BinOp::Le] {
+            push(Expr::bin(op, x(), Expr::int(0)), &mut pool);
+        }
+    }
+    pool
+}
+
+/// Bounds a variable's type can never pass: for `v < e` where e does not
+/// change, `e` above the type's maximum (and so for the other orders).
+fn type_bounds(base: &[Expr], next: &BTreeMap<String, Expr>, vars: &Vars) -> Vec<Expr> {
+    let mut out = Vec::new();
     for atom in base {
         if let Expr::Binary(op, a, b) = atom
             && let Expr::Var(v) = &**a
@@ -94,25 +117,10 @@ pub fn atoms(
                 BinOp::Ge => Expr::bin(BinOp::Le, (**b).clone(), wide(t.min())),
                 _ => continue,
             };
-            push(bound, &mut pool);
+            out.push(bound);
         }
     }
-    // Signs of what the path reads and of what feeds it.
-    let mut feeding = read.clone();
-    for v in read {
-        next[v].vars(&mut feeding);
-    }
-    for v in &feeding {
-        if !vars.contains_key(v) {
-            continue;
-        }
-        let x = || Expr::Var(v.clone());
-        push(Expr::bin(BinOp::Eq, x(), Expr::int(0)), &mut pool);
-        for op in [BinOp::Gt, BinOp::Lt, BinOp::Ge, BinOp::Le] {
-            push(Expr::bin(op, x(), Expr::int(0)), &mut pool);
-        }
-    }
-    pool
+    out
 }
 
 /// The second-round atoms, tried when the first round finds no recurrent

@@ -20,7 +20,7 @@ mod pipeline;
 mod recurrence;
 
 pub use pipeline::{PassReport, transform_text};
-pub use recurrence::{Integers, LoopAnalysis, LoopFinding};
+pub use recurrence::{Integers, LoopAnalysis, LoopFinding, is_recurrence_attribute};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
