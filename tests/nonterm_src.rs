@@ -374,6 +374,19 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
         text.contains("grow.c:4: loop in main does not terminate: its recurrence condition x > 0 holds at iteration 1 (x = 1)"),
         "{text}"
     );
+    // The variables the condition reads join the state with src on, so
+    // the witness holds them even when the loop never writes them.
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["nonterm", "check", "--src", "bitvector"])
+        .arg(corpus_dir().join("missing_update_while.c"))
+        .args(["--", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("its recurrence condition i < n holds at iteration 1 (i = 0, n = 5)"),
+        "{text}"
+    );
     // Over bit-vectors x wraps: no SRC, so nothing is checked.
     let out = check(&["--src", "bitvector", "--timeout", "1"]);
     let text = String::from_utf8_lossy(&out.stdout);
