@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use weft::monitor::nonterm::record::FORMAT;
-use weft::monitor::nonterm::{ReportFile, read_reports};
+use weft::monitor::nonterm::{ReportFile, Verdict, read_reports};
 
 #[derive(Deserialize)]
 struct Corpus {
@@ -144,7 +144,12 @@ fn check_corpus(schedule: &str) {
             "{}: the abort policy did not stop it",
             p.name
         );
-        assert_eq!(report.exact, p.exact, "{}: exactness", p.name);
+        let verdict = if p.exact {
+            Verdict::Exact
+        } else {
+            Verdict::Suspected
+        };
+        assert_eq!(report.verdict, verdict, "{}: exactness", p.name);
         if let Some(period) = p.period {
             assert_eq!(
                 report.period,

@@ -1,12 +1,14 @@
 //! `weft weave`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::bail;
 
 use super::tree::{self, Failure, TreeArgs};
 use crate::aspect::Module;
-use crate::engine::EngineError;
+use crate::engine::{EngineError, HostError};
 use crate::program::Program;
 
 /// Weave an aspect into C files and write the woven tree.
@@ -18,7 +20,9 @@ use crate::program::Program;
 
 Woven files get a fresh modification time; every other file is copied with its
 mode, links and modification time, so the woven tree builds with the program's
-own unchanged build. Exit status: 0 woven, 1 weaving failed, 2 usage or aspect error.")]
+own unchanged build. An aspect asking for a loop's `src` needs an SMT solver (z3
+or cvc5) on $PATH. Exit status: 0 woven, 1 weaving failed, 2 usage or aspect
+error, or no solver for `src`.")]
 pub struct Args {
     /// The aspect file to run.
     #[arg(long, value_name = "FILE")]
@@ -26,6 +30,14 @@ pub struct Args {
     /// An argument of the aspect (repeatable).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     args: Vec<String>,
+    /// The SMT solver that finds the `src` attributes of loops: z3 or cvc5
+    /// (default: z3 if on $PATH, else cvc5). Looked for only when an
+    /// aspect asks for `src`.
+    #[arg(long, value_parser = ["z3", "cvc5"])]
+    solver: Option<String>,
+    /// Seconds each solver query may take.
+    #[arg(long = "solver-timeout", default_value_t = 10.0, value_name = "S")]
+    solver_timeout: f64,
     #[command(flatten)]
     tree: TreeArgs,
 }
@@ -41,6 +53,9 @@ fn weave(args: &Args) -> Result<(), Failure> {
     // The aspect and the files it imports are inputs the output must not hold.
     let aspect_files: Vec<PathBuf> = module.files.iter().map(|f| f.path.clone()).collect();
     let (mut program, entries) = tree::load(&args.tree, &aspect_files)?;
+    let kind = args.solver.as_deref().and_then(weft_smt::Kind::parse);
+    let timeout = Duration::from_secs_f64(args.solver_timeout.max(0.001));
+    program.set_loop_analysis(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout)));
     run_aspect(&module, &aspect_args, &mut program)?;
     tree::finish(&args.tree, program, &entries)
 }
@@ -62,6 +77,10 @@ fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program)
     let report =
         crate::engine::run(module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
             EngineError::Aspect(d) => diagnosed(2, d.to_string()),
+            // A missing solver is the setup's fault, like a bad aspect.
+            EngineError::Host { error, diagnostic } if matches!(*error, HostError::Unavailable(_)) => {
+                diagnosed(2, diagnostic.to_string())
+            }
             other => diagnosed(1, other.to_string()),
         })?;
     print_warnings(&report.warnings);

@@ -328,6 +328,15 @@ impl fmt::Display for Expr {
                 };
                 write!(f, "{o}{}", Paren(e))
             }
+            // `a && b && c`: a chain of one logical operator needs no
+            // parentheses inside.
+            Expr::Binary(op, a, b) if op.is_logical() => {
+                let side = |e: &Expr| match e {
+                    Expr::Binary(o, ..) if o == op => e.to_string(),
+                    e => Paren(e).to_string(),
+                };
+                write!(f, "{} {} {}", side(a), op.c(), side(b))
+            }
             Expr::Binary(op, a, b) => write!(f, "{} {} {}", Paren(a), op.c(), Paren(b)),
             Expr::Cast(t, e) => write!(f, "({}){}", t.c_name(), Paren(e)),
             Expr::Cond(c, a, b) => write!(f, "{} ? {} : {}", Paren(c), Paren(a), Paren(b)),

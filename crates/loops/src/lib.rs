@@ -4,17 +4,21 @@
 //! found and checked with an SMT solver ([`src`]).
 //! docs/nonterm.md, "Static recurrence conditions".
 
+pub mod analysis;
+pub mod candidates;
 pub mod encode;
 pub mod extract;
 pub mod ir;
+pub mod orbit;
 pub mod src;
 pub mod summary;
 
 use std::path::Path;
 
+pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{Outcome, Src, infer, verify};
+pub use src::{Outcome, Src, Verdict, find, infer, verify};
 
 /// One loop of a file, as found by [`loops`].
 #[derive(Clone, Debug)]
@@ -33,21 +37,28 @@ pub struct Loop {
     pub fragment: Result<Fragment, String>,
 }
 
-/// Every loop of a C text, outermost first in source order.
+/// Every loop of a C text, outermost first in source order (the plain
+/// parse: byte ranges are offsets in `text`).
 pub fn loops(path: &Path, text: &str) -> Vec<Loop> {
     let parsed = weft_c::ParsedFile::parse_plain(path.to_path_buf(), text.to_string());
-    let mut out = Vec::new();
     let sema = weft_c::sema::Semantics::build(std::slice::from_ref(&parsed), &[]);
-    let view = parsed.view.clone();
-    walk(parsed.tree.root_node(), &parsed, &sema, &view, &mut out);
+    loops_in(&parsed, &sema, 0)
+}
+
+/// Every loop of file `index` of a program as its front end parsed it,
+/// names resolved by the program's `sema`; byte ranges are offsets in the
+/// file's view. A loop the front end did not understand as written is
+/// outside the fragment (`not parsed`).
+pub fn loops_in(parsed: &weft_c::ParsedFile, sema: &weft_c::sema::Semantics, index: usize) -> Vec<Loop> {
+    let mut out = Vec::new();
+    walk(parsed.tree.root_node(), parsed, (sema, index), &mut out);
     out
 }
 
 fn walk(
     node: tree_sitter::Node<'_>,
     parsed: &weft_c::ParsedFile,
-    sema: &weft_c::sema::Semantics,
-    view: &str,
+    sema: (&weft_c::sema::Semantics, usize),
     out: &mut Vec<Loop>,
 ) {
     let kind = match node.kind() {
@@ -58,7 +69,7 @@ fn walk(
     };
     if let Some(kind) = kind {
         let fragment = if parsed.is_understood(node) {
-            extract::fragment_in(node, view, Some((sema, 0)))
+            extract::fragment_in(node, &parsed.view, Some(sema))
         } else {
             Err("not parsed".into())
         };
@@ -76,7 +87,7 @@ fn walk(
     }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        walk(child, parsed, sema, view, out);
+        walk(child, parsed, sema, out);
     }
 }
 

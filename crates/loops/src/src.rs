@@ -8,11 +8,13 @@
 //! weakest S by path summary and quantifier elimination ([`crate::summary`]).
 //! Otherwise, a recurrent set of a single path from candidates:
 //! S = C_p ∧ E, where C_p is the path's condition (guard included) and E a
-//! conjunction of at most two candidate atoms (signs of the variables the
-//! path reads, a variable at zero, the two sides of a `!=`, residues of a
-//! variable stepping by a constant). A candidate is kept when the solver
-//! shows S(X) ∧ ¬S(T_p(X)) unsatisfiable and S satisfiable. A path that
-//! changes none of the variables its condition reads is *stuck*: S = C_p.
+//! conjunction of at most two candidate atoms ([`crate::candidates`]). A
+//! candidate is kept when the solver shows S(X) ∧ ¬S(T_p(X))
+//! unsatisfiable and S satisfiable. A path that changes none of the
+//! variables its condition reads is *stuck*: S = C_p. A path with a finite
+//! orbit (shifts, permutations: [`crate::orbit`]) gets its unrolled
+//! weakest S instead, unless the candidates' S is the same set. Then
+//! recurrent sets of the whole loop, for lassos through several paths.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,8 +35,8 @@ pub struct Src {
     pub condition: Expr,
     /// The path changes none of the variables its condition reads.
     pub stuck: bool,
-    /// How S was found: [`STUCK`], [`INDUCTIVE`], [`ONE_PATH`] or
-    /// [`SEVERAL_PATHS`].
+    /// How S was found: [`STUCK`], [`INDUCTIVE`], [`SHIFTING`],
+    /// [`PERMUTING`], [`ONE_PATH`] or [`SEVERAL_PATHS`].
     pub method: &'static str,
 }
 
@@ -47,6 +49,12 @@ pub const INDUCTIVE: &str = "inductive path, quantifier elimination";
 pub const ONE_PATH: &str = "one path";
 /// S is a recurrent set of the whole loop, from candidates.
 pub const SEVERAL_PATHS: &str = "several paths";
+/// S is the weakest condition for a shifting path to be taken forever,
+/// unrolled until its variables reach their fixpoints (bit-vectors).
+pub const SHIFTING: &str = "shifting path, unrolled to the fixpoint";
+/// S is the weakest condition for a path permuting variables to be taken
+/// forever, unrolled over the permutation's period.
+pub const PERMUTING: &str = "permuting path, unrolled over its period";
 
 impl Src {
     /// S as a C expression over the loop's variables.
@@ -195,10 +203,61 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
             Err(_) => {}
         }
     }
-    let pool = candidates(&base, &read, &next, ctx.vars);
-    let found = search(ctx, &base, &pool, &|s: &[Expr]| recurrence_query(ctx, s, &next))?;
-    Ok(found
-        .map(|f| f.map(|(condition, level)| (condition, if stuck && level == 0 { STUCK } else { ONE_PATH }))))
+    let pool = crate::candidates::atoms(&base, &read, &next, ctx.vars);
+    let wider = crate::candidates::boundaries(&base);
+    let found = search_wider(ctx, &base, &pool, wider, &|s: &[Expr]| {
+        recurrence_query(ctx, s, &next)
+    })?;
+    let found = found
+        .map(|f| f.map(|(condition, level)| (condition, if stuck && level == 0 { STUCK } else { ONE_PATH })));
+    if stuck {
+        return Ok(found);
+    }
+    if ctx.semantics == Semantics::BitVector
+        && let Some(summary) = crate::orbit::shifting(path, ctx.vars)
+    {
+        return orbit(ctx, (summary, SHIFTING), found, &next);
+    }
+    if let Some(summary) = crate::orbit::permuting(path, ctx.vars) {
+        return orbit(ctx, (summary, PERMUTING), found, &next);
+    }
+    Ok(found)
+}
+
+/// A path's orbit summary ([`crate::orbit`]) against what the
+/// candidates found: the candidate when it says the same (it is
+/// shorter), else the summary, the weakest SRC of the path, once the
+/// solver has checked it is a non-empty recurrent set.
+fn orbit(
+    ctx: &Ctx<'_>,
+    (summary, method): (Expr, &'static str),
+    found: PathResult,
+    next: &BTreeMap<String, Expr>,
+) -> Result<PathResult, weft_smt::Error> {
+    let encoded = |e: &Expr| ctx.all(std::slice::from_ref(e));
+    let (Ok(s), Ok(closure)) = (
+        encoded(&summary),
+        recurrence_query(ctx, std::slice::from_ref(&summary), next),
+    ) else {
+        return Ok(found);
+    };
+    let mut queries = vec![closure];
+    let mut nonempty = ctx.query();
+    nonempty.assert(s.clone());
+    queries.push(nonempty);
+    if let Ok(Some((candidate, _))) = &found
+        && let Ok(c) = encoded(candidate)
+    {
+        let mut wider = ctx.query();
+        wider.assert(s);
+        wider.assert(format!("(not {c})"));
+        queries.push(wider);
+    }
+    Ok(match ctx.solver.check_many(&queries)?.as_slice() {
+        [_, _, Answer::Unsat] => found,
+        [Answer::Unsat, Answer::Sat(_), ..] => Ok(Some((summary, method))),
+        _ => found,
+    })
 }
 
 /// S = base ∧ (up to two atoms of `pool`), all candidates asked in one
@@ -254,6 +313,7 @@ fn search(
         }
     }
     if let Some(l) = level {
+        let found = prune(ctx, base, found)?;
         let mut condition = conjunction(base);
         if l > 0 {
             let alternatives = found
@@ -268,6 +328,60 @@ fn search(
         Some(r) => Err(format!("solver {r}")),
         None => Ok(None),
     })
+}
+
+/// [`search`] over `pool`; when no set passes, again with the `wider`
+/// atoms ([`crate::candidates::boundaries`]) first, so that their pairs
+/// with the first-round atoms come before the combinations are cut.
+fn search_wider(
+    ctx: &Ctx<'_>,
+    base: &[Expr],
+    pool: &[Expr],
+    wider: Vec<Expr>,
+    closure: &dyn Fn(&[Expr]) -> Result<Query, String>,
+) -> Result<Result<Option<(Expr, usize)>, String>, weft_smt::Error> {
+    let first = search(ctx, base, pool, closure)?;
+    if !matches!(first, Ok(None)) || wider.is_empty() {
+        return Ok(first);
+    }
+    let mut second = wider;
+    for a in pool {
+        if !second.contains(a) {
+            second.push(a.clone());
+        }
+    }
+    search(ctx, base, &second, closure)
+}
+
+/// The alternatives no other one contains, given `base`: `x == 0` goes
+/// when `x <= 0` passed too. Of two equivalent ones, the first stays.
+fn prune(ctx: &Ctx<'_>, base: &[Expr], found: Vec<Vec<Expr>>) -> Result<Vec<Vec<Expr>>, weft_smt::Error> {
+    let n = found.len();
+    if n < 2 {
+        return Ok(found);
+    }
+    let encoded = |atoms: &[Expr]| ctx.all(atoms).expect("encoded in the closure query");
+    let mut queries = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            // i ⊆ j when base ∧ i ∧ ¬j is unsatisfiable.
+            let mut q = ctx.query();
+            q.assert(encoded(&[base, &found[i][..]].concat()));
+            q.assert(format!("(not {})", encoded(&found[j])));
+            queries.push(q);
+        }
+    }
+    let answers = ctx.solver.check_many(&queries)?;
+    let within = |i: usize, j: usize| i != j && answers[i * n + j] == Answer::Unsat;
+    let mut kept: Vec<usize> = Vec::new();
+    for i in 0..n {
+        if kept.iter().any(|&k| within(i, k)) {
+            continue;
+        }
+        kept.retain(|&k| !within(k, i));
+        kept.push(i);
+    }
+    Ok(kept.into_iter().map(|i| found[i].clone()).collect())
 }
 
 /// A recurrent set of the whole loop, for lassos through several paths:
@@ -296,13 +410,21 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
             continue;
         }
         let own = atoms.iter().filter(|a| !base.contains(a)).cloned();
-        for a in own.chain(candidates(atoms, &read, &next, ctx.vars)) {
+        for a in own.chain(crate::candidates::atoms(atoms, &read, &next, ctx.vars)) {
             if !pool.contains(&a) && !base.contains(&a) {
                 pool.push(a);
             }
         }
     }
-    let found = search(ctx, &base, &pool, &|s: &[Expr]| {
+    let mut wider: Vec<Expr> = Vec::new();
+    for atoms in &conjuncts {
+        for a in crate::candidates::boundaries(atoms) {
+            if !wider.contains(&a) && !base.contains(&a) {
+                wider.push(a);
+            }
+        }
+    }
+    let found = search_wider(ctx, &base, &pool, wider, &|s: &[Expr]| {
         let condition = conjunction(s);
         let mut q = ctx.query();
         q.assert(ctx.all(std::slice::from_ref(&condition))?);
@@ -344,121 +466,6 @@ fn recurrence_query(ctx: &Ctx<'_>, s: &[Expr], next: &BTreeMap<String, Expr>) ->
     Ok(q)
 }
 
-fn candidates(
-    base: &[Expr],
-    read: &BTreeSet<String>,
-    next: &BTreeMap<String, Expr>,
-    vars: &Vars,
-) -> Vec<Expr> {
-    let mut pool: Vec<Expr> = Vec::new();
-    let push = |e: Expr, pool: &mut Vec<Expr>| {
-        if !pool.contains(&e) && !base.contains(&e) {
-            pool.push(e);
-        }
-    };
-    // Each side of a disjunction implies it: `a || b` gives a and b,
-    // `!(a && b)` gives !a and !b.
-    for atom in base {
-        match atom {
-            Expr::Binary(BinOp::LOr, a, b) => {
-                push((**a).clone(), &mut pool);
-                push((**b).clone(), &mut pool);
-            }
-            Expr::Unary(crate::ir::UnOp::Not, inner) => {
-                if let Expr::Binary(BinOp::LAnd, a, b) = &**inner {
-                    push(Expr::negate((**a).clone()), &mut pool);
-                    push(Expr::negate((**b).clone()), &mut pool);
-                }
-            }
-            _ => {}
-        }
-    }
-    // The sides of a `!=`, and the residue of a variable stepping by a
-    // constant that a `!=` compares.
-    for atom in base {
-        if let Expr::Binary(BinOp::Ne, a, b) = atom {
-            push(Expr::bin(BinOp::Lt, (**a).clone(), (**b).clone()), &mut pool);
-            push(Expr::bin(BinOp::Gt, (**a).clone(), (**b).clone()), &mut pool);
-            if let Expr::Var(v) = &**a
-                && let Some(d) = step(v, &next[v])
-                && d.abs() >= 2
-            {
-                let diff = Expr::bin(BinOp::Sub, Expr::Var(v.clone()), (**b).clone());
-                push(
-                    Expr::bin(
-                        BinOp::Ne,
-                        Expr::bin(BinOp::Rem, diff, Expr::int(d.abs())),
-                        Expr::int(0),
-                    ),
-                    &mut pool,
-                );
-            }
-        }
-    }
-    // A bound the variable's type can never pass: `v < e` where e does
-    // not change and exceeds the type's maximum.
-    for atom in base {
-        if let Expr::Binary(op, a, b) = atom
-            && let Expr::Var(v) = &**a
-            && let Some(t) = vars.get(v).filter(|t| t.width < 64)
-        {
-            let mut read_b = BTreeSet::new();
-            b.vars(&mut read_b);
-            if read_b
-                .iter()
-                .any(|w| next.get(w).is_some_and(|e| *e != Expr::Var(w.clone())))
-            {
-                continue;
-            }
-            let wide = |v: i128| {
-                Expr::Const(
-                    v,
-                    crate::ir::IntType {
-                        width: 64,
-                        signed: true,
-                    },
-                )
-            };
-            let bound = match op {
-                BinOp::Lt => Expr::bin(BinOp::Gt, (**b).clone(), wide(t.max())),
-                BinOp::Le => Expr::bin(BinOp::Ge, (**b).clone(), wide(t.max())),
-                BinOp::Gt => Expr::bin(BinOp::Lt, (**b).clone(), wide(t.min())),
-                BinOp::Ge => Expr::bin(BinOp::Le, (**b).clone(), wide(t.min())),
-                _ => continue,
-            };
-            push(bound, &mut pool);
-        }
-    }
-    // Signs of what the path reads and of what feeds it.
-    let mut feeding = read.clone();
-    for v in read {
-        next[v].vars(&mut feeding);
-    }
-    for v in &feeding {
-        if !vars.contains_key(v) {
-            continue;
-        }
-        let x = || Expr::Var(v.clone());
-        push(Expr::bin(BinOp::Eq, x(), Expr::int(0)), &mut pool);
-        for op in [BinOp::Gt, BinOp::Lt, BinOp::Ge, BinOp::Le] {
-            push(Expr::bin(op, x(), Expr::int(0)), &mut pool);
-        }
-    }
-    pool
-}
-
-/// The constant a variable's update adds (through casts): `v + d`, `v - d`.
-fn step(v: &str, e: &Expr) -> Option<i128> {
-    match e {
-        Expr::Cast(_, inner) => step(v, inner),
-        Expr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if **a == Expr::Var(v.to_string()) => {
-            let d = b.constant()?;
-            Some(if *op == BinOp::Add { d } else { -d })
-        }
-        _ => None,
-    }
-}
-
 /// Re-checks an SRC against the whole loop, independently of how it was
 /// found: S is satisfiable, and from every state satisfying S some
 /// continuing path is taken and leads back into S:
@@ -482,4 +489,21 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
     q.assert(s);
     q.assert(format!("(not {})", whole_loop(&ctx, fragment, &src.condition)?));
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
+}
+
+/// An SRC found and re-verified, as C text with how it was found
+/// ([`STUCK`], …); or why there is none.
+pub type Verdict = Result<(String, &'static str), String>;
+
+/// [`infer`], then [`verify`]: the SRC only when the solver re-checks it
+/// against the whole loop. Solver errors (not found, rejected) are errors.
+pub fn find(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Verdict, weft_smt::Error> {
+    Ok(match infer(fragment, semantics, solver)? {
+        Outcome::Found(src) => match verify(fragment, &src, solver) {
+            Ok(true) => Ok((src.c(), src.method)),
+            Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
+            Err(e) => Err(format!("re-verification: {e}")),
+        },
+        Outcome::None(why) => Err(why),
+    })
 }

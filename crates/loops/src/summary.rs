@@ -40,7 +40,8 @@ pub fn steps(path: &Path, vars: &Vars) -> Option<BTreeMap<String, i128>> {
         .collect()
 }
 
-fn step(v: &str, e: &Expr) -> Option<i128> {
+/// The constant a variable's update adds (through casts): `v + d`, `v - d`.
+pub(crate) fn step(v: &str, e: &Expr) -> Option<i128> {
     match e {
         Expr::Cast(_, inner) => step(v, inner),
         Expr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if **a == Expr::Var(v.to_string()) => {

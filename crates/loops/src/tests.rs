@@ -372,3 +372,68 @@ fn inductive_paths_by_quantifier_elimination() {
         assert!(src(body, Semantics::Ideal).is_none(), "{body}");
     }
 }
+
+#[test]
+fn shifting_paths_are_unrolled_to_their_fixpoint() {
+    // Right shifts of an unsigned reach 0 within its width: x meets j
+    // unless j is on its way; the candidates' `x < j` misses 8 and 3.
+    let s = src(
+        "{ unsigned int v = 8, w = 3; while (v != w) v >>= 1; }",
+        Semantics::BitVector,
+    )
+    .expect("a shifting path");
+    assert_eq!(s.method, src::SHIFTING);
+    assert!(
+        s.c().starts_with("(v != w) && (((unsigned int)(v >> 1)) != w)"),
+        "{}",
+        s.c()
+    );
+    assert!(
+        s.c().ends_with("(((unsigned int)(v >> 31)) != w) && (0u != w)"),
+        "{}",
+        s.c()
+    );
+    // Left shifts of a signed int are written unsigned (no undefined
+    // behaviour in the check) and reach 0 after 32 rounds.
+    let s = src("while (x < 100) x <<= 1;", Semantics::BitVector).expect("a shifting path");
+    assert!(
+        s.c().contains("((int)(((unsigned int)x) << 31)) < 100"),
+        "{}",
+        s.c()
+    );
+    // Where a candidate says the same, it stays: it is shorter.
+    let s = src("while (x != 1) x >>= 1;", Semantics::BitVector).expect("x <= 0");
+    assert_eq!(s.c(), "(x != 1) && (x < 1)");
+    // Nothing for ideal integers, where a left shift never reaches 0.
+    assert_ne!(
+        src("while (x < 100) x <<= 1;", Semantics::Ideal).map(|s| s.method),
+        Some(src::SHIFTING)
+    );
+}
+
+#[test]
+fn permuting_paths_are_unrolled_over_their_period() {
+    let body = "{ long a = 1, b = 2, c = 8, t; while (a + b != c) { t = a; a = b; b = c; c = t; } }";
+    for sem in [Semantics::Ideal, Semantics::BitVector] {
+        let s = src(body, sem).expect("a rotation");
+        assert_eq!(s.method, src::PERMUTING);
+        assert_eq!(s.c(), "((a + b) != c) && ((b + c) != a) && ((c + a) != b)");
+    }
+}
+
+#[test]
+fn boundaries_of_what_the_conditions_compare() {
+    // A retry counter reset at 2 stays in tries + 1 <= 2 (two paths).
+    let body = "{ long tries = 0, ok = 0; while (!ok && tries < 3) { tries++; if (tries == 2 && n > 0) tries = 0; } }";
+    let s = src(body, Semantics::BitVector).expect("a lasso through two paths");
+    assert_eq!(s.path, None);
+    assert!(
+        s.c().contains("((long)(tries + 1)) <= 2") && s.c().contains("n > 0"),
+        "{}",
+        s.c()
+    );
+    // A binary search whose bounds end one apart.
+    let body = "{ long lo = 0, hi = 50, key = 49, mid; while (lo < hi) { mid = (lo + hi) / 2; if (mid < key) lo = mid; else hi = mid; } }";
+    let s = src(body, Semantics::Ideal).expect("stuck one apart");
+    assert!(s.c().contains("(hi - lo) == 1"), "{}", s.c());
+}

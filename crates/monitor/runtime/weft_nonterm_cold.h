@@ -1,4 +1,4 @@
-/* weft non-termination runtime, cold part (report format v1; see
+/* weft non-termination runtime, cold part (report format v2; see
  * docs/nonterm.md).
  *
  * Follows the common part (weft_out.h) at the END of each woven unit. The
@@ -15,9 +15,11 @@
  * the input moves on, as gzip's deflate_fast does every 16384 bytes)
  * without a break in the cycle. The policy
  * (WEFT_NONTERM_POLICY=abort|log|break, default the aspect's) then aborts
- * the process, logs and goes on, or leaves the loop. */
-#ifndef WEFT_NONTERM_COLD_V1
-#define WEFT_NONTERM_COLD_V1
+ * the process, logs and goes on, or leaves the loop. A loop woven with a
+ * sufficient recurrence condition (SRC) is reported, verdict "src", as soon
+ * as the condition holds at its head, by the same policy. */
+#ifndef WEFT_NONTERM_COLD_V2
+#define WEFT_NONTERM_COLD_V2
 
 struct weft_nt_unit {
     const char *weft_id;         /* file-name stem of its reports */
@@ -46,7 +48,7 @@ static void weft_nt_open(struct weft_nt_unit *weft_u)
         weft_u->weft_fd = -2;
         return;
     }
-    weft_rt_header(&weft_h, "WEFTNTM", 1, (unsigned int)weft_len, weft_u->weft_loops, 0);
+    weft_rt_header(&weft_h, "WEFTNTM", 2, (unsigned int)weft_len, weft_u->weft_loops, 0);
     if (!weft_rt_write_all(weft_u->weft_fd, &weft_h, sizeof weft_h)
         || !weft_rt_write_all(weft_u->weft_fd, weft_u->weft_decls, weft_len)) {
         close(weft_u->weft_fd);
@@ -54,10 +56,12 @@ static void weft_nt_open(struct weft_nt_unit *weft_u)
     }
 }
 
-/* One report line: loop, verdict, iteration, period, policy, then the
- * state's values in decimal (as unsigned 64-bit words). */
+/* One report line: loop, verdict (exact, suspected or src), iteration,
+ * period, policy, then the state's values in decimal (as unsigned 64-bit
+ * words). */
 static void weft_nt_write(struct weft_nt_unit *weft_u, unsigned int weft_site, const struct weft_nt_loop *weft_l,
-                          const unsigned long long *weft_v, unsigned int weft_n, int weft_exact, char weft_policy)
+                          unsigned long long weft_period, const unsigned long long *weft_v, unsigned int weft_n,
+                          const char *weft_verdict, char weft_policy)
 {
     char weft_line[WEFT_NT_MAX * 21 + 128];
     size_t weft_pos = 0;
@@ -70,10 +74,12 @@ static void weft_nt_write(struct weft_nt_unit *weft_u, unsigned int weft_site, c
         return;
     weft_word[0] = weft_policy;
     weft_ok = weft_rt_append_num(weft_line, &weft_pos, sizeof weft_line, weft_site)
-        && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, weft_exact ? "\texact\t" : "\tsuspected\t")
+        && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, "\t")
+        && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, weft_verdict)
+        && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, "\t")
         && weft_rt_append_num(weft_line, &weft_pos, sizeof weft_line, weft_l->weft_iter)
         && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, "\t")
-        && weft_rt_append_num(weft_line, &weft_pos, sizeof weft_line, weft_l->weft_lam)
+        && weft_rt_append_num(weft_line, &weft_pos, sizeof weft_line, weft_period)
         && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, "\t")
         && weft_rt_append(weft_line, &weft_pos, sizeof weft_line, weft_word);
     for (weft_i = 0; weft_ok && weft_i < weft_n; weft_i++)
@@ -93,11 +99,24 @@ static unsigned long long weft_nt_patience(void)
     return weft_patience;
 }
 
+/* Writes the report, then applies the policy: 1 to go on, 0 to leave the
+ * loop (or abort). */
+static int weft_nt_report(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
+                          unsigned long long weft_period, const unsigned long long *weft_v, unsigned int weft_n,
+                          const char *weft_verdict)
+{
+    char weft_policy = weft_nt_policy(weft_u);
+    weft_nt_write(weft_u, weft_site, weft_l, weft_period, weft_v, weft_n, weft_verdict, weft_policy);
+    weft_l->weft_reported = 1;
+    if (weft_policy == 'a')
+        abort();
+    return weft_policy != 'b';
+}
+
 static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
                            const unsigned long long *weft_v, unsigned int weft_n)
 {
     int weft_exact;
-    char weft_policy;
     if (weft_u == 0 || weft_site >= weft_u->weft_loops)
         return 1;
     weft_exact = weft_u->weft_exact[weft_site];
@@ -110,12 +129,16 @@ static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, 
             return 1;
         weft_l->weft_lam = weft_period;
     }
-    weft_policy = weft_nt_policy(weft_u);
-    weft_nt_write(weft_u, weft_site, weft_l, weft_v, weft_n, weft_exact, weft_policy);
-    weft_l->weft_reported = 1;
-    if (weft_policy == 'a')
-        abort();
-    return weft_policy != 'b';
+    return weft_nt_report(weft_u, weft_site, weft_l, weft_l->weft_lam, weft_v, weft_n,
+                          weft_exact ? "exact" : "suspected");
+}
+
+static int weft_nt_src(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
+                       const unsigned long long *weft_v, unsigned int weft_n)
+{
+    if (weft_u == 0 || weft_site >= weft_u->weft_loops || weft_l->weft_reported)
+        return 1;
+    return weft_nt_report(weft_u, weft_site, weft_l, 0, weft_v, weft_n, "src");
 }
 
 /* In a fork child: the child's first report creates its own file. */
@@ -126,4 +149,4 @@ static void weft_nt_forget(struct weft_nt_unit *weft_u)
     weft_u->weft_fd = -1;
 }
 
-#endif /* WEFT_NONTERM_COLD_V1 */
+#endif /* WEFT_NONTERM_COLD_V2 */

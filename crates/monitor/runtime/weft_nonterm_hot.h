@@ -1,4 +1,4 @@
-/* weft non-termination runtime, hot part (report format v1; see
+/* weft non-termination runtime, hot part (report format v2; see
  * docs/nonterm.md).
  *
  * The weaver puts this text at the very top of each woven translation unit,
@@ -13,8 +13,8 @@
  * time per iteration, no allocation. The saved state moves to the current
  * one whenever the distance since the last save reaches a power of two;
  * an equal state at distance L means a cycle of period L. */
-#ifndef WEFT_NONTERM_HOT_V1
-#define WEFT_NONTERM_HOT_V1
+#ifndef WEFT_NONTERM_HOT_V2
+#define WEFT_NONTERM_HOT_V2
 
 #define WEFT_NT_MAX 32
 
@@ -33,6 +33,12 @@ struct weft_nt_loop {
  * leave the loop (policy break). Defined in the cold part. */
 static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
                            const unsigned long long *weft_v, unsigned int weft_n);
+
+/* The loop's sufficient recurrence condition holds: it can never end.
+ * Reported once per loop entry by the site's policy; 0 to leave the loop.
+ * Defined in the cold part. */
+static int weft_nt_src(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
+                       const unsigned long long *weft_v, unsigned int weft_n);
 
 static __inline__ void weft_nt_begin(struct weft_nt_loop *weft_l)
 {
@@ -176,4 +182,4 @@ static __inline__ int weft_nt_step_interval(struct weft_nt_unit *weft_u, unsigne
     return 1;
 }
 
-#endif /* WEFT_NONTERM_HOT_V1 */
+#endif /* WEFT_NONTERM_HOT_V2 */

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::json;
-use weft_loops::{Loop, Outcome, Semantics, infer, verify};
+use weft_loops::{Loop, Semantics, Verdict, find};
 use weft_smt::{Kind, Solver};
 
 /// Find loops that provably never end once a condition holds.
@@ -47,10 +47,6 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     weave: Option<PathBuf>,
 }
-
-/// An SRC as C text and how it was found (`weft_loops::src::STUCK`, …),
-/// or why there is none.
-type Verdict = Result<(String, &'static str), String>;
 
 /// One loop's findings.
 struct Found {
@@ -160,15 +156,7 @@ fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver)
         Err(why) => found.outside = Some(why.clone()),
         Ok(fragment) => {
             for &s in semantics {
-                let r = match infer(fragment, s, solver)? {
-                    Outcome::Found(src) => match verify(fragment, &src, solver) {
-                        Ok(true) => Ok((src.c(), src.method)),
-                        Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
-                        Err(e) => Err(format!("re-verification: {e}")),
-                    },
-                    Outcome::None(why) => Err(why),
-                };
-                found.results.push((s, r));
+                found.results.push((s, find(fragment, s, solver)?));
             }
         }
     }

@@ -34,6 +34,7 @@ const OUTPUT_CAP: u64 = 16 << 20;
   weft nonterm check --svcomp --runs 20 benchmark.c
   weft nonterm check --policy log --timeout 2 --json a.c b.c
   weft nonterm check --stdin crash-input examples/nonterm-fuzz/tlv.c
+  weft nonterm check --src ideal grow.c     # also check recurrence conditions
 
 The program is built with `$CC` (or cc) from the woven files, with -I for each
 input's directory. Each run gets its own $WEFT_OUT; with --svcomp, run i has
@@ -62,6 +63,12 @@ pub struct Args {
     /// iteration) or interval (EndWatch's stored hashes, for comparison).
     #[arg(long, default_value = "brent", value_parser = ["brent", "interval"])]
     schedule: String,
+    /// Also check each loop's sufficient recurrence condition, found at
+    /// weave time by an SMT solver (z3 or cvc5), under bitvector (wrap at
+    /// the types' widths) or ideal integers: a loop is reported as soon as
+    /// its condition holds, even if its state never repeats.
+    #[arg(long, value_name = "SEMANTICS", value_parser = ["bitvector", "ideal"])]
+    src: Option<String>,
     /// An extra compiler flag (repeatable), e.g. --cflag=-DNDEBUG.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     cflags: Vec<String>,
@@ -191,6 +198,8 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
         .arg(format!("policy={}", args.policy))
         .arg("--arg")
         .arg(format!("schedule={}", args.schedule))
+        .arg("--arg")
+        .arg(format!("src={}", args.src.as_deref().unwrap_or("off")))
         .arg("--output")
         .arg(work.join("woven"))
         .args(&args.files)

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use serde_json::json;
 use weft_monitor::nonterm::record::FORMAT;
-use weft_monitor::nonterm::{Report, ReportFile, read_reports};
+use weft_monitor::nonterm::{Report, ReportFile, Verdict, read_reports};
 
 /// Prints every report in `inputs` (directories searched for *.nonterm,
 /// or files), as text or JSON lines.
@@ -38,8 +38,9 @@ pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
     Ok(if count > 0 { 1 } else { 0 })
 }
 
-/// One report as a JSON object: the loop, the verdict, the cycle, the
-/// witness (name to shown value), the process and the policy.
+/// One report as a JSON object: the loop, the verdict (`exact`,
+/// `suspected` or `src`) and the SRC, the cycle, the witness (name to
+/// shown value), the process and the policy.
 pub fn report_json(file: &ReportFile, report: &Report) -> serde_json::Value {
     let decl = file.loops.get(report.site);
     let witness: serde_json::Map<String, serde_json::Value> = file
@@ -48,7 +49,9 @@ pub fn report_json(file: &ReportFile, report: &Report) -> serde_json::Value {
         .map(|(n, v)| (n, json!(v)))
         .collect();
     json!({"file": file.unit, "line": decl.map(|d| d.line), "function": decl.map(|d| &d.function),
-           "exact": report.exact, "iteration": report.iteration, "period": report.period,
+           "verdict": report.verdict.word(), "exact": report.verdict != Verdict::Suspected,
+           "src": decl.and_then(|d| d.src.as_deref()),
+           "iteration": report.iteration, "period": report.period,
            "policy": report.policy.to_string(), "pid": file.header.pid, "witness": witness})
 }
 
@@ -58,10 +61,20 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
     let Some(decl) = file.loops.get(report.site) else {
         return format!("{}: a report of an unknown loop #{}", file.unit, report.site);
     };
-    let verdict = if report.exact {
-        "does not terminate"
-    } else {
-        "suspected not to terminate"
+    let verdict = match report.verdict {
+        Verdict::Exact => format!(
+            "does not terminate: state repeated at iteration {} with period {}",
+            report.iteration, report.period
+        ),
+        Verdict::Suspected => format!(
+            "suspected not to terminate: state repeated at iteration {} with period {}",
+            report.iteration, report.period
+        ),
+        Verdict::Recurrence => format!(
+            "does not terminate: its recurrence condition {} holds at iteration {}",
+            decl.src.as_deref().unwrap_or("?"),
+            report.iteration
+        ),
     };
     let witness: Vec<String> = file
         .witness(report)
@@ -69,12 +82,10 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     format!(
-        "{}:{}: loop in {} {verdict}: state repeated at iteration {} with period {} ({}); pid {}, policy {}",
+        "{}:{}: loop in {} {verdict} ({}); pid {}, policy {}",
         file.unit,
         decl.line,
         decl.function,
-        report.iteration,
-        report.period,
         if witness.is_empty() {
             "no state".to_string()
         } else {

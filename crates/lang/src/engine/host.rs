@@ -29,6 +29,10 @@ pub enum HostError {
     /// An action the host refuses because it would produce illegal or
     /// misplaced C (e.g. `insert after` a `return`). `location` is `file:line:col`.
     Refused { location: String, message: String },
+    /// Something the run needs that this weave was not given or cannot
+    /// find (an SMT solver for a loop's `src`): not the aspect's fault, nor
+    /// the program's.
+    Unavailable(String),
     /// Anything else (overlapping replacements, a failed transformation …).
     Failed(String),
 }
@@ -60,7 +64,7 @@ impl std::fmt::Display for HostError {
                 )
             }
             HostError::Refused { location, message } => write!(f, "{location}: {message}"),
-            HostError::Failed(message) => f.write_str(message),
+            HostError::Unavailable(message) | HostError::Failed(message) => f.write_str(message),
         }
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! ```text
 //! let nt = NontermMonitors("abort");
-//! var texts = nt.monitor($loop.file, $function.name, $loop.line, vars, $loop.state_exact);
+//! var texts = nt.monitor($loop.file, $function.name, $loop.line, vars, $loop.state_exact, src);
 //! // texts: #{before, after, condition, body_start}, or () when a state
-//! // variable cannot be read (listed by nt.skipped())
+//! // variable cannot be read (listed by nt.skipped()); src: () or a
+//! // recurrence condition ($loop.src), reported as soon as it holds
 //! ```
 //!
 //! Vars are maps as for `TraceTables`: `name`, `type`, optional `pointer`
@@ -55,8 +56,15 @@ impl NontermMonitors {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The texts monitoring a loop, or why it cannot be monitored.
-    fn monitor(&self, at: (&str, &str, usize), requested: &Array, exact: bool) -> Result<Map, String> {
+    /// The texts monitoring a loop (and checking `src` at its condition),
+    /// or why it cannot be monitored.
+    fn monitor(
+        &self,
+        at: (&str, &str, usize),
+        requested: &Array,
+        exact: bool,
+        src: Option<&str>,
+    ) -> Result<Map, String> {
         let (file, function, line) = at;
         let mut state = Vec::new();
         for value in requested {
@@ -85,13 +93,38 @@ impl NontermMonitors {
             .by_file
             .entry(file.to_string())
             .or_insert_with(|| NontermSpec::new(file, policy, schedule));
-        let texts = spec.add(function, line, &state, exact);
+        let texts = spec.add(function, line, &state, exact, src);
         let mut map = Map::new();
         map.insert("before".into(), texts.before.into());
         map.insert("after".into(), texts.after.into());
         map.insert("condition".into(), texts.condition.into());
         map.insert("body_start".into(), texts.body_start.into());
         Ok(map)
+    }
+
+    /// [`NontermMonitors::monitor`] for a script: the texts, or () with
+    /// the loop listed among the skipped. `src` is () or empty for none.
+    fn monitor_or_skip(
+        &self,
+        file: &Dynamic,
+        function: &Dynamic,
+        line: rhai::INT,
+        vars: &Array,
+        exact: bool,
+        src: &Dynamic,
+    ) -> Dynamic {
+        let (file, function, src) = (text(file), text(function), text(src));
+        let line = usize::try_from(line).unwrap_or(0);
+        let src = Some(src.as_str()).filter(|s| !s.is_empty());
+        match self.monitor((&file, &function, line), vars, exact, src) {
+            Ok(map) => Dynamic::from(map),
+            Err(why) => {
+                self.lock()
+                    .skipped
+                    .push(format!("{file}:{line}: loop in {function}: {why}"));
+                Dynamic::UNIT
+            }
+        }
     }
 }
 
@@ -114,7 +147,8 @@ fn monitors(policy: &Dynamic, schedule: &Dynamic) -> Fallible<NontermMonitors> {
     Ok(NontermMonitors::new(policy, schedule))
 }
 
-/// Registers `NontermMonitors(policy[, schedule])` with `monitor`, `skip`, `skipped`,
+/// Registers `NontermMonitors(policy[, schedule])` with `monitor` (an SRC
+/// or () last), `skip`, `skipped`,
 /// `files`, `loops`, `prelude` and `epilogue`.
 pub fn register(engine: &mut Engine) {
     engine
@@ -136,19 +170,8 @@ pub fn register(engine: &mut Engine) {
              function: Dynamic,
              line: rhai::INT,
              vars: Array,
-             exact: bool| {
-                let (file, function) = (text(&file), text(&function));
-                let line = usize::try_from(line).unwrap_or(0);
-                match m.monitor((&file, &function, line), &vars, exact) {
-                    Ok(map) => Dynamic::from(map),
-                    Err(why) => {
-                        m.lock()
-                            .skipped
-                            .push(format!("{file}:{line}: loop in {function}: {why}"));
-                        Dynamic::UNIT
-                    }
-                }
-            },
+             exact: bool,
+             src: Dynamic| { m.monitor_or_skip(&file, &function, line, &vars, exact, &src) },
         )
         .register_fn("skip", |m: &mut NontermMonitors, why: Dynamic| {
             m.lock().skipped.push(text(&why))

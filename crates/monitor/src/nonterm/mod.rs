@@ -1,7 +1,9 @@
 //! Non-termination monitoring: each monitored loop checks, at every
 //! evaluation of its condition, whether its state (the variables that
 //! decide its exits, see the `state` loop attribute) repeats, with Brent's
-//! cycle detection, and reports a revisit.
+//! cycle detection, and reports a revisit; a loop woven with a sufficient
+//! recurrence condition (the `src` loop attribute) is also reported as
+//! soon as that condition holds at its head.
 //!
 //! [`harness`] runs SV-COMP-style programs concretely. [`spec`] is the
 //! weaver's side (one [`NontermSpec`] per woven unit);
@@ -14,5 +16,5 @@ pub mod harness;
 pub mod record;
 pub mod spec;
 
-pub use record::{Report, ReportFile, read_reports};
+pub use record::{Report, ReportFile, Verdict, read_reports};
 pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy, Schedule};

@@ -1,4 +1,4 @@
-//! Reading the `.nonterm` report files the runtime writes (format v1, see
+//! Reading the `.nonterm` report files the runtime writes (format v2, see
 //! `runtime/weft_nonterm_cold.h`): the common header, the unit's loop
 //! declarations, then one line per report.
 
@@ -11,22 +11,43 @@ use crate::value::VarKind;
 /// The non-termination monitor's report files.
 pub const FORMAT: Format = Format {
     magic: b"WEFTNTM\0",
-    version: 1,
+    version: 2,
     extension: "nonterm",
     what: "non-termination report",
 };
 
-/// One detected revisit.
+/// Why a loop was reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its exact state repeated: the loop never ends.
+    Exact,
+    /// It cycled for long enough, but its state is not exact.
+    Suspected,
+    /// Its sufficient recurrence condition held at its head: the loop
+    /// never ends.
+    Recurrence,
+}
+
+impl Verdict {
+    /// The word in report lines.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Exact => "exact",
+            Verdict::Suspected => "suspected",
+            Verdict::Recurrence => "src",
+        }
+    }
+}
+
+/// One report: a detected revisit, or a recurrence condition that held.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// Index of the loop in the file's declarations.
     pub site: usize,
-    /// A revisit of an exact state (the loop never ends), or a cycle seen
-    /// for long enough in a loop whose state is not exact.
-    pub exact: bool,
+    pub verdict: Verdict,
     /// The condition evaluation at which it was detected.
     pub iteration: u64,
-    /// The cycle's length, in iterations.
+    /// The cycle's length, in iterations (0 for [`Verdict::Recurrence`]).
     pub period: u64,
     pub policy: Policy,
     /// The state's values (the witness), as stored.
@@ -120,13 +141,18 @@ fn declarations(text: &str) -> Result<(String, Vec<LoopDecl>), RecordError> {
                 line: at.parse().map_err(|_| bad(n, "bad line number"))?,
                 exact: *exact == "exact",
                 vars: Vec::new(),
+                src: None,
             }),
             ["var", name, kind] => {
                 let kind = VarKind::parse(kind).ok_or_else(|| bad(n, "unknown value kind"))?;
                 let current = loops.last_mut().ok_or_else(|| bad(n, "a var before any loop"))?;
                 current.vars.push((name.to_string(), kind));
             }
-            _ => return Err(bad(n, "neither a loop nor a var")),
+            ["src", condition] => {
+                let current = loops.last_mut().ok_or_else(|| bad(n, "an src before any loop"))?;
+                current.src = Some(condition.to_string());
+            }
+            _ => return Err(bad(n, "neither a loop, a var nor an src")),
         }
     }
     Ok((unit, loops))
@@ -154,7 +180,13 @@ fn report(line: &str, loops: &[LoopDecl]) -> Result<Report, String> {
     }
     Ok(Report {
         site,
-        exact: fields.get(1) == Some(&"exact"),
+        verdict: match fields.get(1) {
+            Some(&"exact") => Verdict::Exact,
+            Some(&"suspected") => Verdict::Suspected,
+            Some(&"src") if decl.src.is_some() => Verdict::Recurrence,
+            Some(&"src") => return Err(format!("an src report of loop {site}, which has no src")),
+            _ => return Err("field 2 of a report is not exact, suspected or src".into()),
+        },
         iteration: number(2)?,
         period: number(3)?,
         policy: fields.get(4).copied().unwrap_or("").parse()?,

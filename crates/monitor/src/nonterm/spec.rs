@@ -99,6 +99,9 @@ pub struct LoopDecl {
     pub exact: bool,
     /// The state variables: name and kind, in the order of the values.
     pub vars: Vec<(String, VarKind)>,
+    /// A sufficient recurrence condition checked at each evaluation of
+    /// the loop's condition: when it holds, the loop never ends.
+    pub src: Option<String>,
 }
 
 /// The C text that monitors one loop.
@@ -147,14 +150,25 @@ impl NontermSpec {
     }
 
     /// Adds a loop of `function` at `line` with `state` (at most
-    /// [`MAX_STATE`] values) and returns its texts.
-    pub fn add(&mut self, function: &str, line: usize, state: &[TracedVar], exact: bool) -> LoopTexts {
+    /// [`MAX_STATE`] values) and returns its texts. With `src`, a C
+    /// condition over variables in scope at the loop's condition, the
+    /// loop is also reported as soon as `src` holds there (a sufficient
+    /// recurrence condition: the loop can never end from such a state).
+    pub fn add(
+        &mut self,
+        function: &str,
+        line: usize,
+        state: &[TracedVar],
+        exact: bool,
+        src: Option<&str>,
+    ) -> LoopTexts {
         let site = self.loops.len();
         self.loops.push(LoopDecl {
             function: function.to_string(),
             line,
             exact,
             vars: state.iter().map(|v| (v.name.clone(), v.kind)).collect(),
+            src: src.map(str::to_string),
         });
         let local = format!("weft_ntl_{site}");
         let values = if state.is_empty() {
@@ -167,19 +181,27 @@ impl NontermSpec {
                 state.len()
             )
         };
-        let (kind, suffix) = match self.schedule {
-            Schedule::Brent => ("weft_nt_loop", ""),
-            Schedule::Interval => ("weft_nt_iloop", "_interval"),
+        let (kind, suffix, common) = match self.schedule {
+            Schedule::Brent => ("weft_nt_loop", "", ""),
+            Schedule::Interval => ("weft_nt_iloop", "_interval", ".weft_b"),
         };
-        let step = format!(
-            "weft_nt_step{suffix}(weft_nt_{}, {site}u, &{local}, {values})",
-            self.stem
-        );
+        let unit = format!("weft_nt_{}", self.stem);
+        let step = format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})");
+        // After the step, so a report counts this evaluation.
+        let report =
+            |src: &str| format!("({src}) && !weft_nt_src({unit}, {site}u, &{local}{common}, {values})");
+        let (condition, body_start) = match src {
+            Some(src) => (
+                format!("(COND) && {step} && !({})", report(src)),
+                format!("if (!{step} || ({})) break;", report(src)),
+            ),
+            None => (format!("(COND) && {step}"), format!("if (!{step}) break;")),
+        };
         LoopTexts {
             before: format!("{{ struct {kind} {local}; weft_nt_begin{suffix}(&{local});"),
             after: "}".to_string(),
-            condition: format!("(COND) && {step}"),
-            body_start: format!("if (!{step}) break;"),
+            condition,
+            body_start,
         }
     }
 
@@ -198,6 +220,9 @@ impl NontermSpec {
             );
             for (name, kind) in &l.vars {
                 let _ = writeln!(text, "var\t{}\t{kind}", clean(name));
+            }
+            if let Some(src) = &l.src {
+                let _ = writeln!(text, "src\t{}", clean(src));
             }
         }
         text
@@ -251,7 +276,7 @@ mod tests {
             kind: VarKind::I64,
             expr: "i".into(),
         }];
-        let texts = spec.add("f", 4, &vars, true);
+        let texts = spec.add("f", 4, &vars, true, None);
         assert_eq!(
             texts.before,
             "{ struct weft_nt_loop weft_ntl_0; weft_nt_begin(&weft_ntl_0);"
@@ -270,9 +295,28 @@ mod tests {
     }
 
     #[test]
+    fn a_recurrence_condition_is_checked_after_the_step_and_declared() {
+        let mut spec = NontermSpec::new("a.c", Policy::Abort, Schedule::Interval);
+        let texts = spec.add("f", 4, &[], true, Some("i < n"));
+        let report = "(i < n) && !weft_nt_src(weft_nt_a_c, 0u, &weft_ntl_0.weft_b, 0, 0)";
+        assert_eq!(
+            texts.condition,
+            format!("(COND) && weft_nt_step_interval(weft_nt_a_c, 0u, &weft_ntl_0, 0, 0) && !({report})")
+        );
+        assert_eq!(
+            texts.body_start,
+            format!("if (!weft_nt_step_interval(weft_nt_a_c, 0u, &weft_ntl_0, 0, 0) || ({report})) break;")
+        );
+        assert_eq!(
+            spec.declarations(),
+            "unit\ta.c\nloop\tf\t4\texact\t0\nsrc\ti < n\n"
+        );
+    }
+
+    #[test]
     fn the_interval_schedule_has_its_own_loop_state_and_step() {
         let mut spec = NontermSpec::new("a.c", Policy::Log, Schedule::Interval);
-        let texts = spec.add("f", 4, &[], false);
+        let texts = spec.add("f", 4, &[], false, None);
         assert_eq!(
             texts.before,
             "{ struct weft_nt_iloop weft_ntl_0; weft_nt_begin_interval(&weft_ntl_0);"

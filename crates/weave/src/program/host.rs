@@ -2,7 +2,7 @@
 //! catalogue, inserts go through the placement rules into the file's
 //! [`crate::edit::EditSet`], performs run transformation passes.
 
-use super::{Program, perform};
+use super::{Program, perform, recurrence};
 use crate::edit::{Location, placement};
 use crate::joinpoint::{self, JoinPoint, Value};
 use weft_lang::engine::{Host, HostError, InsertAt};
@@ -27,6 +27,9 @@ impl Host for Program {
             .map(|a| a.name);
         if let (Some("file"), Some(unit)) = (canonical, jp.file.and_then(|i| self.unit(i))) {
             return Ok(Value::Str(unit.to_string()));
+        }
+        if let Some(name) = canonical.filter(|n| recurrence::is_recurrence_attribute(jp.kind, n)) {
+            return self.recurrence(jp, name);
         }
         if joinpoint::uses_semantics(jp.kind, name) {
             let (files, sema) = self.with_semantics();

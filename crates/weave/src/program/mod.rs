@@ -17,8 +17,10 @@ mod host;
 mod load;
 mod perform;
 mod pipeline;
+mod recurrence;
 
 pub use pipeline::{PassReport, transform_text};
+pub use recurrence::{Integers, LoopAnalysis, LoopFinding, is_recurrence_attribute};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -58,6 +60,10 @@ pub struct Program {
     /// entries aspects derive from them) do not depend on where the program
     /// is checked out or how its path was typed.
     units: Vec<String>,
+    /// What answers the `src` attributes of loops, when installed.
+    loop_analysis: Option<Arc<dyn LoopAnalysis>>,
+    /// Its findings, per file and integer semantics.
+    recurrences: Vec<recurrence::Cached>,
 }
 
 impl Program {
@@ -87,6 +93,8 @@ impl Program {
             files,
             include_dirs,
             sema: None,
+            loop_analysis: None,
+            recurrences: Vec::new(),
         }
     }
 
