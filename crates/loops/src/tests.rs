@@ -269,9 +269,49 @@ fn bit_vector_semantics_agree_with_gcc() {
         c.push_str(&format!("  printf(\"%llu\\n\", (unsigned long long)({e}));\n"));
     }
     c.push_str("  (void)r; (void)k;\n  return 0;\n}\n");
+    let printed = gcc_prints(&c);
+    let all = loops(Path::new("e.c"), &c);
+    assert_eq!(all.len(), cases.len());
+    let solver = solver();
+    // Where nothing wraps, ideal integers agree too (as signed values).
+    let no_wrap = [
+        "uc + sc",
+        "sc * 3",
+        "i % 4",
+        "i / 2",
+        "l >> 1",
+        "sh * 2",
+        "sh + us",
+        "i ? sc : uc",
+        "!i",
+    ];
+    for ((e, l), want) in cases.iter().zip(&all).zip(&printed) {
+        let f = l.fragment.as_ref().unwrap_or_else(|why| panic!("{e}: {why}"));
+        let term = &f.paths[0].next["r"];
+        let bits = format!("{e}: gcc gives {want}");
+        assert_term_is(
+            &solver,
+            f,
+            term,
+            Semantics::BitVector,
+            &values,
+            *want as i128,
+            &bits,
+        );
+        if no_wrap.contains(e) {
+            let signed = *want as u64 as i64 as i128;
+            let ideal = format!("{e} over ideal integers: gcc gives {signed}");
+            assert_term_is(&solver, f, term, Semantics::Ideal, &values, signed, &ideal);
+        }
+    }
+}
+
+/// Compiles `c` with gcc, runs it and returns the numbers it prints, one a
+/// line.
+fn gcc_prints(c: &str) -> Vec<u128> {
     let dir = std::env::temp_dir().join(format!("weft-loops-bv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("e.c"), &c).unwrap();
+    std::fs::write(dir.join("e.c"), c).unwrap();
     let out = std::process::Command::new("gcc")
         .args(["-w", "-o"])
         .arg(dir.join("e"))
@@ -280,80 +320,45 @@ fn bit_vector_semantics_agree_with_gcc() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let run = std::process::Command::new(dir.join("e")).output().unwrap();
-    let printed: Vec<u128> = String::from_utf8_lossy(&run.stdout)
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&run.stdout)
         .lines()
         .map(|l| l.parse().unwrap())
-        .collect();
-    let _ = std::fs::remove_dir_all(&dir);
-    let all = loops(Path::new("e.c"), &c);
-    assert_eq!(all.len(), cases.len());
-    let solver = solver();
-    for ((e, l), want) in cases.iter().zip(&all).zip(&printed) {
-        let f = l.fragment.as_ref().unwrap_or_else(|why| panic!("{e}: {why}"));
-        let term = &f.paths[0].next["r"];
-        let enc = encode::Encoder {
-            vars: &f.vars,
-            semantics: Semantics::BitVector,
-        };
-        let mut q = weft_smt::Query::new(Some("QF_BV"));
-        for (v, t) in &f.vars {
-            q.declare(&encode::smt_var(v), Semantics::BitVector.sort(*t));
-        }
-        for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
-            q.assert(format!(
-                "(= {} {})",
-                encode::smt_var(v),
-                enc.literal(*value, f.vars[*v])
-            ));
-        }
-        let (t, ty) = enc.term(term).unwrap();
-        assert_eq!(ty.width, 64);
-        let expected = enc.literal(*want as i128, ty);
-        assert_eq!(
-            solver.valid(&q, &format!("(= {t} {expected})")).unwrap(),
-            weft_smt::Answer::Unsat,
-            "{e}: gcc gives {want}"
-        );
-        // Where nothing wraps, ideal integers agree too (as signed values).
-        let no_wrap = [
-            "uc + sc",
-            "sc * 3",
-            "i % 4",
-            "i / 2",
-            "l >> 1",
-            "sh * 2",
-            "sh + us",
-            "i ? sc : uc",
-            "!i",
-        ];
-        if no_wrap.contains(e) {
-            let ideal = encode::Encoder {
-                vars: &f.vars,
-                semantics: Semantics::Ideal,
-            };
-            let mut q = weft_smt::Query::new(None);
-            for v in f.vars.keys() {
-                q.declare(&encode::smt_var(v), weft_smt::Sort::Int);
-            }
-            for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
-                q.assert(format!(
-                    "(= {} {})",
-                    encode::smt_var(v),
-                    ideal.literal(*value, f.vars[*v])
-                ));
-            }
-            let (t, _) = ideal.term(term).unwrap();
-            let signed = *want as u64 as i64 as i128;
-            let answer = solver
-                .valid(&q, &format!("(= {t} {})", ideal.literal(signed, ty)))
-                .unwrap();
-            assert_eq!(
-                answer,
-                weft_smt::Answer::Unsat,
-                "{e} over ideal integers: gcc gives {signed}"
-            );
-        }
+        .collect()
+}
+
+/// Asserts that the solver proves `term` equal to `want` (a 64-bit result)
+/// under `semantics`, with the fragment's variables bound to `values`.
+fn assert_term_is(
+    solver: &weft_smt::Solver,
+    f: &Fragment,
+    term: &ir::Expr,
+    semantics: Semantics,
+    values: &[(&str, i128)],
+    want: i128,
+    what: &str,
+) {
+    let enc = encode::Encoder {
+        vars: &f.vars,
+        semantics,
+    };
+    let mut q = weft_smt::Query::new(semantics.logic());
+    for (v, t) in &f.vars {
+        q.declare(&encode::smt_var(v), semantics.sort(*t));
     }
+    for (v, value) in values.iter().filter(|(v, _)| f.vars.contains_key(*v)) {
+        q.assert(format!(
+            "(= {} {})",
+            encode::smt_var(v),
+            enc.literal(*value, f.vars[*v])
+        ));
+    }
+    let (t, ty) = enc.term(term).unwrap();
+    assert_eq!(ty.width, 64, "{what}");
+    let answer = solver
+        .valid(&q, &format!("(= {t} {})", enc.literal(want, ty)))
+        .unwrap();
+    assert_eq!(answer, weft_smt::Answer::Unsat, "{what}");
 }
 
 #[test]
