@@ -16,8 +16,10 @@
 #     a bare fork+exec+wait of the same binaries with the same arguments
 #     (stdout to /dev/null, records written as under the harness).
 # Median and p95 are over all runs. Run ends are read from the run
-# directories' `key` files (the per-run directory layout) or the study
-# database's `finished_ns` column, whichever the harness wrote.
+# directories' `key` files (the per-run directory layout of weft before the
+# study database) or the study database's `finished_ns` column, whichever
+# the harness wrote; with the database, the medians of its per-run timings
+# (`prepare_us`, `exec_us`, `keep_us`) say where a run's time goes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 weft=${WEFT:-$here/target/release/weft}
@@ -63,10 +65,9 @@ ends=$dir/ends
 if [ -d "$dir/small/work/runs/plain" ]; then
     find "$dir/small/work/runs" -name key -printf '%T@\n' > "$ends"
 else
-    python3 - "$dir/small/work" > "$ends" <<'EOF'
-import pathlib, sqlite3, sys
-db = next(pathlib.Path(sys.argv[1]).glob("*.sqlite"))
-for (ns,) in sqlite3.connect(db).execute("SELECT finished_ns FROM runs"):
+    python3 - "$dir/small/work/study.sqlite" > "$ends" <<'EOF'
+import sqlite3, sys
+for (ns,) in sqlite3.connect(sys.argv[1]).execute("SELECT finished_ns FROM runs"):
     print(ns / 1e9)
 EOF
 fi
@@ -122,6 +123,15 @@ stats() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "median %.2f ms, p95 %
 echo "per-run cost, $small_runs runs with -j 1 (wall $(cat "$dir/time")s, load $(cut -d' ' -f1 /proc/loadavg)):"
 echo "  harness:        $(stats "$dir/harness")"
 echo "  bare fork+exec: $(stats "$dir/bare-times") ($(wc -l < "$dir/bare-times") execs)"
+if [ -f "$dir/small/work/study.sqlite" ]; then
+    # Where a run's time goes, as the harness records it (medians, ms).
+    python3 - "$dir/small/work/study.sqlite" <<'EOF'
+import sqlite3, statistics, sys
+rows = sqlite3.connect(sys.argv[1]).execute("SELECT prepare_us, exec_us, keep_us FROM runs").fetchall()
+med = [statistics.median(c) / 1000 for c in zip(*rows)]
+print("  harness parts (median): key and directory %.2f ms, the test %.2f ms, records and results %.2f ms" % tuple(med))
+EOF
+fi
 sort -n "$dir/harness" > "$dir/h.sorted"
 sort -n "$dir/bare-times" > "$dir/b.sorted"
 awk 'NR == FNR { h[NR] = $1; nh = NR; next } { b[FNR] = $1; nb = FNR }

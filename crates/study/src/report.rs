@@ -23,8 +23,8 @@ struct JsonReport<'a> {
     tables: &'a [Table],
 }
 
-/// Writes `report.md`, `report.json`, `tables/*.csv`, `matrices/*.csv`
-/// and `curves.svg` into the study's output directory; returns the
+/// Writes `report.md`, `report.json`, `tables/*.csv`, `matrices/*.csv`,
+/// `curves.svg` and `per_version.svg` into the study's output directory; returns the
 /// one-screen summary (Markdown) that heads `report.md`.
 pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<String> {
     let out = &study.out_dir;
@@ -60,6 +60,11 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
     }
     if !results.evaluations.is_empty() {
         plot::curves(&results.evaluations, &out.join("curves.svg"))?;
+        plot::per_version(
+            &results.oracle,
+            &results.evaluations,
+            &out.join("per_version.svg"),
+        )?;
     }
     let json = JsonReport {
         study: &study.name,
