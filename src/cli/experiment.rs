@@ -6,6 +6,9 @@ use crate::experiment::{driver, report, store::Unusable, study::Study};
 
 /// Run a fault-detection study: build every version, run the suite,
 /// score range monitoring against the output oracle, write the report.
+/// Runs are kept in work_dir/study.sqlite; a re-run redoes only what a
+/// changed source, aspect, flag or input touches, and an interrupted
+/// study resumes where it stopped.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The study file (TOML).
@@ -13,11 +16,13 @@ pub struct Args {
     /// Parallel steps (0: one per core).
     #[arg(short, long, default_value_t = 0)]
     jobs: usize,
-    /// Write the steps as shell command lines, one file per phase, into
-    /// this directory instead of executing them.
+    /// Write the study as shell command lines, one file per phase, into
+    /// this directory instead of executing it: a line builds one version,
+    /// makes one report file, or runs every test on one build.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["collect", "step"])]
     plan: Option<PathBuf>,
-    /// Build the report from steps executed elsewhere.
+    /// Merge the shards that the plan's lines wrote (work_dir/shards) into
+    /// the study database (work_dir/study.sqlite) and write the report.
     #[arg(long, conflicts_with = "step")]
     collect: bool,
     /// Execute one line of a plan: a step (`build/ARM/VERSION`,

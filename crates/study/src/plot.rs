@@ -63,13 +63,7 @@ pub fn curves(evals: &[Evaluation], path: &Path) -> anyhow::Result<()> {
                 .label(name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::MiddleRight)
-            .draw()
-            .map_err(plot_err)?;
+        draw_legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
     }
     root.present().map_err(plot_err)?;
     Ok(())
@@ -123,15 +117,23 @@ pub fn per_version(oracle: &FaultMatrix, evals: &[Evaluation], path: &Path) -> a
             .label(&eval.strategy)
             .legend(move |(x, y)| Circle::new((x + 8, y), 3, color.filled()));
     }
+    draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    root.present().map_err(plot_err)?;
+    Ok(())
+}
+
+/// The chart's legend, boxed, at `position`.
+fn draw_legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
-        .position(SeriesLabelPosition::LowerRight)
+        .position(position)
         .draw()
-        .map_err(plot_err)?;
-    root.present().map_err(plot_err)?;
-    Ok(())
+        .map_err(plot_err)
 }
 
 fn plot_err(e: impl std::fmt::Display) -> anyhow::Error {
