@@ -20,7 +20,7 @@ for i in $(seq "$n"); do printf '[[test]]\nname = "t%d"\ncmd = "true"\n' "$i"; d
 "$weft" experiment -j 2 "$dir/study.toml" > /dev/null 2>&1   # builds, runs
 runs=$((n * 3))
 for _ in $(seq "$repeats"); do
-    rm -rf "$dir/work/runs"
+    rm -rf "$dir/work/runs" "$dir/work/study.sqlite"
     /usr/bin/time -f '%e %U %S' -o "$dir/time" "$weft" experiment -j 2 "$dir/study.toml" > /dev/null 2>&1
     awk '{ print $1, $2 + $3 }' "$dir/time" >> "$dir/times"
 done

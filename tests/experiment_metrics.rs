@@ -3,7 +3,7 @@
 use weft::experiment::evaluate::{Schedule, evaluate};
 use weft::experiment::matrix::{FaultMatrix, Observation, predict};
 use weft::experiment::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
-use weft::experiment::tables;
+use weft::experiment::{summary, tables};
 use weft::ranges::learn::Run;
 use weft::ranges::{Bounds, Key, Kind, Range, RangeSet, ValueType};
 
@@ -179,12 +179,23 @@ fn tables_follow_the_report_layout() {
     // B reaches 75% at 100; A reaches 75% at 100 too (and maybe at 50):
     // either way A wins the tie with the smaller or equal percentage, being first.
     assert_eq!(t[0].rows[1], ["B", "75.00", "100"]);
-    assert_eq!(t[3].rows[1], ["Percentage of 1s", "50.00", "100.00", "75.00"]);
-    assert!(t[4].title.contains(", A,"));
-    assert!(
-        t[3].to_markdown()
-            .contains("| Percentage of 1s | 50.00 | 100.00 | 75.00 |")
+    // Versions are rows, the all-pass baseline beside each.
+    let ones: Vec<&str> = t[3].rows.iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(ones, ["50.00", "100.00", "75.00"]);
+    assert!(t[3].to_markdown().contains("| overall | 75.00 | 75.00 |"));
+    assert_eq!(
+        t[1].header,
+        [
+            "Version",
+            "Percentage of 1s",
+            "A acc (%)",
+            "A pct",
+            "B acc (%)",
+            "B pct"
+        ]
     );
+    assert_eq!(t[1].rows[0][..2], ["v1", "50.00"]);
+    assert!(t[4].title.contains(", A,"));
     assert_eq!(
         t[0].to_csv().lines().next(),
         Some("Strategy,Best Accuracy (%),Best Percentage")
@@ -196,7 +207,38 @@ fn without_strategies_only_the_baseline_remains() {
     let (oracle, ..) = tiny();
     let t = tables::build(&oracle, &[]);
     assert_eq!(t.len(), 1);
-    assert_eq!(t[0].rows[0], ["Best accuracy", "-", "-", "-"]);
+    assert_eq!(t[0].rows[2], ["overall", "-", "75.00"]);
+    let (sentence, summary) = summary::summary(&oracle, &[]);
+    assert!(sentence.starts_with("No detector scored"), "{sentence}");
+    assert!(summary.rows.is_empty());
+}
+
+#[test]
+fn versions_sort_naturally() {
+    let names = ["v10", "v2", "v1", "b", "a2"].map(String::from);
+    let sorted: Vec<&str> = tables::version_order(&names)
+        .iter()
+        .map(|&i| names[i].as_str())
+        .collect();
+    assert_eq!(sorted, ["a2", "b", "v1", "v2", "v10"]);
+}
+
+#[test]
+fn the_summary_names_the_best_detector_against_the_baseline() {
+    let (oracle, training, observed) = tiny();
+    let a = evaluate("A", &oracle, &training, &observed, &schedule(&[50, 100], 4, 1));
+    let b = evaluate("B", &oracle, &training, &observed, &schedule(&[100], 1, 1));
+    let (sentence, table) = summary::summary(&oracle, &[b, a]);
+    // Tied at 75%, B comes first in the study and stays first.
+    assert!(
+        sentence.starts_with("Best detector: **B**, 75.00% accurate at 100% training, against 75.00%"),
+        "{sentence}"
+    );
+    assert!(
+        sentence.contains("(+0.00 points); it detects 1 of 2 faulty versions"),
+        "{sentence}"
+    );
+    assert_eq!(table.rows[0], ["B", "75.00", "100", "+0.00", "1/2"]);
 }
 
 #[test]

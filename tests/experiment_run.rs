@@ -20,6 +20,7 @@ fn run(cmd: &str, timeout_ms: u64, cap: u64) -> weft::experiment::run::RunRecord
         cap,
     )
     .unwrap()
+    .record
 }
 
 #[test]
@@ -54,6 +55,19 @@ fn output_floods_are_capped() {
     assert!(start.elapsed() < Duration::from_secs(10));
     let r = run("head -c 10000 /dev/zero > big.txt", 20_000, 4096);
     assert_eq!(r.abnormal, Some(Abnormal::OutputCap));
+}
+
+#[test]
+fn a_command_without_shell_syntax_runs_as_under_the_shell() {
+    // Run directly (no shell syntax) and through `sh -c` (a `;`): the same
+    // status and the same stdout.
+    for (direct, shell) in [
+        ("/bin/echo 'a  b' \"$HOME\"", "/bin/echo 'a  b' \"$HOME\"; true"),
+        ("/bin/false", "/bin/false; exit $?"),
+    ] {
+        let (a, b) = (run(direct, 5000, 1000), run(shell, 5000, 1000));
+        assert_eq!((a.status, a.stdout), (b.status, b.stdout), "{direct}");
+    }
 }
 
 #[test]

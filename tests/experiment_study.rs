@@ -110,25 +110,36 @@ fn bad_study_files_name_file_and_key() {
     assert!(Study::load(Path::new("/no/such/study.toml")).is_err());
 }
 
+/// `weft experiment --plan DIR FILE`: the phase files it wrote.
+fn plan(dir: &Path, file: &Path) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["experiment", "--plan"])
+        .arg(dir)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 #[test]
 fn plan_then_collect_with_gnu_parallel() {
     setup_support::require_tool("parallel");
     let (dir, file) = fixture();
     let weft = env!("CARGO_BIN_EXE_weft");
-    let plan = dir.path().join("plan");
-    let out = Command::new(weft)
-        .args(["experiment", "--plan"])
-        .arg(&plan)
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let phases: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    let plan_dir = dir.path().join("plan");
+    let phases = plan(&plan_dir, &file);
     assert_eq!(phases.len(), 2);
+    // The runs phase: one line per build (2 arms x 3 versions).
+    assert_eq!(std::fs::read_to_string(&phases[1]).unwrap().lines().count(), 6);
     for phase in phases {
         let status = Command::new("parallel")
             .args(["--will-cite", "-j2", "--halt", "now,fail=1"])
-            .stdin(std::fs::File::open(phase).unwrap())
+            .stdin(std::fs::File::open(&phase).unwrap())
             .status()
             .unwrap();
         assert!(status.success(), "phase {phase} failed");
@@ -153,13 +164,28 @@ fn plan_then_collect_with_gnu_parallel() {
     ] {
         assert!(dir.path().join("report").join(f).exists(), "{f}");
     }
-    // Collecting with a run missing fails and names it.
-    std::fs::remove_dir_all(dir.path().join("work/runs/HAND/v1/n7")).unwrap();
+    // One shard per build's runs, merged (and removed) by the collection.
+    assert!(!dir.path().join("work/shards").read_dir().unwrap().any(|_| true));
+    // Collecting with the runs of one build missing fails and names them:
+    // drop them from the study database by planning again with a changed
+    // test, re-executing every task but HAND/v1's runs.
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("timeout_secs = 1", "timeout_secs = 2");
+    std::fs::write(&file, text).unwrap();
+    for phase in plan(&plan_dir, &file) {
+        let lines = std::fs::read_to_string(phase).unwrap();
+        for line in lines.lines().filter(|l| !l.contains("run/HAND/v1")) {
+            let status = Command::new("sh").arg("-c").arg(line).status().unwrap();
+            assert!(status.success(), "{line}");
+        }
+    }
     let out = Command::new(weft)
         .args(["experiment", "--collect"])
         .arg(&file)
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("n7"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("run HAND/v1/n3 is stale"), "{err}");
 }

@@ -2,10 +2,13 @@
 
 use std::path::PathBuf;
 
-use crate::experiment::{driver, report, study::Study};
+use crate::experiment::{driver, report, store::Unusable, study::Study};
 
 /// Run a fault-detection study: build every version, run the suite,
 /// score range monitoring against the output oracle, write the report.
+/// Runs are kept in work_dir/study.sqlite; a re-run redoes only what a
+/// changed source, aspect, flag or input touches, and an interrupted
+/// study resumes where it stopped.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The study file (TOML).
@@ -13,19 +16,35 @@ pub struct Args {
     /// Parallel steps (0: one per core).
     #[arg(short, long, default_value_t = 0)]
     jobs: usize,
-    /// Write the steps as shell command lines, one file per phase, into
-    /// this directory instead of executing them.
+    /// Write the study as shell command lines, one file per phase, into
+    /// this directory instead of executing it: a line builds one version,
+    /// makes one report file, or runs every test on one build.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["collect", "step"])]
     plan: Option<PathBuf>,
-    /// Build the report from steps executed elsewhere.
+    /// Merge the shards that the plan's lines wrote (work_dir/shards) into
+    /// the study database (work_dir/study.sqlite) and write the report.
     #[arg(long, conflicts_with = "step")]
     collect: bool,
-    /// Execute one step of a plan.
+    /// Execute one line of a plan: a step (`build/ARM/VERSION`,
+    /// `report/NAME`) or every run of one build (`run/ARM/VERSION`), whose
+    /// results go to a shard of their own that --collect merges.
     #[arg(long, value_name = "ID")]
     step: Option<String>,
 }
 
+/// Runs the command; a study database weft will not use (foreign,
+/// damaged) is bad input: exit status 2.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    match run_study(args) {
+        Err(err) if err.chain().any(|cause| cause.is::<Unusable>()) => {
+            eprintln!("error: {err:#}");
+            Ok(2)
+        }
+        result => result,
+    }
+}
+
+fn run_study(args: Args) -> anyhow::Result<i32> {
     let study = Study::load(&args.study)?;
     if let Some(dir) = &args.plan {
         driver::prepare(&study)?;
@@ -50,10 +69,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             s.built, s.builds_reused, s.ran, s.runs_reused, s.reports_made, s.reports_reused
         );
     }
-    let tables = report::write(&study, &results, stats)?;
-    for t in &tables {
-        println!("{}", t.to_markdown());
-    }
-    println!("report written to {}", study.out_dir.display());
+    let summary = report::write(&study, &results, stats)?;
+    println!("{summary}");
+    println!(
+        "report written to {} (report.md: every table; tables/*.csv, matrices/*.csv, curves.svg)",
+        study.out_dir.display()
+    );
     Ok(0)
 }

@@ -82,7 +82,8 @@ pub fn hash_bytes(b: &[u8]) -> String {
     hex(&Sha256::digest(b))
 }
 
-fn hex(d: &[u8]) -> String {
+/// Lower-case hex spelling of bytes.
+pub fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 

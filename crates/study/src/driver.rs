@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::cache::CacheStats;
 use super::collect::{Results, collect};
 use super::exec::Ctx;
-use super::jobs::{Job, phases};
+use super::jobs::{parse_task, phases, task_id};
 use super::progress::Progress;
 use super::study::Study;
 
@@ -50,6 +50,7 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
                 r
             })
         })?;
+        ctx.store.flush()?;
     }
     progress.finish();
     Ok((collect(&ctx)?, ctx.counters.snapshot()))
@@ -58,18 +59,22 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
 /// Writes one file of shell command lines per phase into `dir`
 /// (`phase-1.sh`, …); the phases must be executed in order, the lines of a
 /// phase in any order and anywhere that sees the study's work directory.
+/// A line is one build, one report file, or every run of one build (see
+/// [`task_id`]).
 pub fn write_plan(study: &Study, dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
     let weft = std::env::current_exe().context("cannot locate the weft executable")?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut files = Vec::new();
     for (i, phase) in phases(study).iter().enumerate() {
-        let lines: String = phase
+        let mut tasks: Vec<String> = phase.iter().map(|&job| task_id(study, job)).collect();
+        tasks.dedup();
+        let lines: String = tasks
             .iter()
-            .map(|job| {
+            .map(|task| {
                 format!(
                     "{} experiment --step {} {}\n",
                     quote(&weft.display().to_string()),
-                    quote(&job.id(study)),
+                    quote(task),
                     quote(&study.file.display().to_string())
                 )
             })
@@ -81,10 +86,15 @@ pub fn write_plan(study: &Study, dir: &std::path::Path) -> anyhow::Result<Vec<Pa
     Ok(files)
 }
 
-/// Executes one step named by its id (a line of a plan).
+/// Executes one task of a plan (a line: a step, or the runs of a build),
+/// its runs' results going to the task's own shard.
 pub fn run_step(study: &Study, id: &str) -> anyhow::Result<()> {
-    let ctx = Ctx::new(study)?;
-    ctx.execute(Job::parse(study, id)?)
+    let jobs = parse_task(study, id)?;
+    let ctx = Ctx::for_step(study, id)?;
+    for job in jobs {
+        ctx.execute(job)?;
+    }
+    ctx.store.flush()
 }
 
 /// Collects the results of a plan executed elsewhere.

@@ -8,15 +8,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
-use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
+use super::cache::{Counters, KeyHasher, hash_bytes, is_fresh, mark_fresh};
 use super::fsops::{copy_into, logged, recreate, shell};
 use super::jobs::{Arm, Job};
-use super::matrix::Observation;
-use super::run::{RECORD_VERSION, RunRecord, execute};
-use super::study::{Detector, StrategyKind, Study};
-use weft_monitor::ranges::{RangeSet, RangesError, load};
+use super::scratch::Scratch;
+use super::store::Store;
+use super::study::{StrategyKind, Study};
 use weft_weave::output::{check_claim, mark};
 
 /// Shared state of one study execution.
@@ -33,7 +32,16 @@ pub struct Ctx<'a> {
     /// Content hashes of the tests' input files, computed once: many tests
     /// share the same inputs, and runs are the study's bulk.
     input_hashes: Mutex<HashMap<PathBuf, String>>,
+    /// Finished runs of the plain and monitored builds.
+    pub store: Store,
+    /// The runs' reused directories.
+    pub scratch: Scratch,
 }
+
+/// The study database's file in the work directory.
+pub const DATABASE: &str = "study.sqlite";
+/// The directory of `--step` processes' shards in the work directory.
+pub const SHARDS: &str = "shards";
 
 /// Checks that the study's work directory, whose build and run
 /// directories are cleared and rewritten, holds none of the study's inputs
@@ -48,10 +56,43 @@ fn claim_work_dir(study: &Study) -> anyhow::Result<()> {
 }
 
 impl<'a> Ctx<'a> {
+    /// The context of a whole execution or collection: runs go to the
+    /// study database, into which the shards of `--step` processes are
+    /// merged first.
     pub fn new(study: &'a Study) -> anyhow::Result<Ctx<'a>> {
         claim_work_dir(study)?;
+        let store = Store::open(&study.work_dir.join(DATABASE))?;
+        store.merge_shards(&study.work_dir.join(SHARDS))?;
+        Ctx::with_store(study, store)
+    }
+
+    /// The context of one `--step` process: its runs go to a shard of
+    /// their own, named after the step.
+    pub fn for_step(study: &'a Study, step: &str) -> anyhow::Result<Ctx<'a>> {
+        claim_work_dir(study)?;
+        let name: String = step
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let shard = format!("{name}-{}.sqlite", &hash_bytes(step.as_bytes())[..8]);
+        let store = Store::open_shard(
+            &study.work_dir.join(SHARDS).join(shard),
+            &study.work_dir.join(DATABASE),
+        )?;
+        Ctx::with_store(study, store)
+    }
+
+    fn with_store(study: &'a Study, store: Store) -> anyhow::Result<Ctx<'a>> {
         let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         Ok(Ctx {
+            scratch: Scratch::new(&study.work_dir)?,
+            store,
             study,
             counters: Counters::default(),
             weaver: study.weaver.clone().unwrap_or_else(|| weft.clone()),
@@ -82,15 +123,6 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn run_dir(&self, arm: Arm, version: usize, test: usize) -> PathBuf {
-        self.study
-            .work_dir
-            .join("runs")
-            .join(arm.dir_name(self.study))
-            .join(&self.study.versions[version].name)
-            .join(&self.study.tests[test].name)
-    }
-
     /// Performs one step (or reuses its finished result).
     pub fn execute(&self, job: Job) -> anyhow::Result<()> {
         match job {
@@ -109,6 +141,22 @@ impl<'a> Ctx<'a> {
         Ok(cell.get_or_init(|| h).clone())
     }
 
+    /// The content hash of an input file or tree, computed once.
+    pub(crate) fn input_hash(&self, path: &Path) -> anyhow::Result<String> {
+        let cached = |m: &Mutex<HashMap<PathBuf, String>>| {
+            m.lock().unwrap_or_else(|e| e.into_inner()).get(path).cloned()
+        };
+        if let Some(h) = cached(&self.input_hashes) {
+            return Ok(h);
+        }
+        let h = KeyHasher::new("input").path(path)?.finish();
+        self.input_hashes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_path_buf(), h.clone());
+        Ok(h)
+    }
+
     /// The hash of this executable (built-in report making depends on it).
     pub fn weft_hash(&self) -> anyhow::Result<String> {
         self.hashed_once(&self.weft_hash, &self.weft)
@@ -118,7 +166,7 @@ impl<'a> Ctx<'a> {
         self.hashed_once(&self.weaver_hash, &self.weaver)
     }
 
-    fn weaves(&self, arm: Arm) -> bool {
+    pub(crate) fn weaves(&self, arm: Arm) -> bool {
         match arm {
             Arm::Plain => false,
             Arm::Report(_) => true,
@@ -269,119 +317,6 @@ impl<'a> Ctx<'a> {
         cmd.args(["--output", "woven", "tree"]);
         let what = format!("{cmd:?}");
         logged(&mut cmd, &what, log)
-    }
-
-    fn run_key(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<String> {
-        let s = self.study;
-        let build_dir = self.build_dir(arm, version);
-        let build_key = std::fs::read_to_string(build_dir.join("key"))
-            .with_context(|| format!("{} is not built yet", build_dir.display()))?;
-        let t = &s.tests[test];
-        let mut h = KeyHasher::new("run");
-        h.str(RECORD_VERSION)
-            .str(&build_key)
-            .str(&format!("{:?}", (t, &s.env, s.timeout, s.output_cap)));
-        for input in t.inputs.iter().chain(&t.stdin) {
-            h.str(input).str(&self.input_hash(&s.inputs.join(input))?);
-        }
-        Ok(h.finish())
-    }
-
-    fn input_hash(&self, path: &Path) -> anyhow::Result<String> {
-        let cached = |m: &Mutex<HashMap<PathBuf, String>>| {
-            m.lock().unwrap_or_else(|e| e.into_inner()).get(path).cloned()
-        };
-        if let Some(h) = cached(&self.input_hashes) {
-            return Ok(h);
-        }
-        let h = KeyHasher::new("input").path(path)?.finish();
-        self.input_hashes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(path.to_path_buf(), h.clone());
-        Ok(h)
-    }
-
-    fn run(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<()> {
-        let key = self.run_key(arm, version, test)?;
-        let dir = self.run_dir(arm, version, test);
-        if is_fresh(&dir, &key) {
-            Counters::count(&self.counters.runs_reused);
-            return Ok(());
-        }
-        let s = self.study;
-        let t = &s.tests[test];
-        recreate(&dir)?;
-        let cwd = dir.join("cwd");
-        // `out` is left to the runtime, which creates it when a monitored
-        // unit loads: inode creation is most of a trivial run's cost.
-        let out = dir.join("out");
-        std::fs::create_dir_all(&cwd)?;
-        for input in &t.inputs {
-            copy_into(&s.inputs.join(input), &cwd.join(input))?;
-        }
-        let mut env = s.env.clone();
-        env.insert("WEFT_OUT".into(), out.display().to_string());
-        env.insert(
-            "WEFT_BUILD".into(),
-            self.tree_dir(arm, version).display().to_string(),
-        );
-        let stdin = t.stdin.as_ref().map(|p| s.inputs.join(p));
-        let record = execute(
-            &t.cmd,
-            &cwd,
-            &env,
-            stdin.as_deref(),
-            &t.outputs,
-            s.timeout,
-            s.output_cap,
-        )?;
-        std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&record)?)?;
-        mark_fresh(&dir, &key)?;
-        Counters::count(&self.counters.ran);
-        Ok(())
-    }
-
-    /// The finished result of a run and what its monitor saw in it;
-    /// fails when the run is missing or stale, or left a broken record.
-    pub fn load_run(
-        &self,
-        arm: Arm,
-        version: usize,
-        test: usize,
-    ) -> anyhow::Result<(RunRecord, Observation)> {
-        let dir = self.run_dir(arm, version, test);
-        let key = self.run_key(arm, version, test)?;
-        if !is_fresh(&dir, &key) {
-            bail!("run {} is missing or stale", dir.display());
-        }
-        let text = std::fs::read_to_string(dir.join("result.json"))?;
-        let record: RunRecord = serde_json::from_str(&text)
-            .with_context(|| format!("bad result {}", dir.join("result.json").display()))?;
-        let traced = match arm {
-            Arm::Monitor(s) => self.study.strategies[s].detector == Detector::Invariants,
-            _ => false,
-        };
-        let observation = match record.abnormal {
-            Some(_) => Observation::Abnormal,
-            None if traced => Observation::Trace(dir.join("out")),
-            None => Observation::Ranges(run_ranges(&dir.join("out"))?),
-        };
-        Ok((record, observation))
-    }
-}
-
-/// Every range a run's records hold; a run that left no record (an
-/// unmonitored build, or a monitored one that reached no woven unit)
-/// has none.
-fn run_ranges(out: &Path) -> anyhow::Result<RangeSet> {
-    if !out.exists() {
-        return Ok(RangeSet::default());
-    }
-    match load::read_path(out) {
-        Ok(set) => Ok(set),
-        Err(RangesError::Empty { .. }) => Ok(RangeSet::default()),
-        Err(e) => Err(e.into()),
     }
 }
 

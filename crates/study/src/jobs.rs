@@ -101,6 +101,33 @@ impl Job {
     }
 }
 
+/// The steps a task of a plan names: one step's id, or `run/ARM/VERSION`
+/// for every run of one build (the runs phase's tasks, so that a plan has
+/// one line, and one shard of results, per build rather than per run).
+pub fn parse_task(study: &Study, id: &str) -> anyhow::Result<Vec<Job>> {
+    let all = phases(study);
+    let runs_of = all.iter().flatten().filter(|job| match job {
+        Job::Run { .. } => task_id(study, **job) == id,
+        _ => false,
+    });
+    let jobs: Vec<Job> = runs_of.copied().collect();
+    if jobs.is_empty() {
+        return Ok(vec![Job::parse(study, id)?]);
+    }
+    Ok(jobs)
+}
+
+/// The task of a plan a step belongs to: `run/ARM/VERSION` for a run, the
+/// step's own id otherwise.
+pub fn task_id(study: &Study, job: Job) -> String {
+    match job {
+        Job::Run { arm, version, .. } => {
+            format!("run/{}/{}", arm.dir_name(study), study.versions[version].name)
+        }
+        _ => job.id(study),
+    }
+}
+
 /// The study's steps in dependency order: each phase needs only the
 /// results of earlier phases, and its steps are independent.
 pub fn phases(study: &Study) -> Vec<Vec<Job>> {

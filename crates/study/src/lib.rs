@@ -11,6 +11,7 @@
 
 pub mod cache;
 pub mod collect;
+pub mod command_line;
 pub mod detect_invariants;
 pub mod driver;
 pub mod evaluate;
@@ -25,5 +26,10 @@ pub mod progress;
 pub mod report;
 pub mod report_stage;
 pub mod run;
+pub mod run_records;
+pub mod scratch;
+pub mod store;
 pub mod study;
+pub mod summary;
 pub mod tables;
+pub mod test_runs;

@@ -1,6 +1,7 @@
 //! Progress of long work on stderr: a bar on a terminal, otherwise (a log,
-//! a batch job) a plain line every [`PLAIN_EVERY`] at most, so that a long
-//! study or triage is never silent. Studies and triage both use it.
+//! a batch job) a plain line every [`PLAIN_EVERY`] at most, saying what is
+//! being done and the time left, so that a long study or triage is never
+//! silent. Studies and triage both use it.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// How often plain progress lines are printed at most.
-pub const PLAIN_EVERY: Duration = Duration::from_secs(30);
+pub const PLAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// Counts finished units of work and shows it.
 pub struct Progress {
@@ -21,8 +22,9 @@ pub struct Progress {
     total: usize,
     done: AtomicUsize,
     start: Instant,
-    /// When the last plain line was printed; `None` on a terminal.
-    last_line: Option<Mutex<Instant>>,
+    /// When the last plain line was printed and what is being done now;
+    /// `None` on a terminal.
+    last_line: Option<Mutex<(Instant, String)>>,
     bar: ProgressBar,
 }
 
@@ -47,14 +49,17 @@ impl Progress {
             total,
             done: AtomicUsize::new(0),
             start,
-            last_line: (!terminal).then(|| Mutex::new(start)),
+            last_line: (!terminal).then(|| Mutex::new((start, String::new()))),
             bar,
         }
     }
 
-    /// Shows what is being done now (on the bar only).
+    /// Shows what is being done now.
     pub fn message(&self, what: String) {
-        self.bar.set_message(what);
+        match &self.last_line {
+            Some(last) => last.lock().unwrap_or_else(|e| e.into_inner()).1 = what,
+            None => self.bar.set_message(what),
+        }
     }
 
     /// Counts one finished unit.
@@ -63,9 +68,10 @@ impl Progress {
         self.bar.inc(1);
         let Some(last) = &self.last_line else { return };
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() >= PLAIN_EVERY || done == self.total {
-            *last = Instant::now();
-            eprintln!("{}", self.line(done, self.start.elapsed()));
+        if last.0.elapsed() >= PLAIN_EVERY || done == self.total {
+            last.0 = Instant::now();
+            let doing = if done == self.total { "" } else { &last.1 };
+            eprintln!("{}", self.line(done, self.start.elapsed(), doing));
         }
     }
 
@@ -74,8 +80,8 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 
-    /// `triage: 120/700 runs, 35s, about 2m 49s left`.
-    fn line(&self, done: usize, elapsed: Duration) -> String {
+    /// `triage: 120/700 runs, 35s, about 2m 49s left (DOING)`.
+    fn line(&self, done: usize, elapsed: Duration, doing: &str) -> String {
         let clock = |secs: u64| match secs {
             s if s >= 3600 => format!("{}h {}m", s / 3600, s % 3600 / 60),
             s if s >= 60 => format!("{}m {}s", s / 60, s % 60),
@@ -91,8 +97,13 @@ impl Progress {
             )
         };
         let (label, unit, total) = (self.label, self.unit, self.total);
+        let doing = if doing.is_empty() {
+            String::new()
+        } else {
+            format!(" ({doing})")
+        };
         format!(
-            "{label}: {done}/{total} {unit}, {}{left}",
+            "{label}: {done}/{total} {unit}, {}{left}{doing}",
             clock(elapsed.as_secs())
         )
     }
@@ -106,14 +117,14 @@ mod tests {
     fn a_line_says_what_is_done_and_what_is_left() {
         let study = Progress::new("experiment", "steps", 4770);
         assert_eq!(
-            study.line(1200, Duration::from_secs(190)),
-            "experiment: 1200/4770 steps, 3m 10s, about 9m 25s left"
+            study.line(1200, Duration::from_secs(190), "run/ASCV3/v3/t12"),
+            "experiment: 1200/4770 steps, 3m 10s, about 9m 25s left (run/ASCV3/v3/t12)"
         );
         let triage = Progress::new("triage", "runs", 7);
         assert_eq!(
-            triage.line(7, Duration::from_secs(3700)),
+            triage.line(7, Duration::from_secs(3700), ""),
             "triage: 7/7 runs, 1h 1m"
         );
-        assert_eq!(triage.line(0, Duration::ZERO), "triage: 0/7 runs, 0s");
+        assert_eq!(triage.line(0, Duration::ZERO, ""), "triage: 0/7 runs, 0s");
     }
 }

@@ -9,6 +9,7 @@ use super::cache::CacheStats;
 use super::collect::Results;
 use super::plot;
 use super::study::Study;
+use super::summary;
 use super::tables::{self, Table};
 
 #[derive(Serialize)]
@@ -22,11 +23,15 @@ struct JsonReport<'a> {
     tables: &'a [Table],
 }
 
-/// Writes `report.md`, `report.json`, `tables/*.csv`, `matrices/*.csv`
-/// and `curves.svg` into the study's output directory; returns the tables.
-pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<Vec<Table>> {
+/// Writes `report.md`, `report.json`, `tables/*.csv`, `matrices/*.csv`,
+/// `curves.svg` and `per_version.svg` into the study's output directory; returns the
+/// one-screen summary (Markdown) that heads `report.md`.
+pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<String> {
     let out = &study.out_dir;
-    let mut tables = tables::build(&results.oracle, &results.evaluations);
+    let (sentence, summary_table) = summary::summary(&results.oracle, &results.evaluations);
+    let summary = format!("{sentence}\n{}", summary_table.to_markdown());
+    let mut tables = vec![summary_table];
+    tables.extend(tables::build(&results.oracle, &results.evaluations));
     tables.extend(results.kind_breakdowns.iter().map(tables::kinds_table));
     for sub in ["tables", "matrices"] {
         std::fs::create_dir_all(out.join(sub))
@@ -55,6 +60,11 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
     }
     if !results.evaluations.is_empty() {
         plot::curves(&results.evaluations, &out.join("curves.svg"))?;
+        plot::per_version(
+            &results.oracle,
+            &results.evaluations,
+            &out.join("per_version.svg"),
+        )?;
     }
     let json = JsonReport {
         study: &study.name,
@@ -66,11 +76,16 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         tables: &tables,
     };
     write_file(&out.join("report.json"), &serde_json::to_string_pretty(&json)?)?;
-    write_file(&out.join("report.md"), &markdown(study, results, &tables))?;
-    Ok(tables)
+    write_file(
+        &out.join("report.md"),
+        &markdown(study, results, &sentence, &tables),
+    )?;
+    Ok(summary)
 }
 
-fn markdown(study: &Study, results: &Results, tables: &[Table]) -> String {
+/// The report: what was studied, the summary's sentence, then every table
+/// (the summary's first).
+fn markdown(study: &Study, results: &Results, sentence: &str, tables: &[Table]) -> String {
     let mut md = format!(
         "# Study {}\n\n{} faulty versions, {} tests ({} for training), seed {}, {} draws per percentage. \
          Range matrices: `matrices/STRATEGY-PCT.csv` (draws predicting pass); oracle: `matrices/oracle.csv`.\n\n",
@@ -81,6 +96,8 @@ fn markdown(study: &Study, results: &Results, tables: &[Table]) -> String {
         study.seed,
         study.draws
     );
+    md.push_str(sentence);
+    md.push('\n');
     for t in tables {
         md.push_str(&t.to_markdown());
         md.push('\n');

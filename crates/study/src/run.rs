@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -15,6 +15,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::cache::hash_bytes;
+use super::command_line::direct_argv;
 
 /// Changes whenever what a run records changes (as when `$WEFT_BUILD`
 /// began to be replaced in its output), so that cached runs are redone.
@@ -47,9 +48,29 @@ pub struct RunRecord {
     pub millis: u64,
 }
 
-/// Runs `sh -c cmd` in `cwd` and records the result; `stdout` and `stderr`
-/// (each truncated to the cap) are also saved beside `cwd` unless empty
-/// (most runs of a suite write little; every file created costs).
+/// What one run gave: its record and its (capped) stdout and stderr.
+pub struct Execution {
+    pub record: RunRecord,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Execution {
+    /// Saves stdout and stderr as files `stdout` and `stderr` in `dir`,
+    /// each unless empty (most runs write little; every file costs).
+    pub fn save_texts(&self, dir: &Path) -> anyhow::Result<()> {
+        for (name, text) in [("stdout", &self.stdout), ("stderr", &self.stderr)] {
+            if !text.is_empty() {
+                let path = dir.join(name);
+                std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `cmd` in `cwd` and records the result: executed directly when it
+/// has no shell syntax ([`direct_argv`]), else with `sh -c`.
 ///
 /// Every occurrence of the value of `WEFT_BUILD` (from `env`) in stdout and
 /// stderr is replaced by the literal `$WEFT_BUILD` first: each version is
@@ -64,34 +85,23 @@ pub fn execute(
     outputs: &[String],
     timeout: Duration,
     cap: u64,
-) -> anyhow::Result<RunRecord> {
+) -> anyhow::Result<Execution> {
     let start = Instant::now();
-    let stdin = match stdin {
-        Some(p) => {
-            Stdio::from(std::fs::File::open(p).with_context(|| format!("cannot open stdin {}", p.display()))?)
-        }
-        None => Stdio::null(),
-    };
-    let spawned = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(cwd)
-        .envs(env)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn();
-    let mut child = match spawned {
+    let mut child = match spawn(cmd, cwd, env, stdin)? {
         Ok(c) => c,
         Err(e) => {
-            return Ok(RunRecord {
+            let record = RunRecord {
                 status: -1,
                 abnormal: Some(Abnormal::Spawn),
                 stdout: String::new(),
                 stderr: hash_bytes(e.to_string().as_bytes()),
                 outputs: BTreeMap::new(),
                 millis: 0,
+            };
+            return Ok(Execution {
+                record,
+                stdout: Vec::new(),
+                stderr: Vec::new(),
             });
         }
     };
@@ -130,13 +140,6 @@ pub fn execute(
             _ => text,
         }
     });
-    let parent = cwd.parent().unwrap_or(cwd);
-    for (name, text) in [("stdout", &out), ("stderr", &err)] {
-        if !text.is_empty() {
-            std::fs::write(parent.join(name), text)?;
-        }
-    }
-
     let mut abnormal = None;
     let mut hashes = BTreeMap::new();
     for name in outputs {
@@ -161,14 +164,55 @@ pub fn execute(
     } else if abnormal.is_none() && (status.signal().is_some() || (129..=159).contains(&code)) {
         abnormal = Some(Abnormal::Crash);
     }
-    Ok(RunRecord {
+    let record = RunRecord {
         status: code,
         abnormal,
         stdout: hash_bytes(&out),
         stderr: hash_bytes(&err),
         outputs: hashes,
         millis: start.elapsed().as_millis() as u64,
+    };
+    Ok(Execution {
+        record,
+        stdout: out,
+        stderr: err,
     })
+}
+
+/// Starts the test in its own process group: directly when the command
+/// allows, else (or when its program cannot be started directly, which the
+/// shell reports as a failing command, not a spawn error) with `sh -c`.
+/// The inner result is the spawn's own failure, a result of the run.
+fn spawn(
+    cmd: &str,
+    cwd: &Path,
+    env: &BTreeMap<String, String>,
+    stdin: Option<&Path>,
+) -> anyhow::Result<std::io::Result<Child>> {
+    let start = |program: &str, args: &[&str]| -> anyhow::Result<std::io::Result<Child>> {
+        let stdin = match stdin {
+            Some(p) => Stdio::from(
+                std::fs::File::open(p).with_context(|| format!("cannot open stdin {}", p.display()))?,
+            ),
+            None => Stdio::null(),
+        };
+        Ok(Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .envs(env)
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn())
+    };
+    if let Some(argv) = direct_argv(cmd, env) {
+        let args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
+        if let Ok(child) = start(&argv[0], &args)? {
+            return Ok(Ok(child));
+        }
+    }
+    start("sh", &["-c", cmd])
 }
 
 /// `hay` with every non-overlapping `needle` (non-empty) replaced by `with`.

@@ -179,8 +179,10 @@ impl Run<'_> {
             ("WEFT_OUT".to_string(), out.display().to_string()),
         ]
         .into();
-        execute(&script, cwd, &env, stdin, &[], self.plan.timeout, OUTPUT_CAP)
-            .with_context(|| format!("cannot run revision {} on {}", self.revision, self.input.name))
+        let run = execute(&script, cwd, &env, stdin, &[], self.plan.timeout, OUTPUT_CAP)
+            .with_context(|| format!("cannot run revision {} on {}", self.revision, self.input.name))?;
+        run.save_texts(cwd.parent().unwrap_or(cwd))?;
+        Ok(run.record)
     }
 
     /// Stores the text of `file` (saved by `execute` only when not empty)

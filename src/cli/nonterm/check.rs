@@ -286,7 +286,7 @@ fn run_once(
         .collect();
     let timeout = Duration::from_secs_f64(args.timeout);
     let stdin = args.stdin.as_ref().map(std::path::absolute).transpose()?;
-    let record = execute(
+    let run = execute(
         &command.join(" "),
         &cwd,
         &env,
@@ -295,6 +295,8 @@ fn run_once(
         timeout,
         OUTPUT_CAP,
     )?;
+    run.save_texts(&dir)?;
+    let record = run.record;
     let files = read_all(&[out])?;
     Ok((record, files))
 }

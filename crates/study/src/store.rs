@@ -1,0 +1,442 @@
+//! The study database: one SQLite file per study (`WORK/study.sqlite`)
+//! holding every finished run of the plain and monitored builds: its key,
+//! status, output digests, timings and what its monitor recorded, with
+//! outputs and records as content-addressed blobs, each stored once however
+//! many runs produced it.
+//!
+//! Writes are batched: a transaction is committed every second or so, so
+//! an interrupted study loses at most its last second of runs and resumes
+//! from the rest. A file that is not a database of this format (foreign,
+//! damaged, from another format version) is never written to: opening it
+//! fails with [`Unusable`].
+//!
+//! `--plan` steps each write a shard (`WORK/shards/*.sqlite`, one writer
+//! each) that [`Store::merge_shards`] folds into the study's database:
+//! SQLite must not have concurrent writers on a network file system.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::cache::hex;
+use super::run::RunRecord;
+
+/// `PRAGMA application_id` of a study database ("weft").
+pub const APPLICATION_ID: i32 = 0x7765_6674;
+/// `PRAGMA user_version`: the layout below.
+pub const FORMAT_VERSION: i32 = 1;
+/// How long results may wait in an open transaction.
+const COMMIT_EVERY: Duration = Duration::from_secs(1);
+
+const SCHEMA: &str = "
+CREATE TABLE blobs(id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, data BLOB NOT NULL);
+CREATE TABLE runs(
+    arm TEXT NOT NULL, version TEXT NOT NULL, test TEXT NOT NULL,
+    key BLOB NOT NULL,
+    status INTEGER NOT NULL, abnormal TEXT,
+    stdout INTEGER NOT NULL, stderr INTEGER NOT NULL, outputs TEXT,
+    layout INTEGER, records INTEGER,
+    millis INTEGER NOT NULL, finished_ns INTEGER NOT NULL,
+    prepare_us INTEGER NOT NULL, exec_us INTEGER NOT NULL, keep_us INTEGER NOT NULL,
+    PRIMARY KEY(arm, version, test)
+) WITHOUT ROWID;
+";
+
+/// Which run: names, so that a study file that adds or reorders versions
+/// or tests keeps its finished runs.
+#[derive(Debug, Clone, Copy)]
+pub struct RunId<'a> {
+    pub arm: &'a str,
+    pub version: &'a str,
+    pub test: &'a str,
+}
+
+/// What a run's monitor left, as blobs (see [`super::run_records`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Kept {
+    /// The range variables' keys (shared by the runs of one build).
+    pub layout: Option<Vec<u8>>,
+    /// The range values, or the packed trace files.
+    pub records: Option<Vec<u8>>,
+}
+
+/// Where a run's time went, in microseconds: preparing its directory and
+/// key, the test command itself, and reading and keeping its results.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    pub prepare_us: u64,
+    pub exec_us: u64,
+    pub keep_us: u64,
+}
+
+/// A finished run, as stored.
+pub struct Finished<'a> {
+    pub key: &'a str,
+    pub record: &'a RunRecord,
+    pub stdout: &'a [u8],
+    pub stderr: &'a [u8],
+    pub kept: Kept,
+    pub timings: Timings,
+}
+
+/// A database file weft will not use: not SQLite, damaged, of another
+/// application or format version. The file is left untouched.
+#[derive(Debug)]
+pub struct Unusable {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}; the file is left as it is: move it away to start a new study database (the runs are then redone)",
+            self.path.display(),
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for Unusable {}
+
+struct Inner {
+    conn: Connection,
+    /// When the open transaction began, if one is open.
+    since: Option<Instant>,
+    /// Blob ids by digest, for blobs this process stored or met.
+    known: HashMap<[u8; 32], i64>,
+    /// Whether the study's database is attached as `base` (to a shard).
+    base: bool,
+}
+
+/// An open study database (or shard).
+pub struct Store {
+    inner: Mutex<Inner>,
+    pub path: PathBuf,
+}
+
+impl Store {
+    /// Opens the study database at `path`, creating it if missing.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        let conn = connect(path)?;
+        Ok(Store {
+            inner: Mutex::new(Inner {
+                conn,
+                since: None,
+                known: HashMap::new(),
+                base: false,
+            }),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens (or creates) the shard at `path`; runs already finished in the
+    /// study database `base` (if it exists) count as fresh.
+    pub fn open_shard(path: &Path, base: &Path) -> anyhow::Result<Store> {
+        let store = Store::open(path)?;
+        if base.exists() {
+            drop(connect(base)?);
+            let inner = store.lock();
+            inner
+                .conn
+                .execute("ATTACH DATABASE ?1 AS base", [base.to_string_lossy()])
+                .with_context(|| format!("cannot read {}", base.display()))?;
+            drop(inner);
+            store.lock().base = true;
+        }
+        Ok(store)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the run finished with exactly this key.
+    pub fn is_fresh(&self, id: RunId, key: &str) -> anyhow::Result<bool> {
+        let inner = self.lock();
+        let key = key_bytes(key);
+        let tables: &[&str] = if inner.base {
+            &["runs", "base.runs"]
+        } else {
+            &["runs"]
+        };
+        for table in tables {
+            let sql = format!("SELECT key FROM {table} WHERE arm = ?1 AND version = ?2 AND test = ?3");
+            let found: Option<Vec<u8>> = inner
+                .conn
+                .prepare_cached(&sql)?
+                .query_row(params![id.arm, id.version, id.test], |r| r.get(0))
+                .optional()?;
+            if found.is_some_and(|k| k == key) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Stores a finished run (replacing an older result of it); committed
+    /// within about a second.
+    pub fn put(&self, id: RunId, run: &Finished) -> anyhow::Result<()> {
+        let mut inner = self.lock();
+        if inner.since.is_none() {
+            inner.conn.execute_batch("BEGIN")?;
+            inner.since = Some(Instant::now());
+        }
+        let stdout = inner.blob(run.stdout)?;
+        let stderr = inner.blob(run.stderr)?;
+        let layout = run.kept.layout.as_deref().map(|b| inner.blob(b)).transpose()?;
+        let records = run.kept.records.as_deref().map(|b| inner.blob(b)).transpose()?;
+        let r = run.record;
+        let abnormal = r.abnormal.map(|a| serde_json::to_string(&a)).transpose()?;
+        let outputs = (!r.outputs.is_empty())
+            .then(|| serde_json::to_string(&r.outputs))
+            .transpose()?;
+        let finished_ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i64);
+        let t = run.timings;
+        inner
+            .conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            )?
+            .execute(params![
+                id.arm,
+                id.version,
+                id.test,
+                key_bytes(run.key),
+                r.status,
+                abnormal,
+                stdout,
+                stderr,
+                outputs,
+                layout,
+                records,
+                r.millis as i64,
+                finished_ns,
+                t.prepare_us as i64,
+                t.exec_us as i64,
+                t.keep_us as i64,
+            ])?;
+        if inner.since.is_some_and(|s| s.elapsed() >= COMMIT_EVERY) {
+            inner.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The stored run, with its key (hex), if there is one.
+    pub fn get(&self, id: RunId) -> anyhow::Result<Option<(String, RunRecord, Kept)>> {
+        let inner = self.lock();
+        let mut stmt = inner.conn.prepare_cached(
+            "SELECT key, status, abnormal, (SELECT digest FROM blobs WHERE id = stdout),
+                    (SELECT digest FROM blobs WHERE id = stderr), outputs, millis,
+                    (SELECT data FROM blobs WHERE id = layout), (SELECT data FROM blobs WHERE id = records)
+             FROM runs WHERE arm = ?1 AND version = ?2 AND test = ?3",
+        )?;
+        let row = stmt
+            .query_row(params![id.arm, id.version, id.test], |r| {
+                Ok((
+                    r.get::<_, Vec<u8>>(0)?,
+                    r.get::<_, i32>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<Vec<u8>>>(3)?,
+                    r.get::<_, Option<Vec<u8>>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, i64>(6)?,
+                    Kept {
+                        layout: r.get(7)?,
+                        records: r.get(8)?,
+                    },
+                ))
+            })
+            .optional()?;
+        let Some((key, status, abnormal, stdout, stderr, outputs, millis, kept)) = row else {
+            return Ok(None);
+        };
+        let damaged = || {
+            format!(
+                "{}: run {}/{}/{} is damaged",
+                self.path.display(),
+                id.arm,
+                id.version,
+                id.test
+            )
+        };
+        let record = RunRecord {
+            status,
+            abnormal: abnormal
+                .map(|a| serde_json::from_str(&a))
+                .transpose()
+                .with_context(damaged)?,
+            stdout: hex(&stdout.with_context(damaged)?),
+            stderr: hex(&stderr.with_context(damaged)?),
+            outputs: outputs
+                .map(|o| serde_json::from_str(&o))
+                .transpose()
+                .with_context(damaged)?
+                .unwrap_or_default(),
+            millis: millis as u64,
+        };
+        Ok(Some((hex(&key), record, kept)))
+    }
+
+    /// Commits what is pending.
+    pub fn flush(&self) -> anyhow::Result<()> {
+        self.lock().commit()
+    }
+
+    /// Folds every shard under `dir` into this database, oldest first (a
+    /// run in several shards keeps its newest result), and removes the
+    /// merged shards. Returns how many were merged.
+    pub fn merge_shards(&self, dir: &Path) -> anyhow::Result<usize> {
+        if !dir.is_dir() {
+            return Ok(0);
+        }
+        let mut shards: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+        for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|x| x == "sqlite") {
+                shards.push((std::fs::metadata(&path)?.modified()?, path));
+            }
+        }
+        shards.sort();
+        self.flush()?;
+        let mut inner = self.lock();
+        for (_, shard) in &shards {
+            drop(connect(shard)?);
+            let conn = &inner.conn;
+            conn.execute("ATTACH DATABASE ?1 AS shard", [shard.to_string_lossy()])?;
+            let merged = conn.execute_batch(MERGE);
+            conn.execute_batch("DETACH DATABASE shard")?;
+            merged.with_context(|| format!("cannot merge {}", shard.display()))?;
+            std::fs::remove_file(shard).with_context(|| format!("cannot remove {}", shard.display()))?;
+        }
+        inner.known.clear();
+        Ok(shards.len())
+    }
+}
+
+/// Copies an attached `shard`'s blobs and runs, mapping blob ids by digest.
+const MERGE: &str = "
+BEGIN;
+INSERT OR IGNORE INTO blobs(digest, data) SELECT digest, data FROM shard.blobs;
+INSERT OR REPLACE INTO runs
+SELECT r.arm, r.version, r.test, r.key, r.status, r.abnormal,
+    (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stdout),
+    (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stderr),
+    r.outputs,
+    (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.layout),
+    (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.records),
+    r.millis, r.finished_ns, r.prepare_us, r.exec_us, r.keep_us
+FROM shard.runs r;
+COMMIT;
+";
+
+impl Inner {
+    /// The id of the blob holding `data`, stored if new.
+    fn blob(&mut self, data: &[u8]) -> rusqlite::Result<i64> {
+        let digest: [u8; 32] = Sha256::digest(data).into();
+        if let Some(&id) = self.known.get(&digest) {
+            return Ok(id);
+        }
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO blobs(digest, data) VALUES (?1, ?2)")?
+            .execute(params![&digest[..], data])?;
+        let id = self
+            .conn
+            .prepare_cached("SELECT id FROM blobs WHERE digest = ?1")?
+            .query_row([&digest[..]], |r| r.get(0))?;
+        self.known.insert(digest, id);
+        Ok(id)
+    }
+
+    fn commit(&mut self) -> anyhow::Result<()> {
+        if self.since.take().is_some() {
+            self.conn.execute_batch("COMMIT")?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // An error here loses at most the last second's runs, which the
+        // next execution redoes.
+        let _ = self.flush();
+    }
+}
+
+/// Opens a database file, creating it (atomically, by renaming a finished
+/// new file into place) when missing; an existing file must be a healthy
+/// study database of this format.
+fn connect(path: &Path) -> anyhow::Result<Connection> {
+    if !path.exists() {
+        create(path)?;
+    }
+    let unusable = |reason: String| Unusable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn =
+        Connection::open_with_flags(path, flags).map_err(|e| unusable(format!("cannot open it ({e})")))?;
+    let header = |name: &str| -> Result<i32, Unusable> {
+        conn.pragma_query_value(None, name, |r| r.get(0))
+            .map_err(|e| unusable(format!("not a study database ({e})")))
+    };
+    if header("application_id")? != APPLICATION_ID {
+        return Err(
+            unusable("a SQLite database of another application, not a weft study database".into()).into(),
+        );
+    }
+    let version = header("user_version")?;
+    if version != FORMAT_VERSION {
+        return Err(unusable(format!(
+            "a study database of format {version}, this weft reads format {FORMAT_VERSION}"
+        ))
+        .into());
+    }
+    let check: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(|e| unusable(format!("damaged ({e})")))?;
+    if check != "ok" {
+        return Err(unusable(format!("damaged ({check})")).into());
+    }
+    conn.busy_timeout(Duration::from_secs(30))?;
+    conn.execute_batch("PRAGMA synchronous = NORMAL")?;
+    Ok(conn)
+}
+
+fn create(path: &Path) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let mut new = path.as_os_str().to_owned();
+    new.push(".new");
+    let new = PathBuf::from(new);
+    if new.exists() {
+        // Only this function writes that name: an earlier creation died.
+        std::fs::remove_file(&new)?;
+    }
+    let conn = Connection::open(&new).with_context(|| format!("cannot create {}", new.display()))?;
+    conn.execute_batch(&format!(
+        "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {FORMAT_VERSION}; BEGIN; {SCHEMA} COMMIT;"
+    ))?;
+    drop(conn);
+    // A link, not a rename: never replaces a file that appeared meanwhile.
+    let linked = std::fs::hard_link(&new, path);
+    std::fs::remove_file(&new)?;
+    linked.with_context(|| format!("cannot create {}", path.display()))
+}
+
+fn key_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
+        .collect()
+}

@@ -1,0 +1,133 @@
+//! The study database: an interrupted study resumes from it, a foreign or
+//! damaged file is a clear error that leaves it as it is, and the runs
+//! leave nothing else on disk.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The tiny fixture's program with no strategy and `n` tests, each
+/// sleeping `sleep` seconds before running the program.
+fn study(n: usize, sleep: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/experiment/tiny/src");
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::copy(src.join("calc.c"), dir.path().join("src/calc.c")).unwrap();
+    let mut toml = String::from(
+        "[study]\nname = \"store\"\nsource = \"src\"\nbuild = [\"cc $CFLAGS -o calc calc.c\"]\n\
+         [[version]]\nname = \"original\"\n[[version]]\nname = \"v1\"\ncflags = \"-DFAULTY\"\n",
+    );
+    for i in 0..n {
+        toml.push_str(&format!(
+            "[[test]]\nname = \"t{i}\"\ncmd = 'sleep {sleep}; \"$WEFT_BUILD/calc\" {}'\n",
+            i % 12
+        ));
+    }
+    let file = dir.path().join("study.toml");
+    std::fs::write(&file, toml).unwrap();
+    (dir, file)
+}
+
+fn experiment(file: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["experiment", "-j", "1"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+/// (runs done, runs reused) from the counters line.
+fn runs(out: &Output) -> (usize, usize) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let line = err.lines().find(|l| l.starts_with("builds:")).unwrap();
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    (numbers[2], numbers[3])
+}
+
+fn stored_runs(db: &Path) -> usize {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn.query_row("SELECT count(*) FROM runs", [], |r| r.get::<_, i64>(0))
+        .map_or(0, |n| n as usize)
+}
+
+#[test]
+fn an_interrupted_study_resumes_without_redoing_finished_runs() {
+    let (dir, file) = study(60, "0.05");
+    let db = dir.path().join("work/study.sqlite");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["experiment", "-j", "1"])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !(db.exists() && stored_runs(&db) >= 5) {
+        assert!(start.elapsed() < Duration::from_secs(60), "no run was committed");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the study ended before it was interrupted"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let finished = stored_runs(&db);
+    assert!(finished < 120, "the study was not interrupted");
+
+    let (done, reused) = runs(&experiment(&file));
+    assert_eq!(reused, finished);
+    assert_eq!(done + reused, 120);
+    // The runs' scratch directories went with the execution: the work
+    // directory holds the builds and the database, nothing per run.
+    let files = walkdir::WalkDir::new(dir.path().join("work"))
+        .into_iter()
+        .filter(|e| e.as_ref().unwrap().file_type().is_file())
+        .count();
+    assert!(files < 15, "{files} files in the work directory");
+    let oracle = std::fs::read_to_string(dir.path().join("report/matrices/oracle.csv")).unwrap();
+    assert!(oracle.starts_with("test,v1\nt0,1\n"), "{oracle}");
+}
+
+#[test]
+fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
+    let (dir, file) = study(6, "0");
+    assert_eq!(runs(&experiment(&file)), (12, 0));
+    let db = dir.path().join("work/study.sqlite");
+    let finished = std::fs::read(&db).unwrap();
+
+    let foreign = dir.path().join("foreign.sqlite");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE runs(x); INSERT INTO runs VALUES (1);")
+        .unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "not a study database",
+            b"just some text, not SQLite at all\n".repeat(200),
+        ),
+        ("another application", std::fs::read(&foreign).unwrap()),
+        ("", finished[..finished.len() / 2].to_vec()),
+    ];
+    for (says, bytes) in cases {
+        std::fs::write(&db, &bytes).unwrap();
+        let out = experiment(&file);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("study.sqlite") && err.contains(says), "{err}");
+        assert!(
+            err.contains("left as it is") && !err.contains("panicked"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&db).unwrap(), bytes, "the file was changed");
+    }
+    // Put back, the finished runs are all there.
+    std::fs::write(&db, &finished).unwrap();
+    assert_eq!(runs(&experiment(&file)), (0, 12));
+}
