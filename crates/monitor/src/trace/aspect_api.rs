@@ -10,17 +10,23 @@
 //! ```
 //!
 //! A var is a map: `name` (its name in the trace), `type` (the C type; ()
-//! when unknown), optional `pointer` (true when the type is a pointer
-//! whatever its spelling) and optional `expr` (the C expression to read;
-//! the name by default). Vars whose type weft cannot read are left out of
-//! the point and listed by `skipped()`. Clones share their specs.
+//! when unknown; for an array, its elements' type), optional `pointer`
+//! (true when the type is a pointer whatever its spelling) and optional
+//! `expr` (the C expression to read; the name by default). Optional
+//! shapes: `via` (the pointer `expr` reads through, as `p` for `p->len`:
+//! read only when the object it points to can be read), `string: true`
+//! (a NUL-terminated string at `expr`, a `char *` or, with `array: true`,
+//! a `char` array bounded by its size), `array: true` (an array of known
+//! length at `expr`, whose elements are of `type`). Vars whose type weft
+//! cannot read are left out of the point and listed by `skipped()`.
+//! Clones share their specs.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
-use super::spec::{TraceSpec, TracedVar, VarKind};
+use super::spec::{Layout, TraceSpec, TracedVar, VarKind};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -61,12 +67,29 @@ impl TraceTables {
             let field = |key: &str| map.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
             let name = field("name").ok_or("TraceTables: a var without a `name`")?;
             let c_type = field("type");
-            let pointer = map.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
-            match c_type.as_deref().and_then(|t| VarKind::for_c_type(t, pointer)) {
+            let flag = |key: &str| map.get(key).and_then(|v| v.as_bool().ok()).unwrap_or(false);
+            let (string, array) = (flag("string"), flag("array"));
+            let via = field("via");
+            let layout = match (string, array, via.is_some()) {
+                (true, _, _) => Layout::Str,
+                (false, true, _) => Layout::Seq,
+                (false, false, true) => Layout::Through,
+                (false, false, false) => Layout::Plain,
+            };
+            let kind = match layout {
+                Layout::Str => Some(VarKind::U64),
+                _ => c_type
+                    .as_deref()
+                    .and_then(|t| VarKind::for_c_type(t, flag("pointer"))),
+            };
+            match kind {
                 Some(kind) => vars.push(TracedVar {
                     expr: field("expr").unwrap_or_else(|| name.clone()),
                     name,
                     kind,
+                    layout,
+                    via,
+                    array,
                 }),
                 None => {
                     let why = c_type.unwrap_or_else(|| "unknown type".into());
