@@ -82,6 +82,13 @@ impl TraceTables {
                     .as_deref()
                     .and_then(|t| VarKind::for_c_type(t, flag("pointer"))),
             };
+            // An array of addresses would be compared element by element,
+            // and addresses differ from run to run (ASLR).
+            let kind = kind.filter(|&k| !(layout == Layout::Seq && k == VarKind::Pointer));
+            let c_type = match (layout, c_type) {
+                (Layout::Seq, Some(t)) => Some(format!("array of {t}")),
+                (_, t) => t,
+            };
             match kind {
                 Some(kind) => vars.push(TracedVar {
                     expr: field("expr").unwrap_or_else(|| name.clone()),
@@ -203,7 +210,8 @@ mod tests {
                 r#"
                 let t = TraceTables();
                 let vars = [#{name: "n", type: "int"}, #{name: "s", type: "struct s"},
-                            #{name: "p", type: "FILEP", pointer: true}, #{name: "u", type: ()}];
+                            #{name: "p", type: "FILEP", pointer: true}, #{name: "u", type: ()},
+                            #{name: "names", type: "void *", array: true}];
                 [t.enter("a.c", "f", 3, vars), t.skipped(), t.points(), t.files()]
                 "#,
             )
@@ -213,7 +221,10 @@ mod tests {
             enter.contains("(long long)(n)") && enter.contains("(p)}, 2)"),
             "{enter}"
         );
-        assert_eq!(out[1].to_string(), r#"["f#s: struct s", "f#u: unknown type"]"#);
+        assert_eq!(
+            out[1].to_string(),
+            r#"["f#s: struct s", "f#u: unknown type", "f#names: array of void *"]"#
+        );
         assert_eq!(out[2].as_int().unwrap(), 1);
         assert_eq!(out[3].to_string(), r#"["a.c"]"#);
     }
