@@ -89,6 +89,52 @@ fn variables_are_typed_through_the_project_header() {
     );
 }
 
+/// `[name, scalar_type, element_type]` lists as `name:scalar:element`.
+fn members(v: Value) -> Vec<String> {
+    let Value::List(items) = v else {
+        panic!("not a list: {v:?}")
+    };
+    items
+        .into_iter()
+        .map(|m| match m {
+            Value::List(parts) => parts.into_iter().map(show).collect::<Vec<_>>().join(":"),
+            other => panic!("not a member: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn what_a_variable_reaches_in_one_step_is_typed() {
+    let mut p = program();
+    let rows: Vec<String> = ["where", "copy", "name", "fixed", "window", "total"]
+        .iter()
+        .map(|n| row(&mut p, "var", n, &["target_type"]))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            // A struct is not a scalar: its members are `fields`.
+            "where: null",
+            "copy: null",
+            "name: char",
+            "fixed: char",
+            "window: unsigned char",
+            "total: null",
+        ]
+    );
+    let fields = |p: &mut Program, name: &str| {
+        let jp = select(p, "var")
+            .into_iter()
+            .find(|jp| p.attribute(jp, "name") == Ok(Value::Str(name.into())))
+            .unwrap();
+        members(p.attribute(&jp, "fields").unwrap())
+    };
+    // Through a typedef of a pointer, and of a struct value.
+    assert_eq!(fields(&mut p, "where"), ["x:int:null", "y:int:null"]);
+    assert_eq!(fields(&mut p, "copy"), ["x:int:null", "y:int:null"]);
+    assert!(fields(&mut p, "total").is_empty());
+}
+
 #[test]
 fn uses_lead_to_their_declarations() {
     let mut p = program();

@@ -1,20 +1,26 @@
-//! The trace monitor end to end: aspects/invariants.lara woven into a small
-//! program with the weft binary, built with strict warnings, run, and its
-//! trace files read back: the program behaves as before, and every sample
-//! holds the values the program computed.
+//! The trace monitor end to end: aspects/invariants.lara woven into small
+//! programs with the weft binary, built with strict warnings, run, and
+//! their trace files read back: the programs behave as before, every
+//! sample holds the values the program computed, and what is one step from
+//! a function's variables (struct members through pointers, strings,
+//! arrays of known length) gives the invariants the code makes true; a
+//! pointer to unmapped memory gives a missing value, not a crash.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
 use weft::monitor::trace::{PointKind, TraceFile, read_trace};
+use weft_invariants::Value;
 
 const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"];
 
-/// Weaves the invariants aspect into the fixture and builds plain and woven
-/// programs in `dir`.
-fn build(dir: &Path) {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace/calls.c");
+/// Weaves the invariants aspect into `tests/fixtures/trace/<name>` and
+/// builds plain and woven programs in `dir`.
+fn build(dir: &Path, name: &str) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/trace")
+        .join(name);
     let woven = dir.join("woven");
     let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["weave", "--aspect"])
@@ -29,7 +35,7 @@ fn build(dir: &Path) {
         "{}",
         String::from_utf8_lossy(&weave.stderr)
     );
-    for (exe, source) in [("plain", fixture.clone()), ("traced", woven.join("calls.c"))] {
+    for (exe, source) in [("plain", fixture.clone()), ("traced", woven.join(name))] {
         let gcc = Command::new("gcc")
             .args(STRICT)
             .arg("-O2")
@@ -74,14 +80,23 @@ fn samples(trace: &TraceFile, function: &str, kind: PointKind) -> HashMap<u64, V
             let p = &trace.points[s.point];
             p.function == function && p.kind == kind
         })
-        .map(|s| (s.nonce, s.values.iter().map(|&v| v as i64).collect()))
+        .map(|s| (s.nonce, s.values.iter().map(signed).collect()))
         .collect()
+}
+
+/// An integer or an address, as a signed number.
+fn signed(value: &Value) -> i64 {
+    match value {
+        Value::Int(i) => *i,
+        Value::Pointer(p) => *p as i64,
+        other => panic!("not an integer: {other:?}"),
+    }
 }
 
 #[test]
 fn a_traced_program_behaves_as_before_and_records_every_value() {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path());
+    build(dir.path(), "calls.c");
     let plain = run(dir.path(), "plain", &["4"], &[]);
     let traced = run(dir.path(), "traced", &["4"], &[]);
     assert_eq!(plain.stdout, traced.stdout);
@@ -110,7 +125,7 @@ fn a_traced_program_behaves_as_before_and_records_every_value() {
 #[test]
 fn hot_points_are_sampled_by_the_documented_policy_unless_told_otherwise() {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path());
+    build(dir.path(), "calls.c");
     run(dir.path(), "traced", &["1"], &[]);
     let sampled = samples(&traces(dir.path())[0], "twice", PointKind::Enter).len();
     // 5,000 calls: the first 100, one in 10 to 1,000, one in 100 after.
@@ -125,7 +140,7 @@ fn hot_points_are_sampled_by_the_documented_policy_unless_told_otherwise() {
 #[test]
 fn a_crash_and_a_fork_leave_readable_traces() {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path());
+    build(dir.path(), "calls.c");
     let aborted = run(dir.path(), "traced", &["3", "abort"], &[]);
     assert!(!aborted.status.success());
     let files = traces(dir.path());
@@ -146,7 +161,7 @@ fn a_crash_and_a_fork_leave_readable_traces() {
 #[test]
 fn a_cut_trace_is_an_error_at_its_offset_or_a_shorter_trace() {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path());
+    build(dir.path(), "calls.c");
     run(dir.path(), "traced", &["2"], &[]);
     let path = &weft::monitor::trace::record::FORMAT
         .files_in(&dir.path().join("out"))
@@ -162,4 +177,111 @@ fn a_cut_trace_is_an_error_at_its_offset_or_a_shorter_trace() {
     }
     let e = weft::monitor::trace::record::parse(&data[..start + 20]).unwrap_err();
     assert!(e.reason.contains("truncated"), "{e}");
+}
+
+/// The reach.c fixture built and run plain and traced (every sample kept):
+/// the same output; returns the trace directory.
+fn reach_run(dir: &Path) -> std::path::PathBuf {
+    build(dir, "reach.c");
+    let all = [("WEFT_TRACE_SAMPLING", "all")];
+    let (plain, traced) = (
+        run(dir, "plain", &["20"], &all),
+        run(dir, "traced", &["20"], &all),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stdout),
+        String::from_utf8_lossy(&traced.stdout)
+    );
+    assert!(plain.status.success() && traced.status.success(), "{traced:?}");
+    dir.join("out")
+}
+
+#[test]
+fn members_strings_and_arrays_are_traced_and_give_their_invariants() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = reach_run(dir.path());
+    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["invariants", "learn"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        learned.status.success(),
+        "{}",
+        String::from_utf8_lossy(&learned.stderr)
+    );
+    let text = String::from_utf8_lossy(&learned.stdout);
+    let at = |point: &str| -> Vec<&str> {
+        let start = text
+            .find(&format!("{point}\n"))
+            .unwrap_or_else(|| panic!("no {point} in\n{text}"));
+        // A point's invariants follow its name, up to the next rule.
+        let lines = text[start..].lines().skip(1);
+        lines.take_while(|l| !l.starts_with("====")).collect()
+    };
+    let expect = |point: &str, wanted: &[&str]| {
+        let found = at(point);
+        for w in wanted {
+            assert!(found.contains(w), "{point} lacks `{w}`: {found:#?}");
+        }
+    };
+    // Members through a pointer, a char array member as a string, an
+    // array member with its size.
+    expect(
+        "reach.c.push():::ENTER",
+        &[
+            "s->cap == 4",
+            "s->tag == \"stk\"",
+            "s->next == null",
+            "s->cells[] elements >= 0",
+            "s->len <= s->cap",
+            "s->cap == size(s->cells[])",
+        ],
+    );
+    // Post-state against the entry's values, read through the pointer.
+    expect(
+        "reach.c.push():::EXIT35",
+        &["s->len == return", "s->len == orig(s->len) + 1"],
+    );
+    expect(
+        "reach.c.push():::EXIT33",
+        &["s->cells[] sorted by <", "return == -1"],
+    );
+    // A global array of known length, and a global struct's members.
+    expect(
+        "reach.c.divisors():::ENTER",
+        &["primes[] == [2, 3, 5, 7, 11, 13]", "size(primes[]) == 6"],
+    );
+    expect("reach.c.divisors():::EXIT", &["primes[] == orig(primes[])"]);
+    expect("reach.c.main():::EXIT", &["stats.calls == 21"]);
+    // The string a `char *` points to; null in a third of the calls.
+    expect("reach.c.greet():::ENTER", &["*name one of { \"ada\", \"bob\" }"]);
+}
+
+#[test]
+fn a_pointer_to_unmapped_memory_gives_missing_members() {
+    let dir = tempfile::tempdir().unwrap();
+    reach_run(dir.path());
+    let trace = &traces(dir.path())[0];
+    let peek = trace
+        .points
+        .iter()
+        .position(|p| p.function == "peek" && p.kind == PointKind::Enter)
+        .unwrap();
+    let len = trace.points[peek]
+        .vars
+        .iter()
+        .position(|v| v.name == "s->len")
+        .unwrap();
+    let seen: Vec<&Value> = trace
+        .samples
+        .iter()
+        .filter(|s| s.point == peek)
+        .map(|s| &s.values[len])
+        .collect();
+    assert_eq!(
+        seen,
+        [&Value::Int(0), &Value::Missing],
+        "peek(&s, 1), then peek(gone, 0)"
+    );
 }

@@ -22,7 +22,9 @@ pub(crate) struct VarInfo {
 pub(crate) fn expand(decl: &PointDecl) -> Vec<VarInfo> {
     let mut vars = Vec::new();
     for (i, var) in decl.vars.iter().enumerate() {
-        let name = if var.rep.is_sequence() && !var.name.ends_with(']') {
+        // `a[]` and `orig(a[])` already read as sequences.
+        let named = var.name.ends_with(']') || var.name.ends_with("[])");
+        let name = if var.rep.is_sequence() && !named {
             format!("{}[]", var.name)
         } else {
             var.name.clone()

@@ -255,6 +255,8 @@ macro_rules! typed_attributes {
             attr("is_const", &["isConst"], Bool, "The object itself is const (`const int x`, `char *const p`; not `const char *p`)."),
             attr("is_volatile", &["isVolatile"], Bool, "The object itself is volatile."),
             attr("storage_class", &["storageClass"], StrOrNull, "`static`, `extern`, `register`, `auto` or `_Thread_local` when written; null otherwise."),
+            attr("target_type", &["targetType"], StrOrNull, "For a pointer, the scalar spelling (as `scalar_type`) of what it points to (`char` for `const char *`); for an array, of its elements; null otherwise, and when that is not a scalar."),
+            attr("fields", &[], List, "For a struct, or a pointer to one, its members as `[name, scalar_type, element_type]` lists: `scalar_type` as the attribute (null for a member that is not a scalar), `element_type` the scalar spelling of the elements of a member array of known length (null otherwise; a flexible array member `a[]` has no known length). Empty for unions (their members overlap), other types, and structs whose definition was not seen."),
             $($extra),*
         ]
     };

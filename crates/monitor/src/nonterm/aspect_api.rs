@@ -78,11 +78,8 @@ impl NontermMonitors {
             let kind = VarKind::for_c_type(&c_type, pointer).ok_or_else(|| {
                 format!("state variable `{name}` has type `{c_type}`, which weft cannot read")
             })?;
-            state.push(TracedVar {
-                expr: field("expr").unwrap_or_else(|| name.clone()),
-                name,
-                kind,
-            });
+            let expr = field("expr").unwrap_or_else(|| name.clone());
+            state.push(TracedVar::plain(&name, kind, &expr));
         }
         if state.len() > MAX_STATE {
             return Err(format!("{} state variables, more than {MAX_STATE}", state.len()));

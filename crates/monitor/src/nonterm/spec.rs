@@ -271,11 +271,7 @@ mod tests {
     #[test]
     fn a_loop_gets_its_block_its_step_and_its_declaration() {
         let mut spec = NontermSpec::new("a.c", Policy::Abort, Schedule::Brent);
-        let vars = [TracedVar {
-            name: "i".into(),
-            kind: VarKind::I64,
-            expr: "i".into(),
-        }];
+        let vars = [TracedVar::plain("i", VarKind::I64, "i")];
         let texts = spec.add("f", 4, &vars, true, None);
         assert_eq!(
             texts.before,

@@ -10,17 +10,23 @@
 //! ```
 //!
 //! A var is a map: `name` (its name in the trace), `type` (the C type; ()
-//! when unknown), optional `pointer` (true when the type is a pointer
-//! whatever its spelling) and optional `expr` (the C expression to read;
-//! the name by default). Vars whose type weft cannot read are left out of
-//! the point and listed by `skipped()`. Clones share their specs.
+//! when unknown; for an array, its elements' type), optional `pointer`
+//! (true when the type is a pointer whatever its spelling) and optional
+//! `expr` (the C expression to read; the name by default). Optional
+//! shapes: `via` (the pointer `expr` reads through, as `p` for `p->len`:
+//! read only when the object it points to can be read), `string: true`
+//! (a NUL-terminated string at `expr`, a `char *` or, with `array: true`,
+//! a `char` array bounded by its size), `array: true` (an array of known
+//! length at `expr`, whose elements are of `type`). Vars whose type weft
+//! cannot read are left out of the point and listed by `skipped()`.
+//! Clones share their specs.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
-use super::spec::{TraceSpec, TracedVar, VarKind};
+use super::spec::{Layout, TraceSpec, TracedVar, VarKind};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -61,12 +67,36 @@ impl TraceTables {
             let field = |key: &str| map.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
             let name = field("name").ok_or("TraceTables: a var without a `name`")?;
             let c_type = field("type");
-            let pointer = map.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
-            match c_type.as_deref().and_then(|t| VarKind::for_c_type(t, pointer)) {
+            let flag = |key: &str| map.get(key).and_then(|v| v.as_bool().ok()).unwrap_or(false);
+            let (string, array) = (flag("string"), flag("array"));
+            let via = field("via");
+            let layout = match (string, array, via.is_some()) {
+                (true, _, _) => Layout::Str,
+                (false, true, _) => Layout::Seq,
+                (false, false, true) => Layout::Through,
+                (false, false, false) => Layout::Plain,
+            };
+            let kind = match layout {
+                Layout::Str => Some(VarKind::U64),
+                _ => c_type
+                    .as_deref()
+                    .and_then(|t| VarKind::for_c_type(t, flag("pointer"))),
+            };
+            // An array of addresses would be compared element by element,
+            // and addresses differ from run to run (ASLR).
+            let kind = kind.filter(|&k| !(layout == Layout::Seq && k == VarKind::Pointer));
+            let c_type = match (layout, c_type) {
+                (Layout::Seq, Some(t)) => Some(format!("array of {t}")),
+                (_, t) => t,
+            };
+            match kind {
                 Some(kind) => vars.push(TracedVar {
                     expr: field("expr").unwrap_or_else(|| name.clone()),
                     name,
                     kind,
+                    layout,
+                    via,
+                    array,
                 }),
                 None => {
                     let why = c_type.unwrap_or_else(|| "unknown type".into());
@@ -180,7 +210,8 @@ mod tests {
                 r#"
                 let t = TraceTables();
                 let vars = [#{name: "n", type: "int"}, #{name: "s", type: "struct s"},
-                            #{name: "p", type: "FILEP", pointer: true}, #{name: "u", type: ()}];
+                            #{name: "p", type: "FILEP", pointer: true}, #{name: "u", type: ()},
+                            #{name: "names", type: "void *", array: true}];
                 [t.enter("a.c", "f", 3, vars), t.skipped(), t.points(), t.files()]
                 "#,
             )
@@ -190,7 +221,10 @@ mod tests {
             enter.contains("(long long)(n)") && enter.contains("(p)}, 2)"),
             "{enter}"
         );
-        assert_eq!(out[1].to_string(), r#"["f#s: struct s", "f#u: unknown type"]"#);
+        assert_eq!(
+            out[1].to_string(),
+            r#"["f#s: struct s", "f#u: unknown type", "f#names: array of void *"]"#
+        );
         assert_eq!(out[2].as_int().unwrap(), 1);
         assert_eq!(out[3].to_string(), r#"["a.c"]"#);
     }

@@ -9,6 +9,7 @@
 //! runs and checks runs. See docs/invariants.md.
 
 pub mod aspect_api;
+pub mod layout;
 pub mod points;
 pub mod record;
 pub mod runs;
@@ -16,4 +17,4 @@ pub mod spec;
 
 pub use record::{Sample, TraceFile, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
-pub use spec::{PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};
+pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

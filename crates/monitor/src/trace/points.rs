@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use weft_invariants::{PointDecl as EnginePoint, PointKind as EngineKind, Rep, Value, VarDecl as EngineVar};
 
 use super::record::TraceFile;
-use super::spec::{PointDecl, PointKind, VarKind};
+use super::spec::{Layout, PointDecl, PointKind, VarDecl, VarKind};
 
 /// One trace file's points as the engine's. A function's points are named
 /// after its unit and itself, `util.c.updcrc():::ENTER`, as Daikon names
@@ -87,12 +87,7 @@ impl FileView {
         for sample in &trace.samples {
             let decl = &trace.points[sample.point];
             values.clear();
-            values.extend(
-                decl.vars
-                    .iter()
-                    .zip(&sample.values)
-                    .map(|(v, &bits)| value(v.kind, bits)),
-            );
+            values.extend(sample.values.iter().cloned());
             match (decl.kind, self.entries[sample.point]) {
                 (PointKind::Enter, _) if self.orig => {
                     open.insert(sample.nonce, values.clone());
@@ -115,24 +110,26 @@ fn engine_vars(point: &PointDecl) -> Vec<EngineVar> {
     point
         .vars
         .iter()
-        .map(|v| EngineVar::new(v.name.clone(), rep(v.kind)))
+        .map(|v| {
+            // An array reads `a[]`, so that its entry value is `orig(a[])`.
+            let name = match v.layout {
+                Layout::Seq => format!("{}[]", v.name),
+                _ => v.name.clone(),
+            };
+            EngineVar::new(name, rep(v))
+        })
         .collect()
 }
 
-fn rep(kind: VarKind) -> Rep {
-    match kind {
-        VarKind::I64 | VarKind::U64 => Rep::Int,
-        VarKind::F64 => Rep::Float,
-        VarKind::Pointer => Rep::Pointer,
-    }
-}
-
-/// A stored value as the engine's. Unsigned values above 2^63 − 1 read as
-/// negative numbers: the engine's integers are 64-bit signed.
-fn value(kind: VarKind, bits: u64) -> Value {
-    match kind {
-        VarKind::I64 | VarKind::U64 => Value::Int(bits as i64),
-        VarKind::F64 => Value::Float(f64::from_bits(bits)),
-        VarKind::Pointer => Value::Pointer(bits),
+/// How the engine represents a variable: arrays' elements are integers
+/// (addresses too, by their bits) or floats.
+fn rep(var: &VarDecl) -> Rep {
+    match (var.layout, var.kind) {
+        (Layout::Str, _) => Rep::Str,
+        (Layout::Seq, VarKind::F64) => Rep::FloatSeq,
+        (Layout::Seq, _) => Rep::IntSeq,
+        (_, VarKind::I64 | VarKind::U64) => Rep::Int,
+        (_, VarKind::F64) => Rep::Float,
+        (_, VarKind::Pointer) => Rep::Pointer,
     }
 }

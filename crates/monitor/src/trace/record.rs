@@ -1,16 +1,18 @@
-//! Reading the `.trace` files the trace runtime writes (format v1, see
+//! Reading the `.trace` files the trace runtime writes (format v2, see
 //! `runtime/weft_trace_cold.h`): the common header, the unit's
 //! declarations, then samples in chunks.
 
 use std::path::Path;
 
-use super::spec::{PointDecl, PointKind, VarDecl, VarKind};
+use weft_invariants::Value;
+
+use super::spec::{Layout, PointDecl, PointKind, VarDecl, VarKind};
 use crate::record::{Bytes, Format, HEADER_SIZE, Header, RecordError};
 
 /// The trace monitor's record files.
 pub const FORMAT: Format = Format {
     magic: b"WEFTTRC\0",
-    version: 1,
+    version: 2,
     extension: "trace",
     what: "trace",
 };
@@ -19,14 +21,19 @@ pub const FORMAT: Format = Format {
 const CAPPED: u32 = 0xFFFF_FFFF;
 const PAGE: usize = 4096;
 
-/// One sample: the values of a point's variables, in declaration order, as
-/// stored (signed integers and pointers as their bits, floats as theirs).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A payload length that means "missing" (a null or unreadable string or
+/// array).
+const MISSING: u64 = u64::MAX;
+
+/// One sample: the values of a point's variables, in declaration order.
+/// Unsigned values above 2^63 − 1 read as negative numbers: the engine's
+/// integers are 64-bit signed.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
     pub point: usize,
     /// The invocation: an exit's nonce equals its entry's.
     pub nonce: u64,
-    pub values: Vec<u64>,
+    pub values: Vec<Value>,
 }
 
 /// One trace file, read whole.
@@ -103,13 +110,14 @@ fn declarations(text: &str) -> Result<(String, Vec<PointDecl>), RecordError> {
                 vars: Vec::new(),
             }),
             ["var", name, kind] => {
-                let kind = VarKind::parse(kind).ok_or_else(|| bad(n, "unknown value kind"))?;
+                let (layout, kind) = Layout::parse(kind).ok_or_else(|| bad(n, "unknown value kind"))?;
                 let point = points
                     .last_mut()
                     .ok_or_else(|| bad(n, "a var before any point"))?;
                 point.vars.push(VarDecl {
                     name: name.to_string(),
                     kind,
+                    layout,
                 });
             }
             _ => return Err(bad(n, "neither a point nor a var")),
@@ -142,22 +150,101 @@ fn samples(
         let decl = points
             .get(point)
             .ok_or_else(|| RecordError::at(at, format!("sample of point {point}, not declared")))?;
-        let count = b.u32(at + 4)? as usize;
-        if count != decl.vars.len() {
-            return Err(RecordError::at(
-                at + 4,
-                format!(
-                    "sample of point {point} has {count} values, {} declared",
-                    decl.vars.len()
-                ),
-            ));
+        let words = b.u32(at + 4)? as usize;
+        let payload = at + 16;
+        let end = payload + 8 * words;
+        if end > data.len() {
+            return Err(RecordError::at(at, "truncated inside a sample"));
         }
         let nonce = b.u64(at + 8)?;
-        let values = (0..count)
-            .map(|i| b.u64(at + 16 + 8 * i))
-            .collect::<Result<Vec<_>, _>>()?;
+        let values = payload_values(data, payload, end, &decl.vars)
+            .map_err(|why| RecordError::at(at, format!("sample of point {point}: {why}")))?;
         out.push(Sample { point, nonce, values });
-        at += 16 + 8 * count;
+        at = end;
     }
     Ok((out, false))
+}
+
+/// The values of one sample's payload, `data[start..end]`, read by the
+/// point's declarations; the reason when it does not match them.
+fn payload_values(data: &[u8], start: usize, end: usize, vars: &[VarDecl]) -> Result<Vec<Value>, String> {
+    let word = |i: usize| -> Result<u64, String> {
+        let at = start + 8 * i;
+        data.get(at..at + 8)
+            .filter(|_| at + 8 <= end)
+            .map(|w| u64::from_ne_bytes(w.try_into().expect("8 bytes")))
+            .ok_or_else(|| {
+                format!(
+                    "{} payload words do not hold its {} variables",
+                    (end - start) / 8,
+                    vars.len()
+                )
+            })
+    };
+    let mut next = 0;
+    let mut values = Vec::with_capacity(vars.len());
+    for var in vars {
+        let value = match var.layout {
+            Layout::Plain => scalar(var.kind, word(next)?),
+            Layout::Through => match word(next)? {
+                0 => Value::Missing,
+                _ => scalar(var.kind, word(next + 1)?),
+            },
+            Layout::Str | Layout::Seq => match word(next)? {
+                MISSING => Value::Missing,
+                len => {
+                    let at = start + 8 * (next + 1);
+                    let len = usize::try_from(len).ok().filter(|&l| l <= end - start);
+                    let len = len.ok_or_else(|| format!("`{}` is longer than its sample", var.name))?;
+                    let words = if var.layout == Layout::Str {
+                        len.div_ceil(8)
+                    } else {
+                        len
+                    };
+                    if at + 8 * words > end {
+                        return Err(format!("`{}` is longer than its sample", var.name));
+                    }
+                    next += words;
+                    if var.layout == Layout::Str {
+                        Value::Str(String::from_utf8_lossy(&data[at..at + len]).into_owned())
+                    } else {
+                        sequence(var.kind, &data[at..at + 8 * len])
+                    }
+                }
+            },
+        };
+        next += match var.layout {
+            Layout::Through => 2,
+            _ => 1,
+        };
+        values.push(value);
+    }
+    if start + 8 * next != end {
+        return Err(format!(
+            "{} payload words, its variables take {next}",
+            (end - start) / 8
+        ));
+    }
+    Ok(values)
+}
+
+/// A stored scalar as the engine's value.
+fn scalar(kind: VarKind, bits: u64) -> Value {
+    match kind {
+        VarKind::I64 | VarKind::U64 => Value::Int(bits as i64),
+        VarKind::F64 => Value::Float(f64::from_bits(bits)),
+        VarKind::Pointer => Value::Pointer(bits),
+    }
+}
+
+/// Stored array elements as the engine's sequence: floats, or integers
+/// (addresses too, by their bits).
+fn sequence(kind: VarKind, bytes: &[u8]) -> Value {
+    let words = bytes
+        .chunks_exact(8)
+        .map(|w| u64::from_ne_bytes(w.try_into().expect("8 bytes")));
+    match kind {
+        VarKind::F64 => Value::FloatSeq(words.map(f64::from_bits).collect()),
+        _ => Value::IntSeq(words.map(|w| w as i64).collect()),
+    }
 }

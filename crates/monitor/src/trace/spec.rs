@@ -4,10 +4,12 @@
 //! A unit gets [`TraceSpec::prelude`] at its very top, a sample statement at
 //! each point ([`TraceSpec::enter`] declares the invocation's nonce at a
 //! function's entry; [`TraceSpec::exit`] uses it before each return) and
-//! [`TraceSpec::epilogue`] at its very end.
+//! [`TraceSpec::epilogue`] at its very end. A sample's values are computed
+//! only when the sampling policy keeps the invocation.
 
 use std::fmt::Write as _;
 
+pub use super::layout::{Layout, TracedVar};
 use crate::c_text::{c_string, unit_stem};
 pub use crate::value::VarKind;
 
@@ -45,7 +47,9 @@ impl PointKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VarDecl {
     pub name: String,
+    /// The scalar kind (for an array, its elements').
     pub kind: VarKind,
+    pub layout: Layout,
 }
 
 /// One program point: a function's entry, or one of its exits (by line).
@@ -57,15 +61,6 @@ pub struct PointDecl {
     /// body).
     pub line: usize,
     pub vars: Vec<VarDecl>,
-}
-
-/// A variable the aspect asks to trace at a point: its name in the trace,
-/// its kind, and the C expression giving its value there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TracedVar {
-    pub name: String,
-    pub kind: VarKind,
-    pub expr: String,
 }
 
 /// The program points of one woven unit.
@@ -107,6 +102,7 @@ impl TraceSpec {
                 .map(|v| VarDecl {
                     name: v.name.clone(),
                     kind: v.kind,
+                    layout: v.layout,
                 })
                 .collect(),
         });
@@ -115,37 +111,38 @@ impl TraceSpec {
 
     /// The values argument of a sample call: a compound literal, or a null
     /// pointer when there is nothing to record.
-    fn values(vars: &[TracedVar]) -> String {
-        if vars.is_empty() {
+    fn values(&self, vars: &[TracedVar]) -> String {
+        let slots: Vec<String> = vars.iter().flat_map(|v| v.slots(&self.tu())).collect();
+        if slots.is_empty() {
             return "0, 0".to_string();
         }
-        let encoded: Vec<String> = vars.iter().map(|v| v.kind.encode(&v.expr)).collect();
         format!(
             "(const unsigned long long[]){{{}}}, {}",
-            encoded.join(", "),
-            vars.len()
+            slots.join(", "),
+            slots.len()
         )
     }
 
     /// A declaration for the start of `function`'s body: samples the entry
-    /// and keeps the invocation's nonce in [`NONCE`] for its exits.
+    /// when the sampling policy keeps it, and keeps the invocation's nonce
+    /// (0 when not kept) in [`NONCE`] for its exits.
     pub fn enter(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
         let point = self.add(function, PointKind::Enter, line, vars);
+        let tu = self.tu();
         format!(
-            "unsigned long long {NONCE} = weft_trace_enter({}, {point}u, {});",
-            self.tu(),
-            Self::values(vars)
+            "unsigned long long {NONCE} = weft_trace_want({tu}, {point}u) ? weft_trace_enter({tu}, {point}u, {}) : 0;",
+            self.values(vars)
         )
     }
 
     /// A statement for just before an exit of `function` at `line`: samples
-    /// it as the exit of the invocation in [`NONCE`].
+    /// it as the exit of the invocation in [`NONCE`], if its entry was.
     pub fn exit(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
         let point = self.add(function, PointKind::Exit, line, vars);
         format!(
-            "weft_trace_exit({}, {point}u, {NONCE}, {});",
+            "if ({NONCE} != 0) weft_trace_exit({}, {point}u, {NONCE}, {});",
             self.tu(),
-            Self::values(vars)
+            self.values(vars)
         )
     }
 
@@ -163,7 +160,7 @@ impl TraceSpec {
                 p.vars.len()
             );
             for v in &p.vars {
-                let _ = writeln!(text, "var\t{}\t{}", clean(&v.name), v.kind);
+                let _ = writeln!(text, "var\t{}\t{}", clean(&v.name), v.layout.decl(v.kind));
             }
         }
         text
@@ -177,15 +174,42 @@ impl TraceSpec {
         format!("{RUNTIME_HOT}static struct weft_trace_tu *{} = 0;\n", self.tu())
     }
 
+    /// The runtime's layout table (one string per point, 0 for a point of
+    /// plain scalars), or `0` when every point has plain scalars only.
+    fn layouts(&self) -> (String, String) {
+        let strings: Vec<String> = self
+            .points
+            .iter()
+            .map(|p| {
+                let codes: String = p.vars.iter().map(|v| v.layout.code(v.kind)).collect();
+                if codes.chars().all(|c| c == '.') {
+                    "0".to_string()
+                } else {
+                    format!("\"{codes}\"")
+                }
+            })
+            .collect();
+        if strings.iter().all(|s| s == "0") {
+            return (String::new(), "0".to_string());
+        }
+        let name = format!("weft_trace_layouts_{}", self.stem);
+        let table = format!(
+            "static const char *const {name}[] = {{{}}};\n",
+            strings.join(", ")
+        );
+        (table, name)
+    }
+
     /// The text for the very end of the woven file; empty without points.
     pub fn epilogue(&self) -> String {
         if self.points.is_empty() {
             return String::new();
         }
         let stem = &self.stem;
+        let (table, layouts) = self.layouts();
         format!(
-            "\n{RUNTIME_COLD}static unsigned long long weft_trace_counts_{stem}[{n}];\n\
-             static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0\n}};\n\
+            "\n{RUNTIME_COLD}static unsigned long long weft_trace_counts_{stem}[{n}];\n{table}\
+             static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0, {layouts}, 0, 0, 0, 0, 0, 0\n}};\n\
              static void weft_trace_child_{stem}(void)\n{{\n    weft_trace_forget(&weft_trace_tu_{stem});\n}}\n\
              static void weft_trace_init_{stem}(void) __attribute__((constructor));\n\
              static void weft_trace_init_{stem}(void)\n{{\n    {tu} = &weft_trace_tu_{stem};\n    pthread_atfork(0, 0, weft_trace_child_{stem});\n}}\n",
@@ -201,11 +225,7 @@ mod tests {
     use super::*;
 
     fn var(name: &str, kind: VarKind) -> TracedVar {
-        TracedVar {
-            name: name.into(),
-            kind,
-            expr: name.into(),
-        }
+        TracedVar::plain(name, kind, name)
     }
 
     #[test]
@@ -214,16 +234,31 @@ mod tests {
         let enter = spec.enter("f", 3, &[var("n", VarKind::I64), var("p", VarKind::Pointer)]);
         assert_eq!(
             enter,
-            "unsigned long long weft_inv = weft_trace_enter(weft_trace_src_a_c, 0u, \
+            "unsigned long long weft_inv = weft_trace_want(weft_trace_src_a_c, 0u) ? \
+             weft_trace_enter(weft_trace_src_a_c, 0u, \
              (const unsigned long long[]){(unsigned long long)(long long)(n), \
-             (unsigned long long)(__UINTPTR_TYPE__)(p)}, 2);"
+             (unsigned long long)(__UINTPTR_TYPE__)(p)}, 2) : 0;"
         );
         let exit = spec.exit("f", 9, &[]);
-        assert_eq!(exit, "weft_trace_exit(weft_trace_src_a_c, 1u, weft_inv, 0, 0);");
+        assert_eq!(
+            exit,
+            "if (weft_inv != 0) weft_trace_exit(weft_trace_src_a_c, 1u, weft_inv, 0, 0);"
+        );
         assert_eq!(
             spec.declarations(),
             "unit\tsrc/a.c\npoint\tf\tenter\t3\t2\nvar\tn\ti64\nvar\tp\tptr\npoint\tf\texit\t9\t0\n"
         );
         assert!(spec.epilogue().contains("weft_trace_counts_src_a_c[2]"));
+        assert!(!spec.epilogue().contains("weft_trace_layouts_"), "scalars only");
+        let s = TracedVar {
+            layout: Layout::Str,
+            ..var("s", VarKind::U64)
+        };
+        spec.enter("g", 12, &[var("n", VarKind::I64), s]);
+        assert!(
+            spec.epilogue()
+                .contains("weft_trace_layouts_src_a_c[] = {0, 0, \".s\"};")
+        );
+        assert!(spec.declarations().ends_with("var\ts\tstr\n"));
     }
 }

@@ -385,7 +385,7 @@ fn declared_attribute(
     if name == "declaration" {
         return Some(decl.map_or(Value::Null, |d| declaration_join_point(files, d)));
     }
-    typed_attribute(decl, scope, name)
+    typed_attribute(sema, decl, scope, name)
 }
 
 /// `vardecl` attributes read from the declarator itself.

@@ -5,6 +5,7 @@
 
 mod attribute;
 mod loops;
+mod members;
 mod params;
 mod select;
 mod slice;

@@ -8,6 +8,7 @@
 use tree_sitter::Node;
 
 use super::catalogue;
+use super::members;
 use super::params::{function_of, param_identifier, parameters};
 use super::tree::{declarator_name, field_in_parent, handle};
 use super::{JoinPoint, Value};
@@ -33,6 +34,8 @@ const SEMANTIC_ATTRIBUTES: &[&str] = &[
     "is_volatile",
     "storage_class",
     "declaration",
+    "target_type",
+    "fields",
 ];
 
 /// Whether attribute `name` (canonical or alias) of a `kind` join point
@@ -94,7 +97,12 @@ pub fn scope_of(decl: Option<&Declaration>) -> Scope {
 /// A type or place attribute of a declared object whose declaration is
 /// `decl` (`None`: unresolved) and whose scope is `scope`. `None` when `name`
 /// is not one of these attributes.
-pub fn typed_attribute(decl: Option<&Declaration>, scope: Scope, name: &str) -> Option<Value> {
+pub fn typed_attribute(
+    sema: Option<&Semantics>,
+    decl: Option<&Declaration>,
+    scope: Scope,
+    name: &str,
+) -> Option<Value> {
     let ty = decl.map(|d| &d.ty).filter(|t| !t.is_unknown());
     let shape = |test: fn(&weft_c::sema::CType) -> bool| Value::Bool(ty.is_some_and(test));
     Some(match name {
@@ -113,6 +121,8 @@ pub fn typed_attribute(decl: Option<&Declaration>, scope: Scope, name: &str) -> 
         "is_const" => shape(|t| t.is_const),
         "is_volatile" => shape(|t| t.is_volatile),
         "storage_class" => decl.map_or(Value::Null, |d| storage_keyword(d.storage)),
+        "target_type" => members::target_type(ty),
+        "fields" => members::fields(sema, ty),
         _ => return None,
     })
 }
