@@ -18,7 +18,8 @@
  * '.' scalar, '?' guarded scalar, 's' string, 'i'/'u'/'f' array of
  * signed/unsigned/floating elements) says which; a point of scalars only
  * has none. Memory behind pointers is read with process_vm_readv on the
- * process itself, so a bad pointer gives a missing value, never a fault.
+ * process itself (Linux), so a bad pointer gives a missing value, never a
+ * fault; where there is no such call, such values are all missing.
  *
  * Sampling (WEFT_TRACE_SAMPLING=all turns it off): every sample of
  * a point's first 100 invocations, then one in 10 up to 1,000, one in 100
@@ -27,9 +28,16 @@
  * tag 0xFFFFFFFF record. A fork child starts a file of its own. */
 #include <sys/uio.h>
 
+#ifdef __linux__
 /* Declared here because glibc declares it only under _GNU_SOURCE. */
 extern ssize_t process_vm_readv(pid_t, const struct iovec *, unsigned long, const struct iovec *, unsigned long,
                                 unsigned long);
+#define WEFT_TRACE_VM_READ(pid, local, remote, count) process_vm_readv(pid, local, 1, remote, count, 0)
+#else
+/* No kernel read of one's own memory elsewhere: what lies behind pointers
+ * is recorded as missing rather than read unguarded. */
+#define WEFT_TRACE_VM_READ(pid, local, remote, count) ((void)(pid), (void)(local), (void)(remote), (ssize_t)-1)
+#endif
 
 #ifndef WEFT_TRACE_COLD_V2
 #define WEFT_TRACE_COLD_V2
@@ -166,8 +174,7 @@ static unsigned long weft_trace_copy(struct weft_trace_tu *weft_t, void *weft_ds
     weft_remote[0].iov_len = weft_n < weft_first ? weft_n : weft_first;
     weft_remote[1].iov_base = (char *)(__UINTPTR_TYPE__)weft_src + weft_remote[0].iov_len;
     weft_remote[1].iov_len = weft_n - weft_remote[0].iov_len;
-    weft_r = process_vm_readv((pid_t)weft_t->weft_pid, &weft_local, 1, weft_remote,
-                              weft_remote[1].iov_len != 0 ? 2 : 1, 0);
+    weft_r = WEFT_TRACE_VM_READ((pid_t)weft_t->weft_pid, &weft_local, weft_remote, weft_remote[1].iov_len != 0 ? 2 : 1);
     return weft_r < 0 ? 0 : (unsigned long)weft_r;
 }
 
@@ -200,8 +207,7 @@ static int weft_trace_readable(struct weft_trace_tu *weft_t, const void *weft_a,
     weft_local.iov_base = weft_sink;
     weft_local.iov_len = weft_k;
     weft_ok = weft_page >= weft_at + weft_n
-              && process_vm_readv((pid_t)weft_t->weft_pid, &weft_local, 1, weft_remote, weft_k, 0)
-                     == (ssize_t)weft_k;
+              && WEFT_TRACE_VM_READ((pid_t)weft_t->weft_pid, &weft_local, weft_remote, weft_k) == (ssize_t)weft_k;
     weft_t->weft_probe_epoch = weft_t->weft_epoch;
     weft_t->weft_probe_at = weft_a;
     weft_t->weft_probe_size = weft_n;
