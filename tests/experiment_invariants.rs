@@ -4,7 +4,8 @@
 //! reduced to three faulty versions, one draw at 100% training.
 
 use std::path::Path;
-use std::process::Command;
+
+mod setup_support;
 
 #[test]
 fn invariants_beat_the_all_pass_baseline_on_the_calendar_study() {
@@ -60,12 +61,7 @@ aspect = "{aspect}"
     );
     let file = tmp.path().join("study.toml");
     std::fs::write(&file, study).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["experiment", "-j", "2"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    setup_support::experiment(&file);
 
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())

@@ -14,7 +14,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
+
+mod setup_support;
 
 /// Every cell of a CSV table by (row label, column header).
 fn cells(csv: &str) -> BTreeMap<(String, String), String> {
@@ -69,12 +70,7 @@ fn compare_with_golden(name: &str, tests: Option<&str>, golden: &str, same: &[&s
     .replace("@TESTS@", &tests_file.display().to_string());
     let file = tmp.path().join("study.toml");
     std::fs::write(&file, study).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["experiment", "-j", "2"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    setup_support::experiment(&file);
     let report = tmp.path().join("report");
     let read = |dir: &Path, f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     for f in same {

@@ -65,6 +65,17 @@ pub fn weave(aspect: &str, args: &[&str], output: &std::path::Path, input: &std:
     log
 }
 
+/// Runs `weft experiment -j 2 STUDY`, which must succeed.
+#[allow(dead_code)]
+pub fn experiment(study: &std::path::Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["experiment", "-j", "2"])
+        .arg(study)
+        .output()
+        .expect("weft runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Fails unless `tool` (a Debian package of the same name) is on the PATH.
 #[allow(dead_code)]
 pub fn require_tool(tool: &str) {
