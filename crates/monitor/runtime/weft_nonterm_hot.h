@@ -37,7 +37,7 @@ static int weft_nt_revisit(struct weft_nt_unit *weft_u, unsigned int weft_site, 
 /* The loop's sufficient recurrence condition holds: it can never end.
  * Reported once per loop entry by the site's policy; 0 to leave the loop.
  * Defined in the cold part. */
-static int weft_nt_src(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
+static __attribute__((unused)) int weft_nt_src(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
                        const unsigned long long *weft_v, unsigned int weft_n);
 
 static __inline__ void weft_nt_begin(struct weft_nt_loop *weft_l)

@@ -643,7 +643,7 @@ static KINDS: &[KindSpec] = &[
                 "state",
                 &[],
                 List,
-                "The loop's state for non-termination monitoring: the variables read by any condition in the loop, closed under the assignments in the loop that feed them (and the conditions those run under), less the variables the loop never writes and those declared inside it. One `var` join point per variable, its first use in the loop, in source order.",
+                "The loop's state for non-termination monitoring: the variables read by any condition in the loop, closed under the assignments in the loop that feed them (and the conditions those run under), less the variables the loop never writes, those declared inside it, and those every iteration assigns before reading them. One `var` join point per variable, its first use in the loop, in source order.",
             ),
             attr(
                 "state_exact",

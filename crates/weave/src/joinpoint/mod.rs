@@ -4,6 +4,7 @@
 //! (`weft_lang::model`), re-exported here.
 
 mod attribute;
+mod dead_at_head;
 mod loops;
 mod members;
 mod params;

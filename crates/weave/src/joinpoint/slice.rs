@@ -9,7 +9,8 @@
 //! fixpoint, the variables read by each assignment to a state variable and
 //! by the conditions it runs under. Variables the loop never writes are
 //! dropped (they cannot change while it runs), and so are variables declared
-//! inside the loop (temporaries, dead at the loop head).
+//! inside the loop (temporaries, dead at the loop head) and those every
+//! iteration assigns before reading them (`dead_at_head`).
 //!
 //! The state *determines* the loop when nothing else feeds it: no call
 //! (its result or side effects are unknown), and no read through memory
@@ -21,6 +22,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
+use super::dead_at_head::dead_at_head;
 use super::tree::{field_in_parent, is_loop_kind};
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
@@ -85,7 +87,9 @@ pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
             }
         }
     }
-    let kept = |name: &String| facts.deps.contains_key(name) && !facts.locals.contains(name);
+    let kept = |name: &String| {
+        facts.deps.contains_key(name) && !facts.locals.contains(name) && !dead_at_head(file, lp, name)
+    };
     let mut vars: Vec<(String, Node<'t>)> = Vec::new();
     for (name, node) in &facts.first_use {
         if state.contains(name) && kept(name) && !vars.iter().any(|(n, _)| n == name) {
@@ -270,7 +274,7 @@ fn guards(file: &ParsedFile, lp: Node<'_>, n: Node<'_>) -> BTreeSet<String> {
 }
 
 /// The names of the variables `node` reads or writes.
-fn var_names(file: &ParsedFile, node: Node<'_>) -> BTreeSet<String> {
+pub(super) fn var_names(file: &ParsedFile, node: Node<'_>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut cursor = node.walk();
     loop {

@@ -1,0 +1,139 @@
+//! Variables a loop overwrites before it reads them: dead at the loop head,
+//! so their value there decides nothing and is no part of the loop's state.
+//! Reading them there would also read an indeterminate value on the first
+//! iteration (`int tag; while (…) { tag = …; … }`), which compilers warn
+//! about and C leaves undefined.
+
+use std::collections::BTreeSet;
+
+use tree_sitter::Node;
+
+use super::slice::var_names;
+use weft_c::ParsedFile;
+
+/// Whether every iteration of loop `lp` assigns `name` with a plain `=`
+/// before reading it: the loop's condition and update do not mention it,
+/// and the first statement of the body that does is `name = e;` at the
+/// body's top level, with `e` not reading `name`. A loop that can be
+/// entered other than at its head (a label inside it, a `case` of a switch
+/// around it) is never judged so.
+pub fn dead_at_head(file: &ParsedFile, lp: Node<'_>, name: &str) -> bool {
+    let mentions = |n: Node<'_>| var_names(file, n).contains(name);
+    let header = ["condition", "update"]
+        .iter()
+        .filter_map(|f| lp.child_by_field_name(f));
+    if header.clone().any(mentions) || entered_elsewhere(lp) {
+        return false;
+    }
+    let Some(body) = lp.child_by_field_name("body") else {
+        return false;
+    };
+    let statements: Vec<Node<'_>> = if body.kind() == "compound_statement" {
+        let mut cursor = body.walk();
+        body.named_children(&mut cursor)
+            .filter(|s| s.kind() != "comment")
+            .collect()
+    } else {
+        vec![body]
+    };
+    statements
+        .into_iter()
+        .find(|s| mentions(*s))
+        .is_some_and(|s| assigns_first(file, s, name))
+}
+
+/// Whether statement `s` is `name = e;` with `e` not reading `name`.
+fn assigns_first(file: &ParsedFile, s: Node<'_>, name: &str) -> bool {
+    let Some(assignment) = s
+        .named_child(0)
+        .filter(|a| s.kind() == "expression_statement" && a.kind() == "assignment_expression")
+    else {
+        return false;
+    };
+    let plain = assignment
+        .child_by_field_name("operator")
+        .is_some_and(|o| o.kind() == "=");
+    let target = assignment.child_by_field_name("left");
+    let value: BTreeSet<String> = assignment
+        .child_by_field_name("right")
+        .map(|v| var_names(file, v))
+        .unwrap_or_default();
+    plain
+        && target.is_some_and(|t| t.kind() == "identifier" && file.node_text(t) == name)
+        && !value.contains(name)
+}
+
+/// Whether control can reach the inside of `lp` without passing its head:
+/// a label in it, or a `case`/`default` of a switch that encloses it.
+fn entered_elsewhere(lp: Node<'_>) -> bool {
+    let mut cursor = lp.walk();
+    let mut stack = vec![lp];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "labeled_statement" => return true,
+            "case_statement" if !switch_inside(lp, n) => return true,
+            _ => {}
+        }
+        stack.extend(n.children(&mut cursor));
+    }
+    false
+}
+
+/// Whether the switch that `case_label` belongs to is inside loop `lp`.
+fn switch_inside(lp: Node<'_>, case_label: Node<'_>) -> bool {
+    std::iter::successors(case_label.parent(), |n| n.parent())
+        .take_while(|n| n.id() != lp.id())
+        .any(|n| n.kind() == "switch_statement")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tree::is_loop_kind;
+    use super::*;
+
+    fn dead(src: &str, name: &str) -> bool {
+        let file = ParsedFile::parse_plain("t.c", src);
+        fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
+            if is_loop_kind(n.kind()) {
+                return Some(n);
+            }
+            (0..n.child_count()).find_map(|i| n.child(i).and_then(first_loop))
+        }
+        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        dead_at_head(&file, lp, name)
+    }
+
+    #[test]
+    fn a_variable_assigned_first_on_every_path_is_dead() {
+        let loop_ =
+            "void f(long s, int a) { int t, i; while (s < 10) { t = a + s; i = t % 3; s += 1 + i; } }";
+        assert!(dead(loop_, "t"));
+        assert!(dead(loop_, "i"));
+        assert!(!dead(loop_, "s"), "read by the condition");
+    }
+
+    #[test]
+    fn a_read_first_a_guarded_write_or_a_jump_in_keeps_it_live() {
+        assert!(!dead("void f(int s, int t) { while (s) { s = t; t = s; } }", "t"));
+        assert!(!dead(
+            "void f(int s, int t) { while (s) { if (s > 2) t = 1; s = t; } }",
+            "t"
+        ));
+        assert!(!dead(
+            "void f(int s, int t) { while (s) { t = t + 1; s = t; } }",
+            "t"
+        ));
+        assert!(!dead(
+            "void f(int s, int t) { for (; s; t++) { t = 1; s = t; } }",
+            "t"
+        ));
+        assert!(!dead(
+            "void f(int s, int t, int k) { switch (k) { case 0: while (s) { t = 1; case 1: s = t; } } }",
+            "t"
+        ));
+        assert!(!dead(
+            "void f(int s, int t) { while (s) { t = 1; again: s = t; } goto again; }",
+            "t"
+        ));
+    }
+}
