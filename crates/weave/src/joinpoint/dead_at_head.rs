@@ -88,17 +88,11 @@ fn switch_inside(lp: Node<'_>, case_label: Node<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tree::is_loop_kind;
+    use super::super::tree::first_loop;
     use super::*;
 
     fn dead(src: &str, name: &str) -> bool {
         let file = ParsedFile::parse_plain("t.c", src);
-        fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
-            if is_loop_kind(n.kind()) {
-                return Some(n);
-            }
-            (0..n.child_count()).find_map(|i| n.child(i).and_then(first_loop))
-        }
         let lp = first_loop(file.tree.root_node()).expect("a loop");
         dead_at_head(&file, lp, name)
     }

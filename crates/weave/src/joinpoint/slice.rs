@@ -332,17 +332,12 @@ fn unparenthesized(mut n: Node<'_>) -> Node<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::first_loop;
     use super::*;
 
     /// The state names, unknowns and exit of the first loop of `src`.
     fn state_of(src: &str) -> (Vec<String>, Vec<String>, bool) {
         let file = ParsedFile::parse_plain("t.c", src);
-        fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
-            if is_loop_kind(n.kind()) {
-                return Some(n);
-            }
-            (0..n.child_count()).find_map(|i| n.child(i).and_then(first_loop))
-        }
         let lp = first_loop(file.tree.root_node()).expect("a loop");
         let s = slice(&file, lp);
         (

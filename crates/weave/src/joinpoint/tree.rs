@@ -178,6 +178,15 @@ pub fn is_loop_kind(kind: &str) -> bool {
     matches!(kind, "for_statement" | "while_statement" | "do_statement")
 }
 
+/// The first loop at or under `n`, in source order.
+#[cfg(test)]
+pub fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
+    if is_loop_kind(n.kind()) {
+        return Some(n);
+    }
+    (0..n.child_count()).find_map(|i| n.child(i).and_then(first_loop))
+}
+
 /// 1-based line and column of a view offset, in the original text.
 pub fn line_column(file: &ParsedFile, view_offset: usize) -> (usize, usize) {
     weft_text::line_col(&file.text, file.map.approximate(view_offset))
