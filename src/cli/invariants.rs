@@ -15,7 +15,7 @@ use weft_invariants::daikon::{DtraceReader, DtraceWriter, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
 use weft_monitor::trace::runs::{check, learn, run_files};
-use weft_monitor::trace::{RunCheck, read_trace};
+use weft_monitor::trace::{RunCheck, open_trace};
 
 use super::files::{replace_file, replace_with};
 
@@ -248,8 +248,8 @@ fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
     let mut writer = DtraceWriter::new(out);
     let mut declared = std::collections::HashSet::new();
     for file in files {
-        let trace = read_trace(file).map_err(std::io::Error::other)?;
-        let view = FileView::for_daikon(&trace);
+        let (head, samples) = open_trace(file).map_err(std::io::Error::other)?;
+        let view = FileView::for_daikon(&head.unit, &head.points);
         let new: Vec<_> = view
             .points
             .iter()
@@ -258,11 +258,12 @@ fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
             .collect();
         writer.decls(&new)?;
         let mut result = Ok(());
-        view.replay(&trace, |point, nonce, values| {
+        view.replay(samples, |point, nonce, values| {
             if result.is_ok() {
                 result = writer.sample(&view.points[point], Some(nonce), values);
             }
-        });
+        })
+        .map_err(|e| std::io::Error::other(format!("{}: {e}", file.display())))?;
         result?;
     }
     Ok(())

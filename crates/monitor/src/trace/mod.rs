@@ -4,7 +4,7 @@
 //! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
 //! points, their variables, the C text); [`aspect_api`] lets aspects build
 //! specs (`TraceTables`); [`record`] reads the `.trace` files the runtime
-//! (`runtime/weft_trace_*.h`) writes; [`points`] shows them to the
+//! (`runtime/weft_trace_*.h`) writes, [`samples`] streaming their samples; [`points`] shows them to the
 //! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
 //! runs and checks runs. See docs/invariants.md.
 
@@ -13,8 +13,9 @@ pub mod layout;
 pub mod points;
 pub mod record;
 pub mod runs;
+pub mod samples;
 pub mod spec;
 
-pub use record::{Sample, TraceFile, read_trace};
+pub use record::{Sample, TraceFile, TraceHead, open_trace, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use weft_invariants::{PointDecl as EnginePoint, PointKind as EngineKind, Rep, Value, VarDecl as EngineVar};
 
-use super::record::TraceFile;
+use super::record::Sample;
 use super::spec::{Layout, PointDecl, PointKind, VarDecl, VarKind};
 
 /// One trace file's points as the engine's. A function's points are named
@@ -20,33 +20,34 @@ pub struct FileView {
     /// Per trace point: for an exit, the index of its function's entry
     /// (none without `orig(x)`).
     entries: Vec<Option<usize>>,
+    /// Per trace point: its kind, and how many variables it records.
+    kinds: Vec<(PointKind, usize)>,
     /// Whether exits get `orig(x)`: entries' values are kept until then.
     orig: bool,
 }
 
 impl FileView {
-    /// The view of `trace`'s points, with `orig(x)` at exits.
-    pub fn new(trace: &TraceFile) -> FileView {
-        FileView::with_orig(trace, true)
+    /// The view of the points `unit` declares, with `orig(x)` at exits.
+    pub fn new(unit: &str, points: &[PointDecl]) -> FileView {
+        FileView::with_orig(unit, points, true)
     }
 
     /// The view without `orig(x)`, for Daikon, which derives it from the
     /// entry with the exit's nonce (`this_invocation_nonce`).
-    pub fn for_daikon(trace: &TraceFile) -> FileView {
-        FileView::with_orig(trace, false)
+    pub fn for_daikon(unit: &str, points: &[PointDecl]) -> FileView {
+        FileView::with_orig(unit, points, false)
     }
 
-    fn with_orig(trace: &TraceFile, orig: bool) -> FileView {
+    fn with_orig(unit: &str, decls: &[PointDecl], orig: bool) -> FileView {
         let entry_of = |function: &str| {
-            trace
-                .points
+            decls
                 .iter()
                 .position(|p| p.function == function && p.kind == PointKind::Enter)
         };
         let mut points = Vec::new();
         let mut entries = Vec::new();
-        for point in &trace.points {
-            let base = format!("{}.{}()", trace.unit, point.function);
+        for point in decls {
+            let base = format!("{unit}.{}()", point.function);
             let mut vars = engine_vars(point);
             let (name, kind, entry) = match point.kind {
                 PointKind::Enter => (format!("{base}:::ENTER"), EngineKind::Enter, None),
@@ -57,7 +58,7 @@ impl FileView {
                 ),
             };
             if let Some(e) = entry {
-                vars.extend(engine_vars(&trace.points[e]).into_iter().map(|mut v| {
+                vars.extend(engine_vars(&decls[e]).into_iter().map(|mut v| {
                     v.name = format!("orig({})", v.name);
                     v
                 }));
@@ -73,36 +74,40 @@ impl FileView {
         FileView {
             points,
             entries,
+            kinds: decls.iter().map(|p| (p.kind, p.vars.len())).collect(),
             orig,
         }
     }
 
-    /// Calls `sink(point, nonce, values)` for every sample of `trace` (the
-    /// file this view was made from), in order. An exit gets its
-    /// invocation's entry values as `orig(..)`, missing when the entry was
-    /// not recorded.
-    pub fn replay(&self, trace: &TraceFile, mut sink: impl FnMut(usize, u64, &[Value])) {
+    /// Calls `sink(point, nonce, values)` for every sample of `samples`
+    /// (read from the file this view was made from, or already in memory),
+    /// in order; the first error reading them ends the replay. An exit gets its invocation's
+    /// entry values as `orig(..)`, missing when the entry was not recorded.
+    pub fn replay<E>(
+        &self,
+        samples: impl IntoIterator<Item = Result<Sample, E>>,
+        mut sink: impl FnMut(usize, u64, &[Value]),
+    ) -> Result<(), E> {
         let mut open: HashMap<u64, Vec<Value>> = HashMap::new();
-        let mut values = Vec::new();
-        for sample in &trace.samples {
-            let decl = &trace.points[sample.point];
-            values.clear();
-            values.extend(sample.values.iter().cloned());
-            match (decl.kind, self.entries[sample.point]) {
+        for sample in samples {
+            let Sample {
+                point,
+                nonce,
+                mut values,
+            } = sample?;
+            match (self.kinds[point].0, self.entries[point]) {
                 (PointKind::Enter, _) if self.orig => {
-                    open.insert(sample.nonce, values.clone());
+                    open.insert(nonce, values.clone());
                 }
-                (PointKind::Exit, Some(entry)) => {
-                    let arity = trace.points[entry].vars.len();
-                    match open.remove(&sample.nonce) {
-                        Some(orig) => values.extend(orig),
-                        None => values.extend(std::iter::repeat_n(Value::Missing, arity)),
-                    }
-                }
+                (PointKind::Exit, Some(entry)) => match open.remove(&nonce) {
+                    Some(orig) => values.extend(orig),
+                    None => values.extend(std::iter::repeat_n(Value::Missing, self.kinds[entry].1)),
+                },
                 _ => {}
             }
-            sink(sample.point, sample.nonce, &values);
+            sink(point, nonce, &values);
         }
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! engine, and check a run's trace files against learned invariants.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -9,7 +10,8 @@ use thiserror::Error;
 use weft_invariants::{Checks, Engine, EngineError, Violation, show_value};
 
 use super::points::FileView;
-use super::record::{FORMAT, TraceFile, read_trace};
+use super::record::{FORMAT, Sample, TraceFile, open_trace, read_trace};
+use crate::record::RecordError;
 
 /// A trace that cannot be used; every variant names the file.
 #[derive(Debug, Error)]
@@ -57,18 +59,28 @@ pub fn run_files(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
         .map_err(|e| TraceError::Read(format!("{}: {e}", dir.display())))
 }
 
-/// Feeds every sample of `files` to `engine`; returns the samples fed and
-/// whether a file was capped (`WEFT_TRACE_MAX_MB`).
+/// Feeds every sample of `files` to `engine`, streaming each file (one
+/// sample in memory at a time); returns the samples fed and whether a file
+/// was capped (`WEFT_TRACE_MAX_MB`).
 pub fn learn(engine: &mut Engine, files: &[PathBuf]) -> Result<Fed, TraceError> {
     let mut fed = Fed::default();
     for file in files {
-        let trace = read_trace(file).map_err(TraceError::Read)?;
-        learn_file(engine, &trace).map_err(|error| TraceError::Engine {
+        let (head, mut samples) = open_trace(file).map_err(TraceError::Read)?;
+        let view = FileView::new(&head.unit, &head.points);
+        let ids: Vec<_> = view.points.iter().map(|p| engine.declare(p.clone())).collect();
+        let mut result = Ok(());
+        view.replay(samples.by_ref(), |point, _, values| {
+            fed.samples += 1;
+            if result.is_ok() {
+                result = engine.add_sample(ids[point], values);
+            }
+        })
+        .map_err(|e| read_error(file, e))?;
+        result.map_err(|error| TraceError::Engine {
             file: file.clone(),
             error,
         })?;
-        fed.samples += trace.samples.len() as u64;
-        fed.capped |= trace.capped;
+        fed.capped |= samples.capped();
     }
     Ok(fed)
 }
@@ -80,17 +92,27 @@ pub struct Fed {
     pub capped: bool,
 }
 
-/// Feeds one parsed trace to `engine`.
+/// Feeds one trace read whole to `engine`.
 pub fn learn_file(engine: &mut Engine, trace: &TraceFile) -> Result<(), EngineError> {
-    let view = FileView::new(trace);
+    let view = FileView::new(&trace.unit, &trace.points);
     let ids: Vec<_> = view.points.iter().map(|p| engine.declare(p.clone())).collect();
     let mut result = Ok(());
-    view.replay(trace, |point, _, values| {
+    let Ok(()) = view.replay(in_memory(trace), |point, _, values| {
         if result.is_ok() {
             result = engine.add_sample(ids[point], values);
         }
     });
     result
+}
+
+/// The samples of a trace read whole, as a replay reads them.
+fn in_memory(trace: &TraceFile) -> impl Iterator<Item = Result<Sample, Infallible>> + '_ {
+    trace.samples.iter().cloned().map(Ok)
+}
+
+/// An error found while streaming `file`.
+fn read_error(file: &Path, e: RecordError) -> TraceError {
+    TraceError::Read(format!("{}: {e}", file.display()))
 }
 
 /// A learned invariant a run violated: where, what, how often, and the
@@ -122,13 +144,18 @@ impl RunCheck {
     }
 }
 
-/// Checks every sample of `files` against `checks`.
+/// Checks every sample of `files` against `checks`, streaming each file.
 pub fn check(checks: &Checks, files: &[PathBuf]) -> Result<RunCheck, TraceError> {
-    let traces = read_all(files)?;
-    check_traces(checks, &traces)
+    let mut run = Checking::new(checks);
+    for file in files {
+        let (head, samples) = open_trace(file).map_err(TraceError::Read)?;
+        run.file(file, &head.unit, &head.points, samples)
+            .map_err(|e| read_error(file, e))??;
+    }
+    Ok(run.finish())
 }
 
-/// Reads trace files; the first bad one is the error.
+/// Reads trace files whole; the first bad one is the error.
 pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceError> {
     files
         .iter()
@@ -136,37 +163,71 @@ pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceErr
         .collect()
 }
 
-/// Checks every sample of parsed traces (each with the file it came from)
-/// against `checks`.
+/// Checks every sample of traces read whole (each with the file it came
+/// from) against `checks`.
 pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<RunCheck, TraceError> {
-    let mut found: BTreeMap<(String, String), Finding> = BTreeMap::new();
-    let mut samples = 0;
+    let mut run = Checking::new(checks);
     for (file, trace) in traces {
-        let view = FileView::new(trace);
-        let mut bound: Vec<_> = view.points.iter().map(|p| checks.bind(p)).collect();
+        let Ok(checked) = run.file(file, &trace.unit, &trace.points, in_memory(trace));
+        checked?;
+    }
+    Ok(run.finish())
+}
+
+/// One run being checked, file after file.
+struct Checking<'a> {
+    checks: &'a Checks,
+    found: BTreeMap<(String, String), Finding>,
+    samples: u64,
+}
+
+impl<'a> Checking<'a> {
+    fn new(checks: &'a Checks) -> Self {
+        Checking {
+            checks,
+            found: BTreeMap::new(),
+            samples: 0,
+        }
+    }
+
+    /// Checks the samples of one file of `unit`; the outer error is one
+    /// reading them, the inner one the engine's.
+    fn file<E>(
+        &mut self,
+        file: &Path,
+        unit: &str,
+        points: &[super::spec::PointDecl],
+        samples: impl IntoIterator<Item = Result<Sample, E>>,
+    ) -> Result<Result<(), TraceError>, E> {
+        let view = FileView::new(unit, points);
+        let mut bound: Vec<_> = view.points.iter().map(|p| self.checks.bind(p)).collect();
         let mut error = None;
-        view.replay(trace, |point, _, values| {
-            samples += 1;
+        view.replay(samples, |point, _, values| {
+            self.samples += 1;
             match bound[point].check(values) {
                 Ok(violations) => {
                     for v in violations {
-                        record(&mut found, &v);
+                        record(&mut self.found, &v);
                     }
                 }
                 Err(e) => error = error.take().or(Some(e)),
             }
-        });
-        if let Some(error) = error {
-            return Err(TraceError::Engine {
-                file: file.clone(),
+        })?;
+        Ok(match error {
+            Some(error) => Err(TraceError::Engine {
+                file: file.to_path_buf(),
                 error,
-            });
+            }),
+            None => Ok(()),
+        })
+    }
+
+    fn finish(self) -> RunCheck {
+        RunCheck {
+            samples: self.samples,
+            findings: self.found.into_values().collect(),
         }
     }
-    Ok(RunCheck {
-        samples,
-        findings: found.into_values().collect(),
-    })
 }
 
 /// Counts a violation under its (point, invariant), keeping the first
