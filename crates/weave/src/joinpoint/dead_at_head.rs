@@ -13,10 +13,11 @@ use weft_c::ParsedFile;
 
 /// Whether every iteration of loop `lp` assigns `name` with a plain `=`
 /// before reading it: the loop's condition and update do not mention it,
-/// and the first statement of the body that does is `name = e;` at the
-/// body's top level, with `e` not reading `name`. A loop that can be
-/// entered other than at its head (a label inside it, a `case` of a switch
-/// around it) is never judged so.
+/// and the first statement of the body that does begins by assigning it
+/// (`name = e;`, `a = name = e;`, or a `for` whose initializer does, as
+/// in `for (tag = i = 0; …)`), with `e` not reading `name`. A loop that
+/// can be entered other than at its head (a label inside it, a `case` of a
+/// switch around it) is never judged so.
 pub fn dead_at_head(file: &ParsedFile, lp: Node<'_>, name: &str) -> bool {
     let mentions = |n: Node<'_>| var_names(file, n).contains(name);
     let header = ["condition", "update"]
@@ -42,25 +43,47 @@ pub fn dead_at_head(file: &ParsedFile, lp: Node<'_>, name: &str) -> bool {
         .is_some_and(|s| assigns_first(file, s, name))
 }
 
-/// Whether statement `s` is `name = e;` with `e` not reading `name`.
+/// Whether statement `s`, which mentions `name`, assigns it before
+/// anything in it reads it: an expression statement, or a `for` by its
+/// initializer (which runs first, once).
 fn assigns_first(file: &ParsedFile, s: Node<'_>, name: &str) -> bool {
-    let Some(assignment) = s
-        .named_child(0)
-        .filter(|a| s.kind() == "expression_statement" && a.kind() == "assignment_expression")
-    else {
-        return false;
+    let first = match s.kind() {
+        "expression_statement" => s.named_child(0),
+        "for_statement" => s.child_by_field_name("initializer"),
+        _ => None,
     };
-    let plain = assignment
-        .child_by_field_name("operator")
-        .is_some_and(|o| o.kind() == "=");
-    let target = assignment.child_by_field_name("left");
-    let value: BTreeSet<String> = assignment
-        .child_by_field_name("right")
-        .map(|v| var_names(file, v))
-        .unwrap_or_default();
-    plain
-        && target.is_some_and(|t| t.kind() == "identifier" && file.node_text(t) == name)
-        && !value.contains(name)
+    first.is_some_and(|e| expression_assigns_first(file, e, name) == Some(true))
+}
+
+/// For an expression: `Some(true)` when the first of its comma-separated
+/// parts that mentions `name` assigns it plainly without reading it
+/// (in a chain `a = b = e`, every target is assigned and only `e` is
+/// read), `Some(false)` when that part does anything else with it, `None`
+/// when no part mentions it.
+fn expression_assigns_first(file: &ParsedFile, e: Node<'_>, name: &str) -> Option<bool> {
+    if e.kind() == "comma_expression" {
+        let part = |field| e.child_by_field_name(field);
+        return part("left")
+            .and_then(|l| expression_assigns_first(file, l, name))
+            .or_else(|| part("right").and_then(|r| expression_assigns_first(file, r, name)));
+    }
+    if !var_names(file, e).contains(name) {
+        return None;
+    }
+    let mut targets = BTreeSet::new();
+    let mut value = e;
+    while value.kind() == "assignment_expression"
+        && value
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "=")
+    {
+        match value.child_by_field_name("left") {
+            Some(t) if t.kind() == "identifier" => targets.insert(file.node_text(t).to_string()),
+            _ => return Some(false),
+        };
+        value = value.child_by_field_name("right")?;
+    }
+    Some(targets.contains(name) && !var_names(file, value).contains(name))
 }
 
 /// Whether control can reach the inside of `lp` without passing its head:
@@ -107,6 +130,20 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_or_an_inner_for_initializer_assigns_first() {
+        let inner = "int g(void); void f(long s) { int tag, i; while (s < 10) { for (tag = i = 0; i < 4; i++) tag = tag << 8 | g(); s += tag; } }";
+        assert!(dead(inner, "tag"));
+        assert!(dead(inner, "i"));
+        let comma = "void f(int s) { int i, t; while (s) { for (i = 0, t = i; i < 3; i++) s -= t; } }";
+        assert!(dead(comma, "i"));
+        assert!(dead(comma, "t"), "assigned from i, not from itself");
+        assert!(dead(
+            "void f(int s) { int a, b; while (s) { a = b = s; s -= a + b; } }",
+            "b"
+        ));
+    }
+
+    #[test]
     fn a_read_first_a_guarded_write_or_a_jump_in_keeps_it_live() {
         assert!(!dead("void f(int s, int t) { while (s) { s = t; t = s; } }", "t"));
         assert!(!dead(
@@ -128,6 +165,18 @@ mod tests {
         assert!(!dead(
             "void f(int s, int t) { while (s) { t = 1; again: s = t; } goto again; }",
             "t"
+        ));
+        assert!(!dead(
+            "void f(int s, int i) { while (s) { for (i = i + 1; i < 4; i++) s--; } }",
+            "i"
+        ));
+        assert!(!dead(
+            "void f(int s, int i) { while (s) { for (s = 0, i += 1; i < 4; i++) s--; } }",
+            "i"
+        ));
+        assert!(!dead(
+            "void f(int s, int i) { while (s) { for (; i < 4; i = 0) s--; } }",
+            "i"
         ));
     }
 }
