@@ -352,6 +352,41 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
 }
 
 #[test]
+fn files_are_parsed_with_the_macros_of_their_headers() {
+    // `local` is a macro of the header beside the file (gzip's own style):
+    // read without it, `local int heap_len;` declares nothing and the loop
+    // is outside the fragment ("heap_len is not declared").
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.h"), "#define local static\n").unwrap();
+    let source = dir.path().join("t.c");
+    std::fs::write(
+        &source,
+        "#include <stdlib.h>\n#include \"t.h\"\nlocal int heap_len;\nint main(int argc, char **argv)\n{\n    heap_len = atoi(argv[1]);\n    while (heap_len != 0) {\n        heap_len -= 2;\n    }\n    return heap_len;\n}\n",
+    )
+    .unwrap();
+    let woven = dir.path().join("woven");
+    let out = weft(&[
+        "--semantics",
+        "bitvector",
+        "--weave",
+        woven.to_str().unwrap(),
+        source.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != 0) && "),
+        "{text}"
+    );
+    std::fs::copy(dir.path().join("t.h"), woven.join("t.h")).unwrap();
+    let exe = dir.path().join("t");
+    let err = build_and_run_file(&woven.join("t.c"), &exe, "3", &[]);
+    assert!(err.contains(&format!("t.c:7: {REPORT}")), "{err}");
+    let err = build_and_run_file(&woven.join("t.c"), &exe, "4", &[]);
+    assert_eq!(err, "", "an even start ends");
+}
+
+#[test]
 fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
     // grow.c again: the revisit monitor alone sees a timeout; with the
     // ideal-integer SRC woven by the aspect, the monitor reports the loop

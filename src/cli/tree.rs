@@ -108,7 +108,7 @@ pub fn load(args: &TreeArgs, protected: &[PathBuf]) -> Result<(Program, Vec<Entr
 /// Says, on stderr, how much C the front end did not understand: those
 /// regions are left as written, and a user must not mistake them for code
 /// the aspect had nothing to do in.
-fn warn_not_understood(program: &mut Program) {
+pub(crate) fn warn_not_understood(program: &mut Program) {
     let files = program.files();
     let with_problems: Vec<_> = files.iter().filter(|f| !f.problems.is_empty()).collect();
     let Some(first) = with_problems.first() else {

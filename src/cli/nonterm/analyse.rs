@@ -1,5 +1,7 @@
 //! `weft nonterm analyse`: static recurrence conditions. For every loop of
-//! the given C files, whether it is in the integer fragment, and if so a
+//! the given C files, parsed as `weft weave` parses them (the macros of the
+//! headers beside them understood, names resolved through the project
+//! headers they include), whether it is in the integer fragment, and if so a
 //! sufficient recurrence condition (SRC) under ideal integers and under
 //! bit-vectors at the types' widths, each re-checked by the solver; or why
 //! there is none. `--weave DIR` writes the files with `if (SRC)` checks
@@ -15,6 +17,9 @@ use rayon::prelude::*;
 use serde_json::json;
 use weft_loops::{Loop, Semantics, Verdict, find};
 use weft_smt::{Kind, Solver};
+
+use crate::output::{Entry, EntryKind};
+use crate::program::Program;
 
 /// Find loops that provably never end once a condition holds.
 #[derive(clap::Args, Debug)]
@@ -78,16 +83,13 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         _ => vec![Semantics::Ideal, Semantics::BitVector],
     };
     let started = Instant::now();
-    let mut texts = Vec::new();
-    for f in &args.files {
-        let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
-        texts.push(text);
-    }
-    let per_file: Vec<Vec<Loop>> = args
-        .files
+    let mut program = load(&args.files)?;
+    crate::cli::tree::warn_not_understood(&mut program);
+    let (files, sema) = program.with_semantics();
+    let per_file: Vec<Vec<Loop>> = files
         .iter()
-        .zip(&texts)
-        .map(|(f, t)| weft_loops::loops(f, t))
+        .enumerate()
+        .map(|(i, f)| weft_loops::loops_in(f, sema, i))
         .collect();
     let jobs: Vec<(usize, &Loop)> = per_file
         .iter()
@@ -96,7 +98,7 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         .collect();
     let found: Vec<anyhow::Result<Found>> = jobs
         .par_iter()
-        .map(|(i, l)| analyse_loop(&args.files[*i], l, &semantics, &solver))
+        .map(|(i, l)| analyse_loop(&files[*i].path, l, &semantics, &solver))
         .collect();
     let found = found.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
     let elapsed = started.elapsed();
@@ -117,29 +119,54 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         } else {
             Semantics::BitVector
         };
-        let mut k = 0;
-        for (i, loops) in per_file.iter().enumerate() {
+        let mut found = found.iter();
+        for (file, loops) in files.iter().zip(&per_file) {
             let mut checks = Vec::new();
-            for l in loops {
-                let f = &found[k];
-                k += 1;
-                for (s, r) in &f.results {
-                    if *s == weave_semantics
-                        && let Ok((text, _)) = r
-                    {
-                        checks.push((l, text.clone()));
-                    }
+            for (l, f) in loops.iter().zip(found.by_ref()) {
+                let src = f.results.iter().find_map(|(s, r)| match r {
+                    Ok((text, _)) if *s == weave_semantics => Some(text),
+                    _ => None,
+                });
+                if let (Some(src), Some(l)) = (src, in_original(file, l)) {
+                    checks.push((l, src.clone()));
                 }
             }
-            let path = &args.files[i];
-            let name = path
+            let name = file
+                .path
                 .file_name()
-                .ok_or_else(|| anyhow::anyhow!("{}: not a file", path.display()))?;
-            let woven = weft_loops::weave_checks(&texts[i], &path.display().to_string(), &checks);
+                .ok_or_else(|| anyhow::anyhow!("{}: not a file", file.path.display()))?;
+            let checks: Vec<(&Loop, String)> = checks.iter().map(|(l, s)| (l, s.clone())).collect();
+            let woven = weft_loops::weave_checks(&file.text, &file.path.display().to_string(), &checks);
             std::fs::write(dir.join(name), woven)?;
         }
     }
     Ok(())
+}
+
+/// The C files as `weft weave` loads them: each parsed by a front end that
+/// knows the macros of the headers beside it.
+fn load(paths: &[PathBuf]) -> anyhow::Result<Program> {
+    let mut entries = Vec::new();
+    for path in paths {
+        anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
+        entries.push(Entry {
+            source: path.clone(),
+            dest: path.clone(),
+            kind: EntryKind::File { weave: true },
+        });
+    }
+    Program::load(&entries, None)
+}
+
+/// Loop `l` of `file` with its byte ranges in the original text (the front
+/// end's view may differ where it repaired a macro); none when a range is
+/// not the original's.
+fn in_original(file: &weft_c::ParsedFile, l: &Loop) -> Option<Loop> {
+    Some(Loop {
+        range: file.original_range(l.range.clone())?,
+        body: file.original_range(l.body.clone())?,
+        ..l.clone()
+    })
 }
 
 fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver) -> anyhow::Result<Found> {

@@ -117,8 +117,9 @@ impl Program {
         self.with_semantics().1
     }
 
-    /// The files as they are now and their semantics.
-    fn with_semantics(&mut self) -> (&[ParsedFile], &Semantics) {
+    /// The files as they are now (pending edits not applied) and their
+    /// semantics, for an analysis that needs both.
+    pub fn with_semantics(&mut self) -> (&[ParsedFile], &Semantics) {
         self.parse_committed();
         let front = &self.front;
         let parse = |path: &Path, text: Arc<str>| front.parse(path, text);
