@@ -293,6 +293,26 @@ fn names_unseen_macro(def: &MacroDef, macros: &HashMap<String, Macro>) -> bool {
 
 /// Parses the text after `#define`: a name, optional parameters glued to
 /// it, and the body.
+/// Every distinct `#define` of `name` in `texts`, in the order met.
+pub fn definitions_in<'a>(texts: impl IntoIterator<Item = &'a str>, name: &str) -> Vec<MacroDef> {
+    let mut defs = Vec::new();
+    for text in texts {
+        for directive in directives(text) {
+            let (keyword, rest) = directive_parts(directive);
+            if keyword != "define" || !rest.contains(name) {
+                continue;
+            }
+            if let Some((defined, def)) = parse_define(rest)
+                && defined == name
+                && !defs.contains(&def)
+            {
+                defs.push(def);
+            }
+        }
+    }
+    defs
+}
+
 fn parse_define(rest: &str) -> Option<(String, MacroDef)> {
     let rest = rest.trim_start();
     let name_end = rest
@@ -439,5 +459,17 @@ mod tests {
         t.add_user_defines("#define EXPORT\n");
         assert_eq!(t.class("EXPORT"), Some(MacroClass::Attribute));
         assert_eq!(t.get("EXPORT").map(|m| m.defs.len()), Some(1));
+    }
+
+    #[test]
+    fn definitions_of_one_name_across_texts_each_once() {
+        let file = "#ifdef SMALL\n#define HASH_BITS 13\n#else\n#define HASH_BITS 15\n#endif\n#define HASH_BITS_X 1\n";
+        let header = "#  define MAX_BITS  (15) /* bits */\n#define HASH_BITS 15\n";
+        let defs = definitions_in([file, header], "HASH_BITS");
+        let bodies: Vec<&str> = defs.iter().map(|d| d.body.trim()).collect();
+        assert_eq!(bodies, ["13", "15"]);
+        let max = definitions_in([file, header], "MAX_BITS");
+        assert_eq!((max.len(), max[0].body.trim(), max[0].params.is_none()), (1, "( 15 )", true));
+        assert!(definitions_in([file], "MAX_BITS").is_empty());
     }
 }

@@ -274,6 +274,22 @@ impl Semantics {
         })
     }
 
+    /// Every distinct `#define` of `name` in program file `file` and in the
+    /// project headers it reaches: what `name` can mean there when it is
+    /// a macro. Several definitions mean conditional compilation (or an
+    /// `#undef` and a new one) decides; none, that it is not one of the
+    /// project's macros there (a system header's, or undeclared).
+    pub fn macro_definitions(&self, file: usize, name: &str) -> Vec<crate::MacroDef> {
+        let Some(unit) = self.files.get(file) else {
+            return Vec::new();
+        };
+        let headers = unit.headers.iter().filter_map(|&h| self.headers.get(h));
+        crate::macros::definitions_in(
+            std::iter::once(&*unit.text).chain(headers.map(|h| &*h.text)),
+            name,
+        )
+    }
+
     /// True when the function `name`, called or defined at `offset` of file
     /// `file`, cannot return: a standard function that does not return
     /// (`exit`, `abort`, `longjmp`, …), or one declared noreturn (by a
