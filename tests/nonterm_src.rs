@@ -355,13 +355,14 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
 fn files_are_parsed_with_the_macros_of_their_headers() {
     // `local` is a macro of the header beside the file (gzip's own style):
     // read without it, `local int heap_len;` declares nothing and the loop
-    // is outside the fragment ("heap_len is not declared").
+    // is outside the fragment ("heap_len is not declared"). `STOP`, the
+    // header's constant, is read as its value.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("t.h"), "#define local static\n").unwrap();
+    std::fs::write(dir.path().join("t.h"), "#define local static\n#define STOP (2 - 2)\n").unwrap();
     let source = dir.path().join("t.c");
     std::fs::write(
         &source,
-        "#include <stdlib.h>\n#include \"t.h\"\nlocal int heap_len;\nint main(int argc, char **argv)\n{\n    heap_len = atoi(argv[1]);\n    while (heap_len != 0) {\n        heap_len -= 2;\n    }\n    return heap_len;\n}\n",
+        "#include <stdlib.h>\n#include \"t.h\"\nlocal int heap_len;\nint main(int argc, char **argv)\n{\n    heap_len = atoi(argv[1]);\n    while (heap_len != STOP) {\n        heap_len -= 2;\n    }\n    return heap_len;\n}\n",
     )
     .unwrap();
     let woven = dir.path().join("woven");
@@ -375,7 +376,7 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != 0) && "),
+        text.contains("t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != (2 - 2)) && "),
         "{text}"
     );
     std::fs::copy(dir.path().join("t.h"), woven.join("t.h")).unwrap();

@@ -469,7 +469,10 @@ mod tests {
         let bodies: Vec<&str> = defs.iter().map(|d| d.body.trim()).collect();
         assert_eq!(bodies, ["13", "15"]);
         let max = definitions_in([file, header], "MAX_BITS");
-        assert_eq!((max.len(), max[0].body.trim(), max[0].params.is_none()), (1, "( 15 )", true));
+        assert_eq!(
+            (max.len(), max[0].body.trim(), max[0].params.is_none()),
+            (1, "( 15 )", true)
+        );
         assert!(definitions_in([file], "MAX_BITS").is_empty());
     }
 }

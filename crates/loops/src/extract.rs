@@ -578,6 +578,18 @@ impl Extractor<'_> {
         }
     }
 
+    /// For a name that is no variable of the program (nothing declares it
+    /// where the loop is), the constant its macro stands for, or why it is
+    /// none ([`crate::constants`]); None for a variable or without the
+    /// program's semantics.
+    fn macro_constant(&self, name: &str) -> Option<R<Expr>> {
+        let (sema, file) = self.sema?;
+        if self.vars.contains_key(name) || sema.lookup(file, self.at, name).is_some() {
+            return None;
+        }
+        Some(crate::constants::macro_constant(sema, file, name))
+    }
+
     fn var(&mut self, name: &str) -> R<IntType> {
         if let Some(t) = self.vars.get(name) {
             return Ok(*t);
@@ -629,6 +641,9 @@ impl Extractor<'_> {
                 let name = self.src(node).to_string();
                 if name == "EOF" {
                     return Ok(Expr::int(-1));
+                }
+                if let Some(constant) = self.macro_constant(&name) {
+                    return constant;
                 }
                 self.var(&name)?;
                 Ok(Expr::Var(name))

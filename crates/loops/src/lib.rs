@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod candidates;
+pub mod constants;
 pub mod encode;
 pub mod extract;
 pub mod ir;
