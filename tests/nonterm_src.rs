@@ -358,7 +358,11 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     // is outside the fragment ("heap_len is not declared"). `STOP`, the
     // header's constant, is read as its value.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("t.h"), "#define local static\n#define STOP (2 - 2)\n").unwrap();
+    std::fs::write(
+        dir.path().join("t.h"),
+        "#define local static\n#define STOP (2 - 2)\n",
+    )
+    .unwrap();
     let source = dir.path().join("t.c");
     std::fs::write(
         &source,
@@ -376,7 +380,9 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != (2 - 2)) && "),
+        text.contains(
+            "t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != (2 - 2)) && "
+        ),
         "{text}"
     );
     std::fs::copy(dir.path().join("t.h"), woven.join("t.h")).unwrap();

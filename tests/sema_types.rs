@@ -82,3 +82,25 @@ fn never_panics_on_broken_input() {
         }
     }
 }
+
+#[test]
+fn a_type_name_that_is_a_macro_of_type_keywords_is_that_type() {
+    // dcraw's style: `#define ushort unsigned short` in the file, and one
+    // in a header; a macro defined twice (per configuration) stays unknown.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("defs.h"), "#define uchar unsigned char\n").unwrap();
+    let text = "#include \"defs.h\"\n#define ushort unsigned short\n#ifdef WIDE\n#define word long\n#else\n#define word short\n#endif\nint f(void) { ushort a = 1; uchar b = 2; word c = 3; return a + b + c; }\n";
+    let path = dir.path().join("main.c");
+    std::fs::write(&path, text).unwrap();
+    let file = ParsedFile::parse_plain(path, text);
+    let sema = Semantics::build(std::slice::from_ref(&file), &[] as &[PathBuf]);
+    assert_eq!(
+        type_at(&sema, &file, "a", 0).kind,
+        TypeKind::Integer("unsigned short".into())
+    );
+    assert_eq!(
+        type_at(&sema, &file, "b", 0).kind,
+        TypeKind::Integer("unsigned char".into())
+    );
+    assert_eq!(type_at(&sema, &file, "c", 0).kind, TypeKind::Unknown);
+}

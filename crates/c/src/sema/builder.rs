@@ -9,7 +9,7 @@ use tree_sitter::{Node, TreeCursor};
 use crate::ParsedFile;
 use crate::syntax::{KindSet, Occurrences, holds_no_block, is_statement};
 
-use super::ctype::{CType, TypeKind, arithmetic_kind};
+use super::ctype::{CType, TypeKind, arithmetic_kind, macro_type};
 use super::declaration::{DeclKind, DeclSite, Declaration, StorageClass};
 use super::noreturn::{attribute_ranges, attribute_words};
 use super::scope::{Scope, ScopeTree, Tag};
@@ -53,6 +53,8 @@ pub(super) struct Builder<'a, 't> {
     tree: ScopeTree,
     /// File scopes of the headers this file includes.
     headers: &'a [&'a ScopeTree],
+    /// The `#define`s of a name in this file and those headers.
+    macro_defs: &'a dyn Fn(&str) -> Vec<crate::MacroDef>,
     structs: &'a mut Vec<StructDef>,
     unparsed: Vec<Unparsed>,
     read: Vec<Range<usize>>,
@@ -106,6 +108,7 @@ impl<'a, 't> Builder<'a, 't> {
         raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
         site: DeclSite,
         headers: &'a [&'a ScopeTree],
+        macro_defs: &'a dyn Fn(&str) -> Vec<crate::MacroDef>,
         structs: &'a mut Vec<StructDef>,
     ) -> Builder<'a, 't> {
         let view = file.view.as_str();
@@ -119,6 +122,7 @@ impl<'a, 't> Builder<'a, 't> {
             site,
             tree,
             headers,
+            macro_defs,
             structs,
             unparsed: Vec::new(),
             read: Vec::new(),
@@ -278,6 +282,7 @@ impl<'a, 't> Builder<'a, 't> {
             })
             .map(|d| d.ty.clone())
             .or_else(|| standard_typedef(name))
+            .or_else(|| macro_type(&(self.macro_defs)(name)))
             .unwrap_or_else(CType::unknown)
     }
 

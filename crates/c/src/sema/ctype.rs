@@ -136,6 +136,20 @@ impl CType {
     }
 }
 
+/// The arithmetic type an object-like macro used as a type name stands for
+/// (`#define ushort unsigned short`): its one definition (several mean
+/// the configuration decides) must be keywords of such a type.
+pub fn macro_type(defs: &[crate::MacroDef]) -> Option<CType> {
+    let [def] = defs else {
+        return None;
+    };
+    let words: Vec<&str> = def.body.split_whitespace().collect();
+    if def.params.is_some() || words.is_empty() {
+        return None;
+    }
+    arithmetic_kind(&words).map(CType::new)
+}
+
 /// Canonical spelling of a combination of C integer/floating keywords
 /// (`"long unsigned int"` → `Integer("unsigned long")`), or `None` when the
 /// words do not form an arithmetic type.

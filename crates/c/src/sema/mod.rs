@@ -254,7 +254,24 @@ impl Semantics {
             let end = file.map.approximate(r.end);
             file.text.get(start..end).unwrap_or_default().to_string()
         };
-        let builder = Builder::new(file, &original, &raw, site, &trees, &mut self.structs);
+        let texts: Vec<&str> = std::iter::once(&*file.text)
+            .chain(
+                reached
+                    .iter()
+                    .filter_map(|&h| self.headers.get(h))
+                    .map(|u| &*u.text),
+            )
+            .collect();
+        let macro_defs = |name: &str| crate::macros::definitions_in(texts.iter().copied(), name);
+        let builder = Builder::new(
+            file,
+            &original,
+            &raw,
+            site,
+            &trees,
+            &macro_defs,
+            &mut self.structs,
+        );
         builder.build(file.tree.root_node())
     }
 
