@@ -116,10 +116,13 @@ fn the_value_behind_a_pointer_is_traced_at_entry_and_exit_across_calls() {
     let ticks = values(&trace, "tick", PointKind::Exit, "*tick_at");
     assert_eq!(ticks, ints(1, 20).iter().collect::<Vec<_>>());
     assert_eq!(values(&trace, "half", PointKind::Enter, "*x"), [&Value::Float(3.0)]);
-    // Neither a `void *` nor a pointer to a pointer is read through.
-    let both = trace.points.iter().find(|p| p.function == "both").unwrap();
-    let names: Vec<&str> = both.vars.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["v", "pp"]);
+    // Neither a `void *` nor a pointer to a pointer is read through, nor
+    // a pointer the function only writes through.
+    for (function, vars) in [("both", vec!["v", "pp"]), ("answer", vec!["out"])] {
+        let point = trace.points.iter().find(|p| p.function == function).unwrap();
+        let names: Vec<&str> = point.vars.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, vars);
+    }
     let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["invariants", "learn"])
         .arg(dir.path().join("traced.out"))

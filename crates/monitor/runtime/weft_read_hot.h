@@ -78,7 +78,8 @@ static __inline__ __attribute__((unused)) unsigned long long weft_rd_ull(const v
 
 static __inline__ __attribute__((unused)) unsigned long long weft_rd_b(const void *weft_a)
 {
-    return (unsigned long long)*(const _Bool *)weft_a;
+    /* __extension__: C90 has no _Bool. */
+    return __extension__(unsigned long long)*(const _Bool *)weft_a;
 }
 
 static __inline__ __attribute__((unused)) unsigned long long weft_rd_f(const void *weft_a)
