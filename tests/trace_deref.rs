@@ -41,7 +41,11 @@ fn build_and_run(dir: &Path, exe: &str, source: &Path, defines: &[&str]) -> Outp
         .arg(source)
         .output()
         .unwrap();
-    assert!(gcc.status.success(), "{exe}: {}", String::from_utf8_lossy(&gcc.stderr));
+    assert!(
+        gcc.status.success(),
+        "{exe}: {}",
+        String::from_utf8_lossy(&gcc.stderr)
+    );
     let run = Command::new(dir.join(exe))
         .arg("20")
         .env("WEFT_OUT", dir.join(format!("{exe}.out")))
@@ -100,7 +104,10 @@ fn a_typedef_that_is_a_struct_in_the_configuration_built_reads_as_missing() {
     assert_eq!(taken, vec![&Value::Missing; 20], "lock_t is a struct");
     // The pointer itself is traced as before.
     let locks = values(&structure, "take", PointKind::Enter, "lock");
-    assert!(locks.iter().all(|v| matches!(v, Value::Pointer(p) if *p != 0)), "{locks:?}");
+    assert!(
+        locks.iter().all(|v| matches!(v, Value::Pointer(p) if *p != 0)),
+        "{locks:?}"
+    );
 }
 
 #[test]
@@ -115,7 +122,10 @@ fn the_value_behind_a_pointer_is_traced_at_entry_and_exit_across_calls() {
     // A global pointer, and a pointer to a const double.
     let ticks = values(&trace, "tick", PointKind::Exit, "*tick_at");
     assert_eq!(ticks, ints(1, 20).iter().collect::<Vec<_>>());
-    assert_eq!(values(&trace, "half", PointKind::Enter, "*x"), [&Value::Float(3.0)]);
+    assert_eq!(
+        values(&trace, "half", PointKind::Enter, "*x"),
+        [&Value::Float(3.0)]
+    );
     // Neither a `void *` nor a pointer to a pointer is read through, nor
     // a pointer the function only writes through.
     for (function, vars) in [("both", vec!["v", "pp"]), ("answer", vec!["out"])] {
@@ -129,8 +139,16 @@ fn the_value_behind_a_pointer_is_traced_at_entry_and_exit_across_calls() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&learned.stdout);
-    assert!(learned.status.success(), "{}", String::from_utf8_lossy(&learned.stderr));
-    for wanted in ["*year == orig(*year) + 1", "*tick_at == orig(*tick_at) + 1", "*lock == orig(*lock) + 1"] {
+    assert!(
+        learned.status.success(),
+        "{}",
+        String::from_utf8_lossy(&learned.stderr)
+    );
+    for wanted in [
+        "*year == orig(*year) + 1",
+        "*tick_at == orig(*tick_at) + 1",
+        "*lock == orig(*lock) + 1",
+    ] {
         assert!(text.lines().any(|l| l == wanted), "no `{wanted}` in\n{text}");
     }
 }

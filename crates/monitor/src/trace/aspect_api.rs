@@ -245,12 +245,19 @@ mod tests {
         let mut engine = Engine::new();
         register(&mut engine);
         let enter: String = engine
-            .eval(r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", via: "y", deref: true}])"#)
+            .eval(
+                r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", via: "y", deref: true}])"#,
+            )
             .unwrap();
         assert!(enter.contains("_Generic((*(y)), char: weft_rd_c"), "{enter}");
-        assert!(enter.contains("weft_trace_readable(weft_trace_a_c, (const void *)(y), "), "{enter}");
+        assert!(
+            enter.contains("weft_trace_readable(weft_trace_a_c, (const void *)(y), "),
+            "{enter}"
+        );
         let err = engine
-            .eval::<String>(r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", deref: true}])"#)
+            .eval::<String>(
+                r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", deref: true}])"#,
+            )
             .unwrap_err();
         assert!(err.to_string().contains("`*y` has `deref` but no `via`"), "{err}");
     }

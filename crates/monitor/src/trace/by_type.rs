@@ -69,7 +69,10 @@ pub fn size(kind: VarKind, value: &str) -> String {
 /// is not of `kind`'s class. Only valid once the bytes are known readable.
 pub fn read(kind: VarKind, value: &str, address: &str) -> String {
     let cases = class(kind).iter().map(|(t, r)| format!("{t}: {r}"));
-    format!("{}((const void *)({address}))", selection(value, cases, "weft_rd_none"))
+    format!(
+        "{}((const void *)({address}))",
+        selection(value, cases, "weft_rd_none")
+    )
 }
 
 #[cfg(test)]
@@ -79,7 +82,10 @@ mod tests {
     #[test]
     fn integers_and_floating_values_select_their_class_only() {
         let s = size(VarKind::I64, "*(p)");
-        assert!(s.starts_with("(__extension__ _Generic((*(p)), char: sizeof(char), "), "{s}");
+        assert!(
+            s.starts_with("(__extension__ _Generic((*(p)), char: sizeof(char), "),
+            "{s}"
+        );
         assert!(s.ends_with("_Bool: sizeof(_Bool), default: 0))"), "{s}");
         assert!(!s.contains("double"), "{s}");
         let r = read(VarKind::F64, "*(p)", "p");
@@ -88,14 +94,20 @@ mod tests {
             "(__extension__ _Generic((*(p)), float: weft_rd_f, double: weft_rd_d, \
              long double: weft_rd_ld, default: weft_rd_none))((const void *)(p))"
         );
-        assert_eq!(size(VarKind::Pointer, "*(q)"), "(__extension__ _Generic((*(q)), default: 0))");
+        assert_eq!(
+            size(VarKind::Pointer, "*(q)"),
+            "(__extension__ _Generic((*(q)), default: 0))"
+        );
     }
 
     #[test]
     fn every_reader_is_defined_by_the_runtime() {
         let runtime = include_str!("../../runtime/weft_read_hot.h");
         for (_, reader) in INTEGERS.iter().chain(FLOATING) {
-            assert!(runtime.contains(&format!(" {reader}(const void *weft_a)")), "{reader}");
+            assert!(
+                runtime.contains(&format!(" {reader}(const void *weft_a)")),
+                "{reader}"
+            );
         }
         assert!(runtime.contains(" weft_rd_none(const void *weft_a)"));
     }

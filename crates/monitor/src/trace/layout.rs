@@ -147,9 +147,7 @@ impl TracedVar {
     /// for a pointer to an incomplete struct.
     fn deref_slots(&self, tu: &str, via: &str) -> Vec<String> {
         let size = by_type::size(self.kind, &self.expr);
-        let readable = format!(
-            "({size} != 0 && weft_trace_readable({tu}, (const void *)({via}), {size}))"
-        );
+        let readable = format!("({size} != 0 && weft_trace_readable({tu}, (const void *)({via}), {size}))");
         let value = by_type::read(self.kind, &self.expr, via);
         vec![
             format!("(unsigned long long){readable}"),
@@ -207,6 +205,9 @@ mod tests {
         assert_eq!(slots[0], format!("(unsigned long long){readable}"));
         assert!(slots[1].starts_with(&format!("({readable} ? ")), "{}", slots[1]);
         assert!(slots[1].ends_with("default: weft_rd_none))((const void *)(p)) : 0)"));
-        assert!(!slots.concat().contains("sizeof *(p)"), "no size of an incomplete type");
+        assert!(
+            !slots.concat().contains("sizeof *(p)"),
+            "no size of an incomplete type"
+        );
     }
 }
