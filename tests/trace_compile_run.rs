@@ -84,11 +84,15 @@ fn samples(trace: &TraceFile, function: &str, kind: PointKind) -> HashMap<u64, V
         .collect()
 }
 
+/// What stands for a missing value (the `*p` of a null `p`) in [`signed`].
+const MISSING: i64 = i64::MIN;
+
 /// An integer or an address, as a signed number.
 fn signed(value: &Value) -> i64 {
     match value {
         Value::Int(i) => *i,
         Value::Pointer(p) => *p as i64,
+        Value::Missing => MISSING,
         other => panic!("not an integer: {other:?}"),
     }
 }
@@ -119,6 +123,11 @@ fn a_traced_program_behaves_as_before_and_records_every_value() {
         (bump.len(), nulls),
         (8, 4),
         "bump(&s, 1) and bump(NULL, 2), four times"
+    );
+    // p, *p, by: what p points to is missing exactly when p is null.
+    assert!(
+        bump.values().all(|v| (v[0] == 0) == (v[1] == MISSING)),
+        "{bump:?}"
     );
 }
 

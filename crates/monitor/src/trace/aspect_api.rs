@@ -17,7 +17,10 @@
 //! read only when the object it points to can be read), `string: true`
 //! (a NUL-terminated string at `expr`, a `char *` or, with `array: true`,
 //! a `char` array bounded by its size), `array: true` (an array of known
-//! length at `expr`, whose elements are of `type`). Vars whose type weft
+//! length at `expr`, whose elements are of `type`), `deref: true` with
+//! `via` (the scalar `via` points to, `*(via)`, whose `type` is what weft
+//! resolved: the compiler picks how to read it, and a value whose actual
+//! type is not of that class reads as missing). Vars whose type weft
 //! cannot read are left out of the point and listed by `skipped()`.
 //! Clones share their specs.
 
@@ -70,6 +73,10 @@ impl TraceTables {
             let flag = |key: &str| map.get(key).and_then(|v| v.as_bool().ok()).unwrap_or(false);
             let (string, array) = (flag("string"), flag("array"));
             let via = field("via");
+            let deref = flag("deref");
+            if deref && via.is_none() {
+                return Err(format!("TraceTables: `{name}` has `deref` but no `via`").into());
+            }
             let layout = match (string, array, via.is_some()) {
                 (true, _, _) => Layout::Str,
                 (false, true, _) => Layout::Seq,
@@ -91,12 +98,16 @@ impl TraceTables {
             };
             match kind {
                 Some(kind) => vars.push(TracedVar {
-                    expr: field("expr").unwrap_or_else(|| name.clone()),
+                    expr: match (&via, deref) {
+                        (Some(via), true) => format!("*({via})"),
+                        _ => field("expr").unwrap_or_else(|| name.clone()),
+                    },
                     name,
                     kind,
                     layout,
                     via,
                     array,
+                    deref: deref && layout == Layout::Through,
                 }),
                 None => {
                     let why = c_type.unwrap_or_else(|| "unknown type".into());
@@ -227,6 +238,28 @@ mod tests {
         );
         assert_eq!(out[2].as_int().unwrap(), 1);
         assert_eq!(out[3].to_string(), r#"["a.c"]"#);
+    }
+
+    #[test]
+    fn a_pointed_to_scalar_is_read_through_its_pointer_by_its_actual_type() {
+        let mut engine = Engine::new();
+        register(&mut engine);
+        let enter: String = engine
+            .eval(
+                r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", via: "y", deref: true}])"#,
+            )
+            .unwrap();
+        assert!(enter.contains("_Generic((*(y)), char: weft_rd_c"), "{enter}");
+        assert!(
+            enter.contains("weft_trace_readable(weft_trace_a_c, (const void *)(y), "),
+            "{enter}"
+        );
+        let err = engine
+            .eval::<String>(
+                r#"TraceTables().enter("a.c", "f", 1, [#{name: "*y", type: "int", deref: true}])"#,
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("`*y` has `deref` but no `via`"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! runtime turns them into the recorded payload (`runtime/weft_trace_cold.h`)
 //! and [`super::record`] reads it back.
 
+use super::by_type;
 use super::spec::VarKind;
 
 /// The shape of one traced variable.
@@ -77,6 +78,11 @@ pub struct TracedVar {
     /// For a string: it is a `char` array, bounded by its size (a pointer's
     /// string is bounded by the runtime's limit alone).
     pub array: bool,
+    /// The value is the scalar `via` points to (`expr` is `*(via)`), read
+    /// by the type the compiler sees ([`super::by_type`]): a pointed-to
+    /// type that is not of `kind`'s class in the configuration being built
+    /// reads as missing instead of breaking the build.
+    pub deref: bool,
 }
 
 impl TracedVar {
@@ -89,6 +95,7 @@ impl TracedVar {
             expr: expr.to_string(),
             via: None,
             array: false,
+            deref: false,
         }
     }
 
@@ -106,6 +113,7 @@ impl TracedVar {
         match self.layout {
             Layout::Plain => vec![self.kind.encode(expr)],
             Layout::Through => match &self.via {
+                Some(via) if self.deref => self.deref_slots(tu, via),
                 Some(via) => {
                     let readable =
                         format!("weft_trace_readable({tu}, (const void *)({via}), sizeof *({via}))");
@@ -131,6 +139,20 @@ impl TracedVar {
                 format!("(unsigned long long)sizeof(({expr})[0])"),
             ],
         }
+    }
+
+    /// The two slots of `*(via)`: readable (its actual type is of the
+    /// declared class and its bytes can be read), and the value. The size
+    /// comes from the selection too, as `sizeof *(via)` does not compile
+    /// for a pointer to an incomplete struct.
+    fn deref_slots(&self, tu: &str, via: &str) -> Vec<String> {
+        let size = by_type::size(self.kind, &self.expr);
+        let readable = format!("({size} != 0 && weft_trace_readable({tu}, (const void *)({via}), {size}))");
+        let value = by_type::read(self.kind, &self.expr, via);
+        vec![
+            format!("(unsigned long long){readable}"),
+            format!("({readable} ? {value} : 0)"),
+        ]
     }
 }
 
@@ -166,6 +188,26 @@ mod tests {
         assert_eq!(
             seq.slots("tu")[1],
             "(unsigned long long)(sizeof(a) / sizeof((a)[0]))"
+        );
+    }
+
+    #[test]
+    fn a_pointed_to_scalar_is_read_by_its_actual_type() {
+        let var = TracedVar {
+            via: Some("p".into()),
+            layout: Layout::Through,
+            deref: true,
+            ..TracedVar::plain("*p", VarKind::I64, "*(p)")
+        };
+        let slots = var.slots("tu");
+        let size = by_type::size(VarKind::I64, "*(p)");
+        let readable = format!("({size} != 0 && weft_trace_readable(tu, (const void *)(p), {size}))");
+        assert_eq!(slots[0], format!("(unsigned long long){readable}"));
+        assert!(slots[1].starts_with(&format!("({readable} ? ")), "{}", slots[1]);
+        assert!(slots[1].ends_with("default: weft_rd_none))((const void *)(p)) : 0)"));
+        assert!(
+            !slots.concat().contains("sizeof *(p)"),
+            "no size of an incomplete type"
         );
     }
 }

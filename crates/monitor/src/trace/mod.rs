@@ -3,12 +3,15 @@
 //!
 //! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
 //! points, their variables, the C text); [`aspect_api`] lets aspects build
-//! specs (`TraceTables`); [`record`] reads the `.trace` files the runtime
-//! (`runtime/weft_trace_*.h`) writes, [`samples`] streaming their samples; [`points`] shows them to the
+//! specs (`TraceTables`); [`by_type`] reads what a pointer points to by the
+//! type the compiler sees; [`record`] reads the `.trace` files the runtime
+//! (`runtime/weft_trace_*.h`) writes, [`samples`] streaming their samples;
+//! [`points`] shows them to the
 //! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
 //! runs and checks runs. See docs/invariants.md.
 
 pub mod aspect_api;
+pub mod by_type;
 pub mod layout;
 pub mod points;
 pub mod record;

@@ -16,6 +16,7 @@ pub use crate::value::VarKind;
 /// The hot runtime part: declarations the sample statements call.
 pub const RUNTIME_HOT: &str = concat!(
     include_str!("../../runtime/weft_value_hot.h"),
+    include_str!("../../runtime/weft_read_hot.h"),
     include_str!("../../runtime/weft_trace_hot.h")
 );
 /// The cold runtime part: the common record code, then the trace writer.
