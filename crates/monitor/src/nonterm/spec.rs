@@ -188,8 +188,12 @@ impl NontermSpec {
         let unit = format!("weft_nt_{}", self.stem);
         let step = format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})");
         // After the step, so a report counts this evaluation.
-        let report =
-            |src: &str| format!("({src}) && !weft_nt_src({unit}, {site}u, &{local}{common}, {values})");
+        // `weft_round` in an SRC (a check that needs a round to have run,
+        // weft-loops' eof::ROUND) is this loop entry's evaluation count.
+        let report = |src: &str| {
+            let src = replace_word(src, "weft_round", &format!("{local}{common}.weft_iter"));
+            format!("({src}) && !weft_nt_src({unit}, {site}u, &{local}{common}, {values})")
+        };
         let (condition, body_start) = match src {
             Some(src) => (
                 format!("(COND) && {step} && !({})", report(src)),
@@ -262,6 +266,23 @@ impl NontermSpec {
             policy = self.policy,
         )
     }
+}
+
+/// `text` with each whole identifier `word` replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::new();
+    let mut rest = 0;
+    for (at, _) in text.match_indices(word) {
+        if at < rest || is_word(text[..at].chars().next_back()) || is_word(text[at + word.len()..].chars().next()) {
+            continue;
+        }
+        out.push_str(&text[rest..at]);
+        out.push_str(by);
+        rest = at + word.len();
+    }
+    out.push_str(&text[rest..]);
+    out
 }
 
 #[cfg(test)]
