@@ -146,3 +146,6 @@ pub fn names_round(text: &str) -> bool {
         !word(text[..at].chars().next_back()) && !word(text[at + eof::ROUND.len()..].chars().next())
     })
 }
+
+#[cfg(test)]
+mod eof_tests;

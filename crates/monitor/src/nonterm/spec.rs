@@ -162,6 +162,27 @@ impl NontermSpec {
         exact: bool,
         src: Option<&str>,
     ) -> LoopTexts {
+        self.add_loop(function, line, state, exact, src, true)
+    }
+
+    /// Adds a loop whose state cannot be compared (a buffer beside a
+    /// read() call) but whose recurrence condition `src` can be checked:
+    /// its condition evaluations are counted (`weft_round` in `src`) and
+    /// `src` reported with the values of `witness`; no revisit is looked
+    /// for, so the state the monitor cannot read is never missed.
+    pub fn add_src_only(&mut self, function: &str, line: usize, witness: &[TracedVar], src: &str) -> LoopTexts {
+        self.add_loop(function, line, witness, false, Some(src), false)
+    }
+
+    fn add_loop(
+        &mut self,
+        function: &str,
+        line: usize,
+        state: &[TracedVar],
+        exact: bool,
+        src: Option<&str>,
+        revisits: bool,
+    ) -> LoopTexts {
         let site = self.loops.len();
         self.loops.push(LoopDecl {
             function: function.to_string(),
@@ -181,12 +202,16 @@ impl NontermSpec {
                 state.len()
             )
         };
-        let (kind, suffix, common) = match self.schedule {
-            Schedule::Brent => ("weft_nt_loop", "", ""),
-            Schedule::Interval => ("weft_nt_iloop", "_interval", ".weft_b"),
+        let (kind, suffix, common) = match (revisits, self.schedule) {
+            (false, _) | (true, Schedule::Brent) => ("weft_nt_loop", "", ""),
+            (true, Schedule::Interval) => ("weft_nt_iloop", "_interval", ".weft_b"),
         };
         let unit = format!("weft_nt_{}", self.stem);
-        let step = format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})");
+        let step = if revisits {
+            format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})")
+        } else {
+            format!("weft_nt_count(&{local})")
+        };
         // After the step, so a report counts this evaluation.
         // `weft_round` in an SRC (a check that needs a round to have run,
         // weft-loops' eof::ROUND) is this loop entry's evaluation count.
