@@ -356,6 +356,29 @@ mod tests {
     }
 
     #[test]
+    fn a_loop_checked_only_for_its_src_counts_rounds_and_compares_nothing() {
+        for schedule in [Schedule::Brent, Schedule::Interval] {
+            let mut spec = NontermSpec::new("a.c", Policy::Abort, schedule);
+            let vars = [TracedVar::plain("have", VarKind::I64, "have")];
+            let texts = spec.add_src_only("f", 4, &vars, "weft_round > 1 && got == 0 && (have < want)");
+            assert_eq!(
+                texts.before,
+                "{ struct weft_nt_loop weft_ntl_0; weft_nt_begin(&weft_ntl_0);"
+            );
+            let values = "(const unsigned long long[]){(unsigned long long)(long long)(have)}, 1";
+            assert_eq!(
+                texts.condition,
+                format!(
+                    "(COND) && weft_nt_count(&weft_ntl_0) && !((weft_ntl_0.weft_iter > 1 && got == 0 && (have < want)) \
+                     && !weft_nt_src(weft_nt_a_c, 0u, &weft_ntl_0, {values}))"
+                )
+            );
+            assert!(!texts.condition.contains("weft_nt_step"));
+        }
+        assert_eq!(replace_word("weft_rounds + weft_round", "weft_round", "n"), "weft_rounds + n");
+    }
+
+    #[test]
     fn the_interval_schedule_has_its_own_loop_state_and_step() {
         let mut spec = NontermSpec::new("a.c", Policy::Log, Schedule::Interval);
         let texts = spec.add("f", 4, &[], false, None);
