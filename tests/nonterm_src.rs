@@ -274,7 +274,11 @@ fn recurrence_conditions_on_the_corpus() {
     // at end of file. A drop is a regression.
     assert!(total(3) >= 33, "bit-vector SRCs: {}", total(3));
     assert!(total(4) >= 29, "checks fired: {}", total(4));
-    assert!(by_class["read-eof"][4] >= 6, "read-eof fired: {:?}", by_class["read-eof"]);
+    assert!(
+        by_class["read-eof"][4] >= 6,
+        "read-eof fired: {:?}",
+        by_class["read-eof"]
+    );
     assert!(
         by_class["cyclic-state"][4] >= 5,
         "cyclic-state fired: {:?}",
@@ -530,11 +534,25 @@ fn a_read_result_is_trusted_only_after_a_round() {
     let woven = dir.path().join("woven.c");
     std::fs::write(&woven, &a.woven).unwrap();
     let run = |exe: &Path, arg: &str| {
-        let out = Command::new("timeout").args(["-s", "KILL", "5"]).arg(exe).arg(arg).output().unwrap();
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+        let out = Command::new("timeout")
+            .args(["-s", "KILL", "5"])
+            .arg(exe)
+            .arg(arg)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let build = |src: &Path, exe: &Path| {
-        let out = Command::new("gcc").args(["-std=gnu99", "-O0", "-w", "-o"]).arg(exe).arg(src).output().unwrap();
+        let out = Command::new("gcc")
+            .args(["-std=gnu99", "-O0", "-w", "-o"])
+            .arg(exe)
+            .arg(src)
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
     build(&woven, &dir.path().join("woven"));
@@ -542,7 +560,10 @@ fn a_read_result_is_trusted_only_after_a_round() {
     // want = 4: the first read returns the 5 bytes there are.
     let (ok, stdout, stderr) = run(&dir.path().join("woven"), "1");
     assert!(ok && !stderr.contains(REPORT), "{stderr}");
-    assert_eq!((stdout.as_str(), true), (run(&dir.path().join("plain"), "1").1.as_str(), true));
+    assert_eq!(
+        (stdout.as_str(), true),
+        (run(&dir.path().join("plain"), "1").1.as_str(), true)
+    );
     assert_eq!(stdout, "5\n");
     // want = 20: the second read meets end of file, the third round reports.
     let (ok, _, stderr) = run(&dir.path().join("woven"), "5");

@@ -160,7 +160,9 @@ impl Eof {
         let mut read = BTreeSet::new();
         s.vars(&mut read);
         if let Some((v, _)) = self.guard_assigned.iter().find(|(v, _)| read.contains(v)) {
-            return Err(format!("the SRC reads {v}, which the condition assigns from an input call"));
+            return Err(format!(
+                "the SRC reads {v}, which the condition assigns from an input call"
+            ));
         }
         let mut premise: Vec<String> = Vec::new();
         if !self.descriptors.is_empty() {

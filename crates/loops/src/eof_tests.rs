@@ -28,7 +28,12 @@ fn check(body: &str) -> Result<String, String> {
     assert!(f.eof.is_some(), "{body}: not analysed at end of file");
     match infer(f, Semantics::BitVector, &solver()).unwrap() {
         Outcome::Found(s) => {
-            assert_eq!(verify(f, &s, &solver()), Ok(true), "{body}: {} does not verify", s.c());
+            assert_eq!(
+                verify(f, &s, &solver()),
+                Ok(true),
+                "{body}: {} does not verify",
+                s.c()
+            );
             assert!(s.how().ends_with(eof::ASSUMPTION), "{}", s.how());
             Ok(s.c())
         }
@@ -54,7 +59,10 @@ fn loops_that_end_at_end_of_file_have_none() {
         "while (!feof(fp)) { c = getc(fp); len++; }",
     ] {
         let why = check(body).expect_err(body);
-        assert!(why.contains("no recurrent set") || why.contains("no path"), "{body}: {why}");
+        assert!(
+            why.contains("no recurrent set") || why.contains("no path"),
+            "{body}: {why}"
+        );
     }
 }
 
@@ -67,7 +75,8 @@ fn read_in_the_condition_is_checked_through_its_variable() {
 
 #[test]
 fn read_in_the_body_is_trusted_after_a_round() {
-    let c = check("while (have < want) { got = read(fd, buf, 8); if (got < 0) break; have += got; }").unwrap();
+    let c =
+        check("while (have < want) { got = read(fd, buf, 8); if (got < 0) break; have += got; }").unwrap();
     assert!(c.starts_with("weft_round > 1 && got == 0 && "), "{c}");
     assert!(c.contains("have < want"), "{c}");
     assert!(names_round(&c));
@@ -102,15 +111,30 @@ fn loops_the_model_cannot_judge_keep_their_reason() {
             "calls read()",
         ),
         // A call that can clear the end-of-file indicator.
-        ("while (getc(fp) != '\\n') { ungetc(10, fp); len++; }", "calls getc()"),
+        (
+            "while (getc(fp) != '\\n') { ungetc(10, fp); len++; }",
+            "calls getc()",
+        ),
         // The condition reads what it assigns.
-        ("while ((c = getc(fp)) != '\\n' && c != EOF) len++;", "assignment inside an expression"),
+        (
+            "while ((c = getc(fp)) != '\\n' && c != EOF) len++;",
+            "assignment inside an expression",
+        ),
         // Assigned behind &&: not on every evaluation.
-        ("while (len < want && (c = getc(fp)) != '\\n') len++;", "assignment inside an expression"),
+        (
+            "while (len < want && (c = getc(fp)) != '\\n') len++;",
+            "assignment inside an expression",
+        ),
         // The descriptor changes.
-        ("while ((got = read(fd, buf, 8)) != -1) fd = 0;", "assignment inside an expression"),
+        (
+            "while ((got = read(fd, buf, 8)) != -1) fd = 0;",
+            "assignment inside an expression",
+        ),
         // An argument with an effect.
-        ("while ((got = read(fd, buf + len++, 8)) != -1) total++;", "assignment inside an expression"),
+        (
+            "while ((got = read(fd, buf + len++, 8)) != -1) total++;",
+            "assignment inside an expression",
+        ),
     ] {
         let l = one(body);
         let e = l.fragment.expect_err(body);
@@ -136,7 +160,9 @@ fn the_round_counter_is_woven_around_the_loop() {
     };
     let woven = weave_checks(text, "t.c", &[(&shifted, "weft_round > 1 && got == 0".into())]);
     assert!(
-        woven.starts_with("x; { unsigned long weft_round = 0; while (have < want) { weft_round++; if (weft_round > 1"),
+        woven.starts_with(
+            "x; { unsigned long weft_round = 0; while (have < want) { weft_round++; if (weft_round > 1"
+        ),
         "{woven}"
     );
     assert!(woven.ends_with("have += got; } } y;"), "{woven}");

@@ -422,7 +422,12 @@ impl Extractor<'_> {
     }
 
     /// For each path, (the path with `cond`, the path without it as an exit).
-    fn split(&self, paths: Vec<Partial>, cond: &Expr, effects: &[Effect]) -> R<Vec<(Partial, Option<Partial>)>> {
+    fn split(
+        &self,
+        paths: Vec<Partial>,
+        cond: &Expr,
+        effects: &[Effect],
+    ) -> R<Vec<(Partial, Option<Partial>)>> {
         Ok(paths
             .into_iter()
             .map(|p| {

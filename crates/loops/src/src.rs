@@ -137,7 +137,11 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     })
 }
 
-fn infer_model(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Outcome, weft_smt::Error> {
+fn infer_model(
+    fragment: &Fragment,
+    semantics: Semantics,
+    solver: &Solver,
+) -> Result<Outcome, weft_smt::Error> {
     let ctx = Ctx {
         vars: &fragment.vars,
         locals: &fragment.locals,

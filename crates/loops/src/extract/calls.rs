@@ -105,7 +105,9 @@ impl Extractor<'_> {
     pub(super) fn assignment_in_test(&mut self, node: Node<'_>) -> R<Expr> {
         let left = node.child_by_field_name("left").ok_or("assignment")?;
         let right = node.child_by_field_name("right").ok_or("assignment")?;
-        let op = node.child_by_field_name("operator").map(|o| self.src(o).to_string());
+        let op = node
+            .child_by_field_name("operator")
+            .map(|o| self.src(o).to_string());
         if op.as_deref() != Some("=") || bare(right).kind() != "call_expression" {
             return Err("assignment inside an expression".into());
         }
@@ -152,7 +154,9 @@ impl Extractor<'_> {
         let args: Vec<Node<'_>> = match node.child_by_field_name("arguments") {
             Some(a) => {
                 let mut cursor = a.walk();
-                a.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect()
+                a.named_children(&mut cursor)
+                    .filter(|n| n.kind() != "comment")
+                    .collect()
             }
             None => Vec::new(),
         };
@@ -176,7 +180,11 @@ impl Extractor<'_> {
                 self.eof.as_mut().expect("in the model").streams.insert(s);
             }
             Source::Stdin => {
-                self.eof.as_mut().expect("in the model").streams.insert("stdin".into());
+                self.eof
+                    .as_mut()
+                    .expect("in the model")
+                    .streams
+                    .insert("stdin".into());
             }
             Source::Descriptor(i) => {
                 let d = self.descriptor(args.get(i).copied())?;

@@ -108,10 +108,14 @@ impl NontermMonitors {
         let (file, function, line) = at;
         let mut witness = Vec::new();
         for value in requested {
-            let Some(var) = value.read_lock::<Map>() else { continue };
+            let Some(var) = value.read_lock::<Map>() else {
+                continue;
+            };
             let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
             let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
-            let (Some(name), Some(c_type)) = (field("name"), field("type")) else { continue };
+            let (Some(name), Some(c_type)) = (field("name"), field("type")) else {
+                continue;
+            };
             if let Some(kind) = VarKind::for_c_type(&c_type, pointer)
                 && witness.len() < MAX_STATE
             {
@@ -206,7 +210,12 @@ pub fn register(engine: &mut Engine) {
         )
         .register_fn(
             "monitor_src",
-            |m: &mut NontermMonitors, file: Dynamic, function: Dynamic, line: rhai::INT, vars: Array, src: Dynamic| {
+            |m: &mut NontermMonitors,
+             file: Dynamic,
+             function: Dynamic,
+             line: rhai::INT,
+             vars: Array,
+             src: Dynamic| {
                 let line = usize::try_from(line).unwrap_or(0);
                 m.monitor_src((&text(&file), &text(&function), line), &vars, &text(&src))
             },

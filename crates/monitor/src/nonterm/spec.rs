@@ -170,7 +170,13 @@ impl NontermSpec {
     /// its condition evaluations are counted (`weft_round` in `src`) and
     /// `src` reported with the values of `witness`; no revisit is looked
     /// for, so the state the monitor cannot read is never missed.
-    pub fn add_src_only(&mut self, function: &str, line: usize, witness: &[TracedVar], src: &str) -> LoopTexts {
+    pub fn add_src_only(
+        &mut self,
+        function: &str,
+        line: usize,
+        witness: &[TracedVar],
+        src: &str,
+    ) -> LoopTexts {
         self.add_loop(function, line, witness, false, Some(src), false)
     }
 
@@ -299,7 +305,10 @@ fn replace_word(text: &str, word: &str, by: &str) -> String {
     let mut out = String::new();
     let mut rest = 0;
     for (at, _) in text.match_indices(word) {
-        if at < rest || is_word(text[..at].chars().next_back()) || is_word(text[at + word.len()..].chars().next()) {
+        if at < rest
+            || is_word(text[..at].chars().next_back())
+            || is_word(text[at + word.len()..].chars().next())
+        {
             continue;
         }
         out.push_str(&text[rest..at]);
@@ -375,7 +384,10 @@ mod tests {
             );
             assert!(!texts.condition.contains("weft_nt_step"));
         }
-        assert_eq!(replace_word("weft_rounds + weft_round", "weft_round", "n"), "weft_rounds + n");
+        assert_eq!(
+            replace_word("weft_rounds + weft_round", "weft_round", "n"),
+            "weft_rounds + n"
+        );
     }
 
     #[test]
