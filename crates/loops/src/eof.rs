@@ -159,7 +159,10 @@ impl Eof {
     pub fn check(&self, s: &Expr) -> Result<String, String> {
         let mut read = BTreeSet::new();
         s.vars(&mut read);
-        if let Some((v, _)) = self.guard_assigned.iter().find(|(v, _)| read.contains(v)) {
+        // A `while` or `for` check follows the condition, which has just
+        // overwritten what it assigns: S must not read it.
+        let overwritten = |v: &String| !self.do_loop && self.guard_assigned.iter().any(|(g, _)| g == v);
+        if let Some(v) = read.iter().find(|v| overwritten(v)) {
             return Err(format!(
                 "the SRC reads {v}, which the condition assigns from an input call"
             ));
@@ -197,7 +200,13 @@ impl Eof {
         if !self.do_loop && !self.guard_read.is_empty() {
             return Ok(Vec::new());
         }
-        match self.recorded.iter().next() {
+        // Not one a `while` or `for` condition has just overwritten from
+        // another call.
+        let kept = self
+            .recorded
+            .iter()
+            .find(|v| self.do_loop || self.guard_assigned.iter().all(|(g, _)| g != *v));
+        match kept {
             // Before the first round ends, the variable holds what it held
             // before the loop, not a result.
             Some(v) => Ok(vec![format!("{ROUND} > 1"), format!("{v} == 0")]),

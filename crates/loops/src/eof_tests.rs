@@ -89,6 +89,14 @@ fn a_do_loop_asks_the_stream_at_its_head() {
 }
 
 #[test]
+fn a_variable_the_condition_overwrites_is_no_evidence_of_read() {
+    // got == 0 after the condition could be a '\0' from getc.
+    let body = "while ((got = getc(fp)) != '\\n') { got = read(fd, buf, 8); len++; }";
+    let why = check(body).unwrap_err();
+    assert!(why.contains("no variable keeps the result of read()"), "{why}");
+}
+
+#[test]
 fn ferror_is_asked_too_when_the_loop_asks_it() {
     let c = check("while (fgets(buf, 16, fp) == NULL) { if (ferror(fp)) break; tries++; }").unwrap();
     assert!(c.starts_with("feof(fp) && !ferror(fp) && "), "{c}");
