@@ -159,3 +159,34 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
         programs.len()
     );
 }
+
+/// `weft nonterm analyse` prints an SRC found at end of file with its
+/// assumption, in text and in JSON.
+#[test]
+fn analyse_says_the_assumption() {
+    let file = corpus_dir().join("getc_line_length.c");
+    let analyse = |json: bool| {
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["nonterm", "analyse", "--semantics", "bitvector"])
+            .args(json.then_some("--json"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = analyse(false);
+    assert!(
+        text.contains("SRC under bit-vectors at the types' widths: feof(f) && c == ((-1)) && ")
+            && text.contains("[stuck path, assuming end of file is sticky]"),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(analyse(true).lines().next().unwrap()).unwrap();
+    let result = &json["results"][0];
+    assert_eq!(result["assumption"], "assuming end of file is sticky", "{json}");
+    assert_eq!(result["stuck"], true, "{json}");
+    assert!(
+        result["src"].as_str().unwrap().starts_with("feof(f) && "),
+        "{json}"
+    );
+}
