@@ -7,6 +7,7 @@ use tree_sitter::Node;
 
 use weft_c::sema::{DeclKind, Declaration, Semantics, TypeKind};
 
+use crate::eof::Eof;
 use crate::ir::{BinOp, Expr, INT, IntType, UnOp, Vars};
 
 /// The integer type of a declared variable, or what it is instead.
@@ -72,6 +73,10 @@ pub struct Fragment {
     /// Variables declared inside the body: not part of the state at the
     /// loop head.
     pub locals: BTreeSet<String>,
+    /// Some: the loop calls input functions, each replaced by what it
+    /// returns at end of file; what the woven check must ask besides the
+    /// SRC ([`crate::eof`]).
+    pub eof: Option<Eof>,
 }
 
 /// At most this many paths are followed through one body.
@@ -230,6 +235,20 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
     if node.has_error() {
         return Err("not parsed".into());
     }
+    let plain = extract(node, text, sema, false);
+    match plain {
+        // A loop with input calls: judged at end of file when the model
+        // covers it, else it keeps the reason of the plain extraction.
+        Err(why) if crate::eof::mentions_input(&text[node.byte_range()]) => {
+            extract(node, text, sema, true).map_err(|_| why)
+        }
+        other => other,
+    }
+}
+
+/// One extraction; with `eof`, input calls are their end-of-file values
+/// and a loop without one is refused.
+fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: bool) -> R<Fragment> {
     let scope = Scope::of(node, text);
     let mut x = Extractor {
         text,
@@ -242,13 +261,28 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
             .map_or(node.start_byte(), |b| b.start_byte()),
         vars: Vars::new(),
         locals: BTreeSet::new(),
+        eof: eof.then(|| Eof {
+            do_loop: node.kind() == "do_statement",
+            ..Eof::default()
+        }),
+        effects: None,
+        conditional: 0,
+        calls: 0,
     };
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
     let guard = match cond_node {
-        Some(c) => Some(x.expr(c)?),
+        Some(c) => Some(x.test(c)?),
         None => None,
     };
+    if let (Some(e), Some((_, effects))) = (&mut x.eof, &guard) {
+        for effect in effects {
+            e.guard_assigned.push((effect.var.clone(), effect.value.clone()));
+            if effect.read {
+                e.guard_read.insert(effect.var.clone());
+            }
+        }
+    }
     let guard_text = cond_node
         .map(|c| strip_parens(&text[c.byte_range()]))
         .unwrap_or("1")
@@ -257,11 +291,12 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
         conds: Vec::new(),
         state: BTreeMap::new(),
         end: None,
+        recorded: BTreeSet::new(),
     };
     let mut paths = vec![start];
     let do_loop = node.kind() == "do_statement";
-    if !do_loop && let Some(g) = &guard {
-        paths = x.branch(paths, g)?;
+    if !do_loop && let Some((g, effects)) = &guard {
+        paths = x.branch(paths, g, effects)?;
     }
     paths = x.stmt(body, paths)?;
     if node.kind() == "for_statement"
@@ -277,12 +312,20 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
         }
         paths = next;
     }
-    if do_loop && let Some(g) = &guard {
+    if do_loop && let Some((g, effects)) = &guard {
         let (exits, going): (Vec<_>, Vec<_>) = paths.into_iter().partition(|p| p.end == Some(End::Exit));
         paths = exits;
-        paths.extend(x.branch(going.into_iter().map(|p| Partial { end: None, ..p }).collect(), g)?);
+        paths.extend(x.branch(
+            going.into_iter().map(|p| Partial { end: None, ..p }).collect(),
+            g,
+            effects,
+        )?);
     }
     let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
+    let eof = match x.eof.take() {
+        Some(e) => Some(x.finish_eof(e, &paths)?),
+        None => None,
+    };
     let paths = paths
         .into_iter()
         .filter(|p| p.end != Some(End::Exit))
@@ -301,6 +344,7 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
         paths,
         exits,
         locals: x.locals,
+        eof,
     })
 }
 
@@ -324,6 +368,18 @@ struct Partial {
     conds: Vec<Expr>,
     state: BTreeMap<String, Expr>,
     end: Option<End>,
+    /// Variables whose value was last assigned from `read()` on this path.
+    recorded: BTreeSet<String>,
+}
+
+/// An assignment made inside a condition (`(c = getc(f)) != EOF`), only
+/// from an input call.
+#[derive(Clone, Debug)]
+pub(crate) struct Effect {
+    pub var: String,
+    pub value: Expr,
+    /// The call is `read()`, and the variable keeps a 0 result exactly.
+    pub read: bool,
 }
 
 impl Partial {
@@ -339,6 +395,14 @@ struct Extractor<'a> {
     at: usize,
     vars: Vars,
     locals: BTreeSet<String>,
+    /// Some while extracting under the end-of-file model.
+    eof: Option<Eof>,
+    /// Some while reading a condition that may assign from input calls.
+    effects: Option<Vec<Effect>>,
+    /// Depth inside operands evaluated only sometimes (`&&`, `||`, `?:`).
+    conditional: usize,
+    /// Input calls modelled.
+    calls: usize,
 }
 
 impl Extractor<'_> {
@@ -346,10 +410,11 @@ impl Extractor<'_> {
         &self.text[n.byte_range()]
     }
 
-    /// Splits each live path on a condition; only the true side continues.
-    fn branch(&self, paths: Vec<Partial>, cond: &Expr) -> R<Vec<Partial>> {
+    /// Splits each live path on a condition, whose `effects` both sides
+    /// take; only the true side continues.
+    fn branch(&self, paths: Vec<Partial>, cond: &Expr, effects: &[Effect]) -> R<Vec<Partial>> {
         Ok(self
-            .split(paths, cond)?
+            .split(paths, cond, effects)?
             .into_iter()
             .flat_map(|(yes, no)| [Some(yes), no])
             .flatten()
@@ -357,7 +422,12 @@ impl Extractor<'_> {
     }
 
     /// For each path, (the path with `cond`, the path without it as an exit).
-    fn split(&self, paths: Vec<Partial>, cond: &Expr) -> R<Vec<(Partial, Option<Partial>)>> {
+    fn split(
+        &self,
+        paths: Vec<Partial>,
+        cond: &Expr,
+        effects: &[Effect],
+    ) -> R<Vec<(Partial, Option<Partial>)>> {
         Ok(paths
             .into_iter()
             .map(|p| {
@@ -365,6 +435,7 @@ impl Extractor<'_> {
                     return (p, None);
                 }
                 let c = p.value(cond);
+                let p = apply(p, effects);
                 let mut yes = p.clone();
                 yes.conds.push(c.clone());
                 let mut no = p;
@@ -425,7 +496,7 @@ impl Extractor<'_> {
                 }
             }
             "if_statement" => {
-                let c = self.expr(
+                let (c, effects) = self.test(
                     node.child_by_field_name("condition")
                         .ok_or("if without condition")?,
                 )?;
@@ -440,6 +511,7 @@ impl Extractor<'_> {
                 let mut no_paths = Vec::new();
                 for p in live {
                     let v = p.value(&c);
+                    let p = apply(p, &effects);
                     let mut yes = p.clone();
                     yes.conds.push(v.clone());
                     let mut no = p;
@@ -487,6 +559,7 @@ impl Extractor<'_> {
                     for p in &mut live {
                         let v = Expr::Cast(t, Box::new(p.value(&e)));
                         p.state.insert(name.clone(), v);
+                        p.recorded.remove(&name);
                     }
                 }
             }
@@ -521,9 +594,15 @@ impl Extractor<'_> {
                     .child_by_field_name("operator")
                     .map(|o| self.src(o).to_string())
                     .unwrap_or_default();
-                let right = self.expr(node.child_by_field_name("right").ok_or("assignment")?)?;
+                let right_node = node.child_by_field_name("right").ok_or("assignment")?;
+                let right = self.expr(right_node)?;
                 let name = self.lvalue(left)?;
                 let t = self.vars[&name];
+                if op == "=" && self.keeps_read_result(right_node, t) {
+                    p.recorded.insert(name.clone());
+                } else {
+                    p.recorded.remove(&name);
+                }
                 let value = if op == "=" {
                     right
                 } else {
@@ -544,6 +623,7 @@ impl Extractor<'_> {
                     BinOp::Sub
                 };
                 let t = self.vars[&name];
+                p.recorded.remove(&name);
                 let v = Expr::Cast(
                     t,
                     Box::new(p.value(&Expr::bin(op, Expr::Var(name.clone()), Expr::int(1)))),
@@ -634,13 +714,18 @@ impl Extractor<'_> {
         }
     }
 
-    /// A side-effect-free expression of the fragment.
+    /// A side-effect-free expression of the fragment (under the
+    /// end-of-file model, also input calls, and in a condition assignments
+    /// from them: [`Extractor::test`]).
     fn expr(&mut self, node: Node<'_>) -> R<Expr> {
         match node.kind() {
             "identifier" => {
                 let name = self.src(node).to_string();
                 if name == "EOF" {
                     return Ok(Expr::int(-1));
+                }
+                if name == "NULL" && self.eof.is_some() {
+                    return Ok(Expr::int(0));
                 }
                 if let Some(constant) = self.macro_constant(&name) {
                     return constant;
@@ -649,6 +734,7 @@ impl Extractor<'_> {
                 Ok(Expr::Var(name))
             }
             "true" => Ok(Expr::int(1)),
+            "null" if self.eof.is_some() => Ok(Expr::int(0)),
             "false" => Ok(Expr::int(0)),
             "number_literal" => {
                 literal(self.src(node)).ok_or_else(|| self.unsupported("number_literal", node))
@@ -699,7 +785,9 @@ impl Extractor<'_> {
                     .unwrap_or_default();
                 let op = BinOp::from_c(&op).ok_or_else(|| format!("operator {op}"))?;
                 let a = self.expr(node.child_by_field_name("left").ok_or("binary")?)?;
-                let b = self.expr(node.child_by_field_name("right").ok_or("binary")?)?;
+                let b = self.sometimes(op.is_logical(), |x| {
+                    x.expr(node.child_by_field_name("right").ok_or("binary")?)
+                })?;
                 Ok(Expr::bin(op, a, b))
             }
             "cast_expression" => {
@@ -713,13 +801,24 @@ impl Extractor<'_> {
                     }
                 })?;
                 let v = self.expr(node.child_by_field_name("value").ok_or("cast")?)?;
+                if self.eof.is_some() {
+                    // An input call's value, converted: one constant.
+                    return Ok(calls::converted(t, v));
+                }
                 Ok(Expr::Cast(t, Box::new(v)))
             }
             "conditional_expression" => {
                 let c = self.expr(node.child_by_field_name("condition").ok_or("?:")?)?;
-                let a = self.expr(node.child_by_field_name("consequence").ok_or("?:")?)?;
-                let b = self.expr(node.child_by_field_name("alternative").ok_or("?:")?)?;
+                let (a, b) = self.sometimes(true, |x| {
+                    let a = x.expr(node.child_by_field_name("consequence").ok_or("?:")?)?;
+                    let b = x.expr(node.child_by_field_name("alternative").ok_or("?:")?)?;
+                    Ok((a, b))
+                })?;
                 Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            "call_expression" if self.eof.is_some() => self.input_call(node),
+            "assignment_expression" if self.effects.is_some() && self.conditional == 0 => {
+                self.assignment_in_test(node)
             }
             k => Err(self.unsupported(k, node)),
         }
@@ -800,3 +899,6 @@ pub fn literal(s: &str) -> Option<Expr> {
     let t = candidates.into_iter().find(|t| fits(*t))?;
     Some(Expr::Const(v, t))
 }
+
+mod calls;
+use calls::apply;

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod candidates;
 pub mod constants;
 pub mod encode;
+pub mod eof;
 pub mod extract;
 pub mod ir;
 pub mod orbit;
@@ -96,10 +97,14 @@ fn walk(
 /// loop's body (braces added around a body that has none): `checks` pairs
 /// a loop with its SRC as C text. The report is one line on standard
 /// error, `FILE:LINE: loop does not terminate: SRC (TEXT) holds`, written
-/// with `write(2)` declared at block scope, so no header is needed.
+/// with `write(2)` declared at block scope, so no header is needed. A
+/// check that asks for the round ([`eof::ROUND`]) gets a counter of the
+/// loop's rounds, declared in a block around the loop (so each entry of
+/// the loop starts from 0) and counted before the check.
 pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> String {
     let mut edits: Vec<(usize, String)> = Vec::new();
     for (l, src) in checks {
+        let counted = names_round(src);
         let escape = |t: &str| t.replace('\\', "\\\\").replace('"', "\\\"");
         let escaped = format!(
             "{}:{}: loop does not terminate: SRC ({}) holds\\n",
@@ -107,11 +112,16 @@ pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> Strin
             l.line,
             escape(src)
         );
-        let check = format!(
+        let mut check = format!(
             " if ({src}) {{ extern long write(int, const void *, unsigned long); \
              static const char weft_src_m[] = \"{escaped}\"; \
              (void)write(2, weft_src_m, sizeof weft_src_m - 1); __builtin_abort(); }} "
         );
+        if counted {
+            check = format!(" {}++;{check}", eof::ROUND);
+            edits.push((l.range.start, format!("{{ unsigned long {} = 0; ", eof::ROUND)));
+            edits.push((l.range.end, " }".to_string()));
+        }
         if l.braced {
             edits.push((l.body.start + 1, check));
         } else {
@@ -129,3 +139,14 @@ pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> Strin
 
 #[cfg(test)]
 mod tests;
+
+/// Whether C text names [`eof::ROUND`] (as a whole identifier).
+pub fn names_round(text: &str) -> bool {
+    text.match_indices(eof::ROUND).any(|(at, _)| {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(text[..at].chars().next_back()) && !word(text[at + eof::ROUND.len()..].chars().next())
+    })
+}
+
+#[cfg(test)]
+mod eof_tests;

@@ -38,6 +38,9 @@ pub struct Src {
     /// How S was found: [`STUCK`], [`INDUCTIVE`], [`SHIFTING`],
     /// [`PERMUTING`], [`ONE_PATH`] or [`SEVERAL_PATHS`].
     pub method: &'static str,
+    /// For a loop analysed at end of file ([`crate::eof`]): the check to
+    /// weave, S and the premise that the input is exhausted.
+    pub at_eof: Option<String>,
 }
 
 /// S is the condition of a path that changes nothing it reads.
@@ -57,9 +60,18 @@ pub const SHIFTING: &str = "shifting path, unrolled to the fixpoint";
 pub const PERMUTING: &str = "permuting path, unrolled over its period";
 
 impl Src {
-    /// S as a C expression over the loop's variables.
+    /// The condition to check at the loop head, as C: S over the loop's
+    /// variables, with the end-of-file premise when there is one.
     pub fn c(&self) -> String {
-        self.condition.to_string()
+        self.at_eof.clone().unwrap_or_else(|| self.condition.to_string())
+    }
+
+    /// How S was found, and under which assumption.
+    pub fn how(&self) -> String {
+        match self.at_eof {
+            Some(_) => format!("{}, {}", self.method, crate::eof::ASSUMPTION),
+            None => self.method.to_string(),
+        }
     }
 }
 
@@ -109,8 +121,27 @@ impl Ctx<'_> {
 }
 
 /// Infers an SRC for the loop under `semantics`. Solver errors (not
-/// found, rejected) are errors; an unknown answer is a reason.
+/// found, rejected) are errors; an unknown answer is a reason. A loop
+/// analysed at end of file gets its check ([`Src::at_eof`]), or the
+/// reason none can be woven.
 pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Outcome, weft_smt::Error> {
+    Ok(match (infer_model(fragment, semantics, solver)?, &fragment.eof) {
+        (Outcome::Found(src), Some(eof)) => match eof.check(&src.condition) {
+            Ok(check) => Outcome::Found(Src {
+                at_eof: Some(check),
+                ..src
+            }),
+            Err(why) => Outcome::None(format!("at end of file, {} holds, but {why}", src.condition)),
+        },
+        (outcome, _) => outcome,
+    })
+}
+
+fn infer_model(
+    fragment: &Fragment,
+    semantics: Semantics,
+    solver: &Solver,
+) -> Result<Outcome, weft_smt::Error> {
     let ctx = Ctx {
         vars: &fragment.vars,
         locals: &fragment.locals,
@@ -130,6 +161,7 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
                     condition,
                     stuck: method == STUCK,
                     method,
+                    at_eof: None,
                 }));
             }
             Ok(None) => {}
@@ -147,6 +179,7 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
                     condition,
                     stuck: false,
                     method,
+                    at_eof: None,
                 }));
             }
             Ok(None) => {}
@@ -491,16 +524,17 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
 }
 
-/// An SRC found and re-verified, as C text with how it was found
-/// ([`STUCK`], …); or why there is none.
-pub type Verdict = Result<(String, &'static str), String>;
+/// An SRC found and re-verified, as the C text to check with how it was
+/// found ([`STUCK`], …, and the assumption: [`Src::how`]); or why there is
+/// none.
+pub type Verdict = Result<(String, String), String>;
 
 /// [`infer`], then [`verify`]: the SRC only when the solver re-checks it
 /// against the whole loop. Solver errors (not found, rejected) are errors.
 pub fn find(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Verdict, weft_smt::Error> {
     Ok(match infer(fragment, semantics, solver)? {
         Outcome::Found(src) => match verify(fragment, &src, solver) {
-            Ok(true) => Ok((src.c(), src.method)),
+            Ok(true) => Ok((src.c(), src.how())),
             Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
             Err(e) => Err(format!("re-verification: {e}")),
         },

@@ -54,6 +54,15 @@ static __inline__ void weft_nt_save(struct weft_nt_loop *weft_l, const unsigned 
     weft_l->weft_lam = 0;
 }
 
+/* A loop whose state is not compared, only its recurrence condition
+ * checked: the evaluations are counted (the condition may ask whether a
+ * round has run). */
+static __inline__ int weft_nt_count(struct weft_nt_loop *weft_l)
+{
+    weft_l->weft_iter++;
+    return 1;
+}
+
 /* 1 to go on with the loop, 0 to leave it. */
 static __inline__ int weft_nt_step(struct weft_nt_unit *weft_u, unsigned int weft_site, struct weft_nt_loop *weft_l,
                                    const unsigned long long *weft_v, unsigned int weft_n)

@@ -218,7 +218,10 @@ fn to_json(f: &Found) -> serde_json::Value {
         .map(|(s, r)| match r {
             Ok((src, method)) => json!({
                 "semantics": s.short(), "src": src, "method": method,
-                "stuck": *method == weft_loops::src::STUCK,
+                // "stuck path" alone, or with the end-of-file assumption.
+                "stuck": method.starts_with(weft_loops::src::STUCK),
+                "assumption": method.ends_with(weft_loops::eof::ASSUMPTION)
+                    .then_some(weft_loops::eof::ASSUMPTION),
             }),
             Err(why) => json!({"semantics": s.short(), "src": null, "reason": why}),
         })

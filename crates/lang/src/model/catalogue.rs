@@ -686,13 +686,13 @@ static KINDS: &[KindSpec] = &[
                 "src",
                 &[],
                 StrOrNull,
-                "A sufficient recurrence condition under bit-vectors at the types' widths (what the machine runs): a C condition on the state at the loop head under which the loop never ends, found and re-checked by an SMT solver (docs/nonterm.md); null when there is none (`src_reason` says why). Needs z3 or cvc5 at weave time: without one the weave stops with exit status 2.",
+                "A sufficient recurrence condition under bit-vectors at the types' widths (what the machine runs): a C condition on the state at the loop head under which the loop never ends, found and re-checked by an SMT solver (docs/nonterm.md); null when there is none (`src_reason` says why). For a loop that reads input it holds, at end of file, the premise too (`feof(fp) && …`, or `weft_round > 1 && got == 0 && …`, where `weft_round` stands for the count of this loop entry's condition evaluations, which the checking code must supply: aspects/nonterm.lara does). Needs z3 or cvc5 at weave time: without one the weave stops with exit status 2.",
             ),
             attr(
                 "src_reason",
                 &["srcReason"],
                 Str,
-                "How `src` was found (`stuck path`, `one path`, `several paths`), or why there is none (`outside the integer fragment: pointer dereference`, `no recurrent set among the candidates (no lasso)`, …).",
+                "How `src` was found (`stuck path`, `one path`, `several paths`; `…, assuming end of file is sticky` for a loop analysed at end of file), or why there is none (`outside the integer fragment: pointer dereference`, `no recurrent set among the candidates (no lasso)`, …).",
             ),
             attr(
                 "src_ideal",

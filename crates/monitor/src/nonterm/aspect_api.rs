@@ -7,6 +7,8 @@
 //! // texts: #{before, after, condition, body_start}, or () when a state
 //! // variable cannot be read (listed by nt.skipped()); src: () or a
 //! // recurrence condition ($loop.src), reported as soon as it holds
+//! var only = nt.monitor_src($loop.file, $function.name, $loop.line, vars, src);
+//! // a loop whose state cannot be read: only its SRC checked
 //! ```
 //!
 //! Vars are maps as for `TraceTables`: `name`, `type`, optional `pointer`
@@ -99,6 +101,42 @@ impl NontermMonitors {
         Ok(map)
     }
 
+    /// The texts checking only `src` at a loop whose state cannot be
+    /// monitored ([`NontermSpec::add_src_only`]); the `requested` variables
+    /// weft can read (at most [`MAX_STATE`]) are the report's witness.
+    fn monitor_src(&self, at: (&str, &str, usize), requested: &Array, src: &str) -> Map {
+        let (file, function, line) = at;
+        let mut witness = Vec::new();
+        for value in requested {
+            let Some(var) = value.read_lock::<Map>() else {
+                continue;
+            };
+            let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
+            let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
+            let (Some(name), Some(c_type)) = (field("name"), field("type")) else {
+                continue;
+            };
+            if let Some(kind) = VarKind::for_c_type(&c_type, pointer)
+                && witness.len() < MAX_STATE
+            {
+                witness.push(TracedVar::plain(&name, kind, &name));
+            }
+        }
+        let mut specs = self.lock();
+        let (policy, schedule) = (specs.policy, specs.schedule);
+        let texts = specs
+            .by_file
+            .entry(file.to_string())
+            .or_insert_with(|| NontermSpec::new(file, policy, schedule))
+            .add_src_only(function, line, &witness, src);
+        let mut map = Map::new();
+        map.insert("before".into(), texts.before.into());
+        map.insert("after".into(), texts.after.into());
+        map.insert("condition".into(), texts.condition.into());
+        map.insert("body_start".into(), texts.body_start.into());
+        map
+    }
+
     /// [`NontermMonitors::monitor`] for a script: the texts, or () with
     /// the loop listed among the skipped. `src` is () or empty for none.
     fn monitor_or_skip(
@@ -169,6 +207,18 @@ pub fn register(engine: &mut Engine) {
              vars: Array,
              exact: bool,
              src: Dynamic| { m.monitor_or_skip(&file, &function, line, &vars, exact, &src) },
+        )
+        .register_fn(
+            "monitor_src",
+            |m: &mut NontermMonitors,
+             file: Dynamic,
+             function: Dynamic,
+             line: rhai::INT,
+             vars: Array,
+             src: Dynamic| {
+                let line = usize::try_from(line).unwrap_or(0);
+                m.monitor_src((&text(&file), &text(&function), line), &vars, &text(&src))
+            },
         )
         .register_fn("skip", |m: &mut NontermMonitors, why: Dynamic| {
             m.lock().skipped.push(text(&why))

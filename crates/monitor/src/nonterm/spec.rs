@@ -162,6 +162,33 @@ impl NontermSpec {
         exact: bool,
         src: Option<&str>,
     ) -> LoopTexts {
+        self.add_loop(function, line, state, exact, src, true)
+    }
+
+    /// Adds a loop whose state cannot be compared (a buffer beside a
+    /// read() call) but whose recurrence condition `src` can be checked:
+    /// its condition evaluations are counted (`weft_round` in `src`) and
+    /// `src` reported with the values of `witness`; no revisit is looked
+    /// for, so the state the monitor cannot read is never missed.
+    pub fn add_src_only(
+        &mut self,
+        function: &str,
+        line: usize,
+        witness: &[TracedVar],
+        src: &str,
+    ) -> LoopTexts {
+        self.add_loop(function, line, witness, false, Some(src), false)
+    }
+
+    fn add_loop(
+        &mut self,
+        function: &str,
+        line: usize,
+        state: &[TracedVar],
+        exact: bool,
+        src: Option<&str>,
+        revisits: bool,
+    ) -> LoopTexts {
         let site = self.loops.len();
         self.loops.push(LoopDecl {
             function: function.to_string(),
@@ -181,15 +208,23 @@ impl NontermSpec {
                 state.len()
             )
         };
-        let (kind, suffix, common) = match self.schedule {
-            Schedule::Brent => ("weft_nt_loop", "", ""),
-            Schedule::Interval => ("weft_nt_iloop", "_interval", ".weft_b"),
+        let (kind, suffix, common) = match (revisits, self.schedule) {
+            (false, _) | (true, Schedule::Brent) => ("weft_nt_loop", "", ""),
+            (true, Schedule::Interval) => ("weft_nt_iloop", "_interval", ".weft_b"),
         };
         let unit = format!("weft_nt_{}", self.stem);
-        let step = format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})");
+        let step = if revisits {
+            format!("weft_nt_step{suffix}({unit}, {site}u, &{local}, {values})")
+        } else {
+            format!("weft_nt_count(&{local})")
+        };
         // After the step, so a report counts this evaluation.
-        let report =
-            |src: &str| format!("({src}) && !weft_nt_src({unit}, {site}u, &{local}{common}, {values})");
+        // `weft_round` in an SRC (a check that needs a round to have run,
+        // weft-loops' eof::ROUND) is this loop entry's evaluation count.
+        let report = |src: &str| {
+            let src = replace_word(src, "weft_round", &format!("{local}{common}.weft_iter"));
+            format!("({src}) && !weft_nt_src({unit}, {site}u, &{local}{common}, {values})")
+        };
         let (condition, body_start) = match src {
             Some(src) => (
                 format!("(COND) && {step} && !({})", report(src)),
@@ -264,6 +299,26 @@ impl NontermSpec {
     }
 }
 
+/// `text` with each whole identifier `word` replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::new();
+    let mut rest = 0;
+    for (at, _) in text.match_indices(word) {
+        if at < rest
+            || is_word(text[..at].chars().next_back())
+            || is_word(text[at + word.len()..].chars().next())
+        {
+            continue;
+        }
+        out.push_str(&text[rest..at]);
+        out.push_str(by);
+        rest = at + word.len();
+    }
+    out.push_str(&text[rest..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +361,32 @@ mod tests {
         assert_eq!(
             spec.declarations(),
             "unit\ta.c\nloop\tf\t4\texact\t0\nsrc\ti < n\n"
+        );
+    }
+
+    #[test]
+    fn a_loop_checked_only_for_its_src_counts_rounds_and_compares_nothing() {
+        for schedule in [Schedule::Brent, Schedule::Interval] {
+            let mut spec = NontermSpec::new("a.c", Policy::Abort, schedule);
+            let vars = [TracedVar::plain("have", VarKind::I64, "have")];
+            let texts = spec.add_src_only("f", 4, &vars, "weft_round > 1 && got == 0 && (have < want)");
+            assert_eq!(
+                texts.before,
+                "{ struct weft_nt_loop weft_ntl_0; weft_nt_begin(&weft_ntl_0);"
+            );
+            let values = "(const unsigned long long[]){(unsigned long long)(long long)(have)}, 1";
+            assert_eq!(
+                texts.condition,
+                format!(
+                    "(COND) && weft_nt_count(&weft_ntl_0) && !((weft_ntl_0.weft_iter > 1 && got == 0 && (have < want)) \
+                     && !weft_nt_src(weft_nt_a_c, 0u, &weft_ntl_0, {values}))"
+                )
+            );
+            assert!(!texts.condition.contains("weft_nt_step"));
+        }
+        assert_eq!(
+            replace_word("weft_rounds + weft_round", "weft_round", "n"),
+            "weft_rounds + n"
         );
     }
 
