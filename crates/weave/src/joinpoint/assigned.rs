@@ -1,0 +1,240 @@
+//! Locals that certainly hold a value at a statement: what a trace point
+//! inside a function may read without reading an indeterminate value
+//! (undefined behaviour, and `-Wmaybe-uninitialized` failures under
+//! `-Werror`).
+//!
+//! The rule is syntactic and conservative. A local declared before the
+//! point in a block enclosing it (or in the `for` header enclosing it) is
+//! assigned there when
+//! - it is `static`, or its declarator has an initializer; or
+//! - a statement of a block enclosing the point, after the declaration and
+//!   before the statement holding the point, is `x = e;` (a chain
+//!   `y = x = e;` counts) or a `for` whose initializer assigns `x` so: every
+//!   path from that block's start to the point passes through it, unless a
+//!   jump enters between them, so none may (no `case` label there outside a
+//!   switch of its own, no label that a `goto` from elsewhere targets); or
+//! - the point is in the body or condition of a `for` whose initializer
+//!   assigns `x`, and no jump enters that `for` from outside.
+//!
+//! Anything else (assignments under an `if`, through a pointer, by a macro
+//! weft cannot see into, in a labeled statement) is judged "maybe not".
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::tree::{declarator_name, handle};
+use super::{JoinPoint, Value};
+use weft_c::ParsedFile;
+
+/// The locals in scope at statement `point` of file `index` that certainly
+/// hold a value there, innermost first, as `vardecl` join points (one per
+/// name: an inner declaration hides an outer one).
+pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Value {
+    let point = statement_of(point);
+    let Some(function) = ancestors(point).find(|a| a.kind() == "function_definition") else {
+        return Value::List(Vec::new());
+    };
+    // The scopes from the point out, each with its child holding the point.
+    let mut chain: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+    let mut child = point;
+    for scope in ancestors(point).take_while(|a| a.id() != function.id()) {
+        chain.push((scope, child));
+        child = scope;
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut out: Vec<JoinPoint> = Vec::new();
+    for (depth, &(scope, child)) in chain.iter().enumerate() {
+        let before: Vec<Node<'_>> = match scope.kind() {
+            "compound_statement" => children(scope)
+                .into_iter()
+                .take_while(|c| c.start_byte() < child.start_byte())
+                .collect(),
+            "for_statement" if is_for_part(scope, child) => {
+                scope.child_by_field_name("initializer").into_iter().collect()
+            }
+            _ => Vec::new(),
+        };
+        for (k, item) in before.iter().enumerate() {
+            if item.kind() != "declaration" || !file.is_understood(*item) {
+                continue;
+            }
+            let words = declaration_words(file, *item);
+            let is_static = words.iter().any(|w| w == "static");
+            let is_extern = words.iter().any(|w| w == "extern");
+            for declarator in declarators(*item) {
+                let Some(name) = declarator_name(declarator).map(|n| file.node_text(n).to_string()) else {
+                    continue;
+                };
+                if !seen.insert(name.clone()) || is_extern {
+                    continue;
+                }
+                // The statements after the declaration in its block, then
+                // those before the point in each block inside it.
+                let mut runs = vec![(scope, &before[k + 1..], child)];
+                let inner: Vec<(Node<'_>, Vec<Node<'_>>, Node<'_>)> = chain[..depth]
+                    .iter()
+                    .filter(|(s, _)| s.kind() == "compound_statement")
+                    .map(|&(s, c)| {
+                        let items = children(s).into_iter().take_while(|i| i.start_byte() < c.start_byte()).collect();
+                        (s, items, c)
+                    })
+                    .collect();
+                runs.extend(inner.iter().map(|(s, items, c)| (*s, items.as_slice(), *c)));
+                let initialised = declarator.kind() == "init_declarator"
+                    || is_static
+                    || runs.iter().any(|&(s, items, c)| assigned_in_block(file, function, s, items, c, &name))
+                    || assigned_below(file, function, point, scope, &name);
+                if initialised {
+                    out.push(handle("vardecl", index, declarator));
+                }
+            }
+        }
+    }
+    Value::List(out.into_iter().map(Value::JoinPoint).collect())
+}
+
+/// The statement a join point stands at: itself, or for an expression its
+/// nearest enclosing statement.
+fn statement_of(n: Node<'_>) -> Node<'_> {
+    std::iter::once(n)
+        .chain(ancestors(n))
+        .find(|a| weft_c::syntax::is_statement_kind(a.kind()) || a.kind() == "declaration")
+        .unwrap_or(n)
+}
+
+fn ancestors(n: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    std::iter::successors(n.parent(), |p| p.parent())
+}
+
+fn children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// Whether `child` of `for_stmt` is its body or condition (run after its
+/// initializer), not the initializer itself.
+fn is_for_part(for_stmt: Node<'_>, child: Node<'_>) -> bool {
+    ["body", "condition", "update"]
+        .iter()
+        .filter_map(|f| for_stmt.child_by_field_name(f))
+        .any(|p| p.id() == child.id())
+}
+
+/// The declarator children of a declaration.
+fn declarators(decl: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = decl.walk();
+    decl.children_by_field_name("declarator", &mut cursor).collect()
+}
+
+/// The storage-class and qualifier words of a declaration.
+fn declaration_words(file: &ParsedFile, decl: Node<'_>) -> Vec<String> {
+    children(decl)
+        .into_iter()
+        .filter(|c| c.kind() == "storage_class_specifier")
+        .map(|c| file.node_text(c).trim().to_string())
+        .collect()
+}
+
+/// Whether `name` is assigned by one of `items`, the statements of block
+/// `scope` after its declaration and before `child`, the statement holding
+/// the point, with no jump entering between that statement and `child`.
+fn assigned_in_block(
+    file: &ParsedFile,
+    function: Node<'_>,
+    scope: Node<'_>,
+    items: &[Node<'_>],
+    child: Node<'_>,
+    name: &str,
+) -> bool {
+    if scope.kind() != "compound_statement" {
+        return false;
+    }
+    items.iter().any(|s| {
+        let assigns = match s.kind() {
+            "expression_statement" => s.named_child(0).is_some_and(|e| assigns(file, e, name)),
+            "for_statement" => s
+                .child_by_field_name("initializer")
+                .is_some_and(|e| assigns(file, e, name)),
+            _ => false,
+        };
+        // Entries to check: from just after the assignment to the point.
+        assigns && !entered_between(file, function, s.end_byte()..child.end_byte(), s.end_byte()..scope.end_byte())
+    })
+}
+
+/// Whether `point` lies in the body or condition of a `for` inside `scope`
+/// whose initializer assigns `name`, and no jump enters that `for`.
+fn assigned_below(file: &ParsedFile, function: Node<'_>, point: Node<'_>, scope: Node<'_>, name: &str) -> bool {
+    ancestors(point)
+        .take_while(|a| a.id() != scope.id())
+        .filter(|a| a.kind() == "for_statement")
+        .any(|f| {
+            f.child_by_field_name("initializer")
+                .is_some_and(|e| e.kind() != "declaration" && assigns(file, e, name))
+                && !entered_between(file, function, f.byte_range(), f.byte_range())
+        })
+}
+
+/// Whether expression `e` certainly assigns `name` with a plain `=`: an
+/// assignment `name = …`, a chain of them, or a comma list holding one.
+fn assigns(file: &ParsedFile, e: Node<'_>, name: &str) -> bool {
+    match e.kind() {
+        "assignment_expression" => {
+            let plain = e.child_by_field_name("operator").is_some_and(|o| o.kind() == "=");
+            let left = e.child_by_field_name("left");
+            let right = e.child_by_field_name("right");
+            plain
+                && (left.is_some_and(|l| l.kind() == "identifier" && file.node_text(l) == name)
+                    || right.is_some_and(|r| assigns(file, r, name)))
+        }
+        "comma_expression" => children(e).into_iter().any(|c| assigns(file, c, name)),
+        "parenthesized_expression" => e.named_child(0).is_some_and(|c| assigns(file, c, name)),
+        _ => false,
+    }
+}
+
+/// Whether control can enter `region` other than from its start: a `case`
+/// or `default` label in it outside a switch of its own, or a label in it
+/// that a `goto` outside `allowed` targets.
+fn entered_between(
+    file: &ParsedFile,
+    function: Node<'_>,
+    region: std::ops::Range<usize>,
+    allowed: std::ops::Range<usize>,
+) -> bool {
+    let mut labels: Vec<String> = Vec::new();
+    let mut gotos: Vec<(String, usize)> = Vec::new();
+    let mut stack = vec![(function, false)];
+    while let Some((n, in_switch)) = stack.pop() {
+        let inside = n.start_byte() >= region.start && n.end_byte() <= region.end;
+        match n.kind() {
+            "case_statement" if inside && !in_switch => return true,
+            "labeled_statement" if inside => {
+                if let Some(l) = n.child_by_field_name("label") {
+                    labels.push(file.node_text(l).to_string());
+                }
+            }
+            "goto_statement" => {
+                if let Some(l) = n.child_by_field_name("label") {
+                    gotos.push((file.node_text(l).to_string(), n.start_byte()));
+                }
+            }
+            _ => {}
+        }
+        // A switch that starts inside the region owns the cases under it.
+        let switch_inside = in_switch || (n.kind() == "switch_statement" && n.start_byte() >= region.start);
+        let mut cursor = n.walk();
+        for c in n.children(&mut cursor) {
+            stack.push((c, switch_inside));
+        }
+    }
+    gotos
+        .iter()
+        .any(|(label, at)| labels.contains(label) && !allowed.contains(at))
+}
+
+#[cfg(test)]
+mod tests;
