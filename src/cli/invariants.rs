@@ -260,7 +260,11 @@ fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
         let mut result = Ok(());
         view.replay(&trace, |point, nonce, values| {
             if result.is_ok() {
-                result = writer.sample(&view.points[point], Some(nonce), values);
+                // Daikon pairs entries with exits by nonce; a point inside a
+                // function has no partner, so it carries none.
+                let decl = &view.points[point];
+                let nonce = (decl.kind != weft_invariants::PointKind::Point).then_some(nonce);
+                result = writer.sample(decl, nonce, values);
             }
         });
         result?;
