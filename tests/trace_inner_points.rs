@@ -181,3 +181,44 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
         .unwrap_or_else(|| panic!("no inner point after the round trip:\n{again}"));
     assert_eq!(point_again.trim(), point.trim(), "the same invariants after the round trip");
 }
+
+#[test]
+fn a_point_no_training_run_reached_is_a_finding_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    build(tmp.path());
+    // n = 2 never reaches die(); n = 6 does.
+    let training = runs(tmp.path(), &["2", "2"]);
+    let learned = tmp.path().join("learned.json");
+    let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
+    args.extend(training.iter().map(|p| p.to_str().unwrap()));
+    assert!(weft(&args).status.success());
+    let six = tmp.path().join("six");
+    run(tmp.path(), "traced", "6", &six);
+    let check = |mode: &str| {
+        let out = weft(&[
+            "invariants",
+            "check",
+            "--learned",
+            learned.to_str().unwrap(),
+            "--unseen-points",
+            mode,
+            six.to_str().unwrap(),
+        ]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let unseen = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .filter(|l| l.contains("no training run reached it"))
+            .map(|l| l.trim().split(':').next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert!(unseen(&check("off")).is_empty());
+    let inner = unseen(&check("inner"));
+    // Before die() in check, and before exit() in die.
+    assert_eq!(inner, ["die.c.check()", "die.c.die()"], "{inner:?}");
+    let all = check("all");
+    assert!(all.contains("die.c.die():::ENTER: reached"), "{all}");
+    let bad = weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), "--unseen-points", "some", six.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -107,7 +107,14 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                     })
                     .collect();
                 let (evaluation, kinds) =
-                    evaluate_invariants(&st.name, &oracle, &training, &observed, &s.schedule(), st.holdout)?;
+                    evaluate_invariants(
+                    &st.name,
+                    &oracle,
+                    &training,
+                    &observed,
+                    &s.schedule(),
+                    (st.holdout, st.unseen_points),
+                )?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);
             }

@@ -1,12 +1,14 @@
 //! Trace monitoring: the values of chosen variables at program points
-//! (function entries and exits), for likely-invariant detection.
+//! (function entries and exits, points inside functions), for
+//! likely-invariant detection.
 //!
 //! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
 //! points, their variables, the C text); [`aspect_api`] lets aspects build
 //! specs (`TraceTables`); [`record`] reads the `.trace` files the runtime
 //! (`runtime/weft_trace_*.h`) writes; [`points`] shows them to the
 //! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
-//! runs and checks runs. See docs/invariants.md.
+//! runs and checks runs, with [`unseen`] points as findings of their own.
+//! See docs/invariants.md.
 
 pub mod aspect_api;
 pub mod layout;
@@ -14,7 +16,9 @@ pub mod points;
 pub mod record;
 pub mod runs;
 pub mod spec;
+pub mod unseen;
 
 pub use record::{Sample, TraceFile, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
+pub use unseen::UnseenPoints;
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

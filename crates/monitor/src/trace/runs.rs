@@ -10,6 +10,7 @@ use weft_invariants::{Checks, Engine, EngineError, Violation, show_value};
 
 use super::points::FileView;
 use super::record::{FORMAT, TraceFile, read_trace};
+use super::unseen::{UNSEEN_KIND, UNSEEN_TEXT, UnseenPoints};
 
 /// A trace that cannot be used; every variant names the file.
 #[derive(Debug, Error)]
@@ -122,10 +123,11 @@ impl RunCheck {
     }
 }
 
-/// Checks every sample of `files` against `checks`.
-pub fn check(checks: &Checks, files: &[PathBuf]) -> Result<RunCheck, TraceError> {
+/// Checks every sample of `files` against `checks`; `unseen` says which
+/// points training never sampled are findings when reached.
+pub fn check(checks: &Checks, files: &[PathBuf], unseen: UnseenPoints) -> Result<RunCheck, TraceError> {
     let traces = read_all(files)?;
-    check_traces(checks, &traces)
+    check_traces(checks, &traces, unseen)
 }
 
 /// Reads trace files; the first bad one is the error.
@@ -137,8 +139,13 @@ pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceErr
 }
 
 /// Checks every sample of parsed traces (each with the file it came from)
-/// against `checks`.
-pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<RunCheck, TraceError> {
+/// against `checks`; a sample at a point `unseen` flags is a finding of
+/// kind [`UNSEEN_KIND`].
+pub fn check_traces(
+    checks: &Checks,
+    traces: &[(PathBuf, TraceFile)],
+    unseen: UnseenPoints,
+) -> Result<RunCheck, TraceError> {
     let mut found: BTreeMap<(String, String), Finding> = BTreeMap::new();
     let mut samples = 0;
     for (file, trace) in traces {
@@ -147,6 +154,9 @@ pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<
         let mut error = None;
         view.replay(trace, |point, _, values| {
             samples += 1;
+            if unseen.flags(&bound[point]) {
+                record_unseen(&mut found, &view.points[point].name);
+            }
             match bound[point].check(values) {
                 Ok(violations) => {
                     for v in violations {
@@ -167,6 +177,20 @@ pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<
         samples,
         findings: found.into_values().collect(),
     })
+}
+
+/// Counts a sample at a point training never sampled.
+fn record_unseen(found: &mut BTreeMap<(String, String), Finding>, point: &str) {
+    found
+        .entry((point.to_string(), UNSEEN_TEXT.to_string()))
+        .or_insert_with(|| Finding {
+            point: point.to_string(),
+            kind: UNSEEN_KIND.to_string(),
+            invariant: UNSEEN_TEXT.to_string(),
+            count: 0,
+            witness: Vec::new(),
+        })
+        .count += 1;
 }
 
 /// Counts a violation under its (point, invariant), keeping the first
