@@ -28,7 +28,12 @@ fn gcc(source: &Path, exe: &Path) {
 fn build(dir: &Path) {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inner");
     let woven = dir.join("woven");
-    setup_support::weave("invariants.lara", &["--arg", "traceLoopHeads=true"], &woven, &fixture);
+    setup_support::weave(
+        "invariants.lara",
+        &["--arg", "traceLoopHeads=true"],
+        &woven,
+        &fixture,
+    );
     gcc(&fixture.join("die.c"), &dir.join("plain"));
     gcc(&woven.join("inner/die.c"), &dir.join("traced"));
 }
@@ -112,7 +117,10 @@ fn a_hot_loop_head_is_sampled_by_the_documented_policy() {
     // 10 to 1,000, one in 100 to 10,000, one in 1,000 after.
     let head = inner(&trace(&tmp.path().join("out")), "spin");
     assert_eq!(head.len(), 100 + 90 + 90 + 190);
-    let j: Vec<i64> = head.iter().map(|s| s.2[s.1.iter().position(|n| n == "j").unwrap()]).collect();
+    let j: Vec<i64> = head
+        .iter()
+        .map(|s| s.2[s.1.iter().position(|n| n == "j").unwrap()])
+        .collect();
     assert_eq!(&j[..3], &[0, 1, 2]);
     assert_eq!(j[100], 100);
     assert_eq!(j.last(), Some(&199_000));
@@ -157,11 +165,19 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
     // A run with n = 7 dies too, with other values there.
     let seven = tmp.path().join("seven");
     run(tmp.path(), "traced", "7", &seven);
-    let check = weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), seven.to_str().unwrap()]);
+    let check = weft(&[
+        "invariants",
+        "check",
+        "--learned",
+        learned.to_str().unwrap(),
+        seven.to_str().unwrap(),
+    ]);
     let report = String::from_utf8_lossy(&check.stdout).into_owned();
     assert_eq!(check.status.code(), Some(1), "{report}");
     assert!(
-        report.lines().any(|l| l.contains(":::POINT") && l.contains("doubled == 12")),
+        report
+            .lines()
+            .any(|l| l.contains(":::POINT") && l.contains("doubled == 12")),
         "{report}"
     );
 
@@ -179,7 +195,11 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
         .split("=====")
         .find(|block| block.contains("check():::POINT") && block.contains("total"))
         .unwrap_or_else(|| panic!("no inner point after the round trip:\n{again}"));
-    assert_eq!(point_again.trim(), point.trim(), "the same invariants after the round trip");
+    assert_eq!(
+        point_again.trim(),
+        point.trim(),
+        "the same invariants after the round trip"
+    );
 }
 
 #[test]
@@ -219,6 +239,14 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
     assert_eq!(inner, ["die.c.check()", "die.c.die()"], "{inner:?}");
     let all = check("all");
     assert!(all.contains("die.c.die():::ENTER: reached"), "{all}");
-    let bad = weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), "--unseen-points", "some", six.to_str().unwrap()]);
+    let bad = weft(&[
+        "invariants",
+        "check",
+        "--learned",
+        learned.to_str().unwrap(),
+        "--unseen-points",
+        "some",
+        six.to_str().unwrap(),
+    ]);
     assert_eq!(bad.status.code(), Some(2));
 }

@@ -233,7 +233,9 @@ mod tests {
         // Never sampled: a point only faulty runs would reach.
         engine.declare(point("f():::POINT9", PointKind::Point));
         for x in 0..30 {
-            engine.add_sample(id, &[Value::Int(x), Value::Int(x + 1)]).unwrap();
+            engine
+                .add_sample(id, &[Value::Int(x), Value::Int(x + 1)])
+                .unwrap();
         }
         let report = engine.finish();
         let at_7 = report.points.iter().find(|p| p.name == "f():::POINT7").unwrap();
@@ -242,9 +244,19 @@ mod tests {
         let mut bound = checks.bind(&inner);
         assert!(!bound.unseen());
         let violated = bound.check(&[Value::Int(3), Value::Int(5)]).unwrap();
-        assert!(violated.iter().any(|v| v.point == "f():::POINT7" && v.invariant.text == "x == y - 1"));
-        assert!(checks.bind(&point("f():::POINT9", PointKind::Point)).unseen(), "declared, never sampled");
-        assert!(checks.bind(&point("g():::ENTER", PointKind::Enter)).unseen(), "never declared");
+        assert!(
+            violated
+                .iter()
+                .any(|v| v.point == "f():::POINT7" && v.invariant.text == "x == y - 1")
+        );
+        assert!(
+            checks.bind(&point("f():::POINT9", PointKind::Point)).unseen(),
+            "declared, never sampled"
+        );
+        assert!(
+            checks.bind(&point("g():::ENTER", PointKind::Enter)).unseen(),
+            "never declared"
+        );
     }
 
     #[test]

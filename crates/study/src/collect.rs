@@ -106,8 +106,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                         _ => None,
                     })
                     .collect();
-                let (evaluation, kinds) =
-                    evaluate_invariants(
+                let (evaluation, kinds) = evaluate_invariants(
                     &st.name,
                     &oracle,
                     &training,

@@ -20,5 +20,5 @@ pub mod unseen;
 
 pub use record::{Sample, TraceFile, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
-pub use unseen::UnseenPoints;
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};
+pub use unseen::UnseenPoints;

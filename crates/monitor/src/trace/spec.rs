@@ -285,6 +285,9 @@ mod tests {
              weft_trace_exit(weft_trace_src_a_c, 3u, weft_inv, \
              (const unsigned long long[]){(unsigned long long)(k)}, 1);"
         );
-        assert!(spec.declarations().ends_with("point\tg\tpoint\t14\t1\nvar\tk\tu64\n"));
+        assert!(
+            spec.declarations()
+                .ends_with("point\tg\tpoint\t14\t1\nvar\tk\tu64\n")
+        );
     }
 }

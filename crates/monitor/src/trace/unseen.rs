@@ -66,7 +66,7 @@ impl fmt::Display for UnseenPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use weft_invariants::{Checks, Config, Engine, PointDecl, VarDecl, Rep, Value};
+    use weft_invariants::{Checks, Config, Engine, PointDecl, Rep, Value, VarDecl};
 
     fn decl(name: &str, kind: PointKind) -> PointDecl {
         PointDecl {
@@ -91,6 +91,11 @@ mod tests {
         assert_eq!(flags(UnseenPoints::Inner), [true, false, false]);
         assert_eq!(flags(UnseenPoints::All), [true, true, false]);
         assert_eq!("inner".parse::<UnseenPoints>(), Ok(UnseenPoints::Inner));
-        assert!("some".parse::<UnseenPoints>().unwrap_err().contains("off, inner or all"));
+        assert!(
+            "some"
+                .parse::<UnseenPoints>()
+                .unwrap_err()
+                .contains("off, inner or all")
+        );
     }
 }

@@ -56,6 +56,11 @@ pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Valu
             _ => Vec::new(),
         };
         for (k, item) in before.iter().enumerate() {
+            if item.kind().starts_with("preproc_") {
+                // Declared under `#if`: it may hide an outer one of its name.
+                seen.extend(conditional_names(file, *item));
+                continue;
+            }
             if item.kind() != "declaration" || !file.is_understood(*item) {
                 continue;
             }
@@ -76,14 +81,19 @@ pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Valu
                     .iter()
                     .filter(|(s, _)| s.kind() == "compound_statement")
                     .map(|&(s, c)| {
-                        let items = children(s).into_iter().take_while(|i| i.start_byte() < c.start_byte()).collect();
+                        let items = children(s)
+                            .into_iter()
+                            .take_while(|i| i.start_byte() < c.start_byte())
+                            .collect();
                         (s, items, c)
                     })
                     .collect();
                 runs.extend(inner.iter().map(|(s, items, c)| (*s, items.as_slice(), *c)));
                 let initialised = declarator.kind() == "init_declarator"
                     || is_static
-                    || runs.iter().any(|&(s, items, c)| assigned_in_block(file, function, s, items, c, &name))
+                    || runs
+                        .iter()
+                        .any(|&(s, items, c)| assigned_in_block(file, function, s, items, c, &name))
                     || assigned_below(file, function, point, scope, &name);
                 if initialised {
                     out.push(handle("vardecl", index, declarator));
@@ -92,6 +102,26 @@ pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Valu
         }
     }
     Value::List(out.into_iter().map(Value::JoinPoint).collect())
+}
+
+/// The names declared in the block's own declarations under a
+/// preprocessor conditional `n` (not in blocks nested in it).
+fn conditional_names(file: &ParsedFile, n: Node<'_>) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![n];
+    while let Some(item) = stack.pop() {
+        match item.kind() {
+            "declaration" => names.extend(
+                declarators(item)
+                    .into_iter()
+                    .filter_map(declarator_name)
+                    .map(|d| file.node_text(d).to_string()),
+            ),
+            "compound_statement" | "function_definition" => {}
+            _ => stack.extend(children(item)),
+        }
+    }
+    names
 }
 
 /// The statement a join point stands at: itself, or for an expression its
@@ -161,13 +191,25 @@ fn assigned_in_block(
             _ => false,
         };
         // Entries to check: from just after the assignment to the point.
-        assigns && !entered_between(file, function, s.end_byte()..child.end_byte(), s.end_byte()..scope.end_byte())
+        assigns
+            && !entered_between(
+                file,
+                function,
+                s.end_byte()..child.end_byte(),
+                s.end_byte()..scope.end_byte(),
+            )
     })
 }
 
 /// Whether `point` lies in the body or condition of a `for` inside `scope`
 /// whose initializer assigns `name`, and no jump enters that `for`.
-fn assigned_below(file: &ParsedFile, function: Node<'_>, point: Node<'_>, scope: Node<'_>, name: &str) -> bool {
+fn assigned_below(
+    file: &ParsedFile,
+    function: Node<'_>,
+    point: Node<'_>,
+    scope: Node<'_>,
+    name: &str,
+) -> bool {
     ancestors(point)
         .take_while(|a| a.id() != scope.id())
         .filter(|a| a.kind() == "for_statement")

@@ -2,8 +2,8 @@
 
 use tree_sitter::Node;
 
-use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::assigned::assigned_locals;
+use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{param_identifier, parameters};
 use super::select::{count, stale, statements};
 use super::tree::{self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node};
@@ -57,7 +57,10 @@ pub fn attribute(
 /// by name, or one declared noreturn: [`Semantics::is_noreturn`]). A callee
 /// that is not a plain name (a function pointer) never is.
 fn callee_noreturn(file: &ParsedFile, sema: Option<&Semantics>, index: usize, n: Node<'_>) -> bool {
-    let Some(callee) = n.child_by_field_name("function").filter(|f| f.kind() == "identifier") else {
+    let Some(callee) = n
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "identifier")
+    else {
         return false;
     };
     sema.is_some_and(|s| s.is_noreturn(index, n.start_byte(), file.node_text(callee)))

@@ -53,17 +53,33 @@ fn guarded_later_or_jumped_over_assignments_do_not_count() {
         "a case label enters past it"
     );
     // A goto after the assignment comes back through it.
-    assert_eq!(at_mark("void f(int p) { int x; x = 1; again: mark(); if (p--) goto again; }"), ["x"]);
+    assert_eq!(
+        at_mark("void f(int p) { int x; x = 1; again: mark(); if (p--) goto again; }"),
+        ["x"]
+    );
 }
 
 #[test]
 fn for_initializers_assign_and_inner_declarations_hide_outer_ones() {
-    assert_eq!(at_mark("void f(int n) { int i; for (i = 0; i < n; i++) mark(); }"), ["i"]);
-    assert_eq!(at_mark("void f(int n) { int i; for (i = 0; i < n; i++) ; mark(); }"), ["i"]);
-    assert_eq!(at_mark("void f(int n) { for (int i = 0; i < n; i++) { mark(); } }"), ["i"]);
+    assert_eq!(
+        at_mark("void f(int n) { int i; for (i = 0; i < n; i++) mark(); }"),
+        ["i"]
+    );
+    assert_eq!(
+        at_mark("void f(int n) { int i; for (i = 0; i < n; i++) ; mark(); }"),
+        ["i"]
+    );
+    assert_eq!(
+        at_mark("void f(int n) { for (int i = 0; i < n; i++) { mark(); } }"),
+        ["i"]
+    );
     assert!(
         at_mark("void f(int n) { int x = 1; { int x; mark(); } }").is_empty(),
         "the inner, unassigned x hides the outer one"
     );
     assert!(at_mark("void f(void) { extern int g; mark(); }").is_empty());
+    assert!(
+        at_mark("void f(void) { int x = 1; {\n#ifdef A\n int x;\n#endif\n mark(); } }").is_empty(),
+        "an x declared under #ifdef may hide the outer one"
+    );
 }
