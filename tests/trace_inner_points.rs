@@ -117,6 +117,8 @@ fn a_hot_loop_head_is_sampled_by_the_documented_policy() {
     // 10 to 1,000, one in 100 to 10,000, one in 1,000 after.
     let head = inner(&trace(&tmp.path().join("out")), "spin");
     assert_eq!(head.len(), 100 + 90 + 90 + 190);
+    // `bit` is assigned in the body only: never read at the head.
+    assert_eq!(head[0].1, ["k", "odd", "j"]);
     let j: Vec<i64> = head
         .iter()
         .map(|s| s.2[s.1.iter().position(|n| n == "j").unwrap()])
