@@ -252,3 +252,47 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_body_whose_header_differs_per_configuration_is_left_alone_and_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inner_split");
+    let woven = tmp.path().join("woven");
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/invariants.lara"))
+        .arg("--output")
+        .arg(&woven)
+        .arg(&fixture)
+        .output()
+        .expect("weft runs");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&weave.stdout),
+        String::from_utf8_lossy(&weave.stderr)
+    );
+    assert!(weave.status.success(), "{log}");
+    assert!(
+        log.contains("a preprocessor directive separates it from its header"),
+        "{log}"
+    );
+    for (flags, arg, code) in [
+        (None, "300", 2),
+        (Some("-DSTRICT"), "3", 2),
+        (Some("-DSTRICT"), "300", 0),
+    ] {
+        let exe = tmp.path().join(format!("split{}", flags.unwrap_or("")));
+        let mut gcc = Command::new("gcc");
+        gcc.args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&exe);
+        gcc.args(flags).arg(woven.join("inner_split/split.c"));
+        let out = gcc.output().expect("gcc runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let run = Command::new(&exe)
+            .arg(arg)
+            .env("WEFT_OUT", tmp.path().join("out"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(code), "{flags:?} {arg}");
+    }
+}

@@ -345,6 +345,15 @@ impl Ctx<'_> {
             return self.refuse(body, "cannot find where this body starts");
         };
         let header_end = self.understood(&[above, &[prev]].concat())?.end;
+        // `#ifdef A if (x) #else if (y) #endif body`: a brace after the
+        // header would open in one branch only.
+        let between = self.text.get(header_end..range.start).unwrap_or("");
+        if between.lines().any(|l| l.trim_start().starts_with('#')) {
+            return self.refuse(
+                body,
+                "cannot brace this body: a preprocessor directive separates it from its header",
+            );
+        }
         // An `else` may follow the then-branch on its line; the `if` gives
         // the indentation both branches share.
         let control = above.len() - 1;
