@@ -254,28 +254,15 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
 }
 
 #[test]
-fn a_body_whose_header_differs_per_configuration_is_left_alone_and_builds() {
+fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inner_split");
     let woven = tmp.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/invariants.lara"))
-        .arg("--output")
-        .arg(&woven)
-        .arg(&fixture)
-        .output()
-        .expect("weft runs");
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&weave.stdout),
-        String::from_utf8_lossy(&weave.stderr)
-    );
-    assert!(weave.status.success(), "{log}");
-    assert!(
-        log.contains("a preprocessor directive separates it from its header"),
-        "{log}"
-    );
+    setup_support::weave("invariants.lara", &[], &woven, &fixture);
+    let source = woven.join("inner_split/split.c");
+    // No brace goes after either header: the sample joins the call.
+    let text = std::fs::read_to_string(&source).unwrap();
+    assert!(text.contains(", exit(2));"), "{text}");
     for (flags, arg, code) in [
         (None, "300", 2),
         (Some("-DSTRICT"), "3", 2),
@@ -285,14 +272,21 @@ fn a_body_whose_header_differs_per_configuration_is_left_alone_and_builds() {
         let mut gcc = Command::new("gcc");
         gcc.args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
             .arg(&exe);
-        gcc.args(flags).arg(woven.join("inner_split/split.c"));
-        let out = gcc.output().expect("gcc runs");
+        let out = gcc.args(flags).arg(&source).output().expect("gcc runs");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let dir = tmp.path().join(format!("out-{}-{arg}", flags.unwrap_or("")));
         let run = Command::new(&exe)
             .arg(arg)
-            .env("WEFT_OUT", tmp.path().join("out"))
+            .env("WEFT_OUT", &dir)
             .output()
             .unwrap();
         assert_eq!(run.status.code(), Some(code), "{flags:?} {arg}");
+        // limit = 256 + code % 2, recorded before exit(2) when it is called.
+        let before_exit: Vec<_> = inner(&trace(&dir), "check").into_iter().map(|s| s.2).collect();
+        let expected: Vec<Vec<i64>> = match code {
+            2 => vec![vec![arg.parse().unwrap(), 256 + arg.parse::<i64>().unwrap() % 2]],
+            _ => vec![],
+        };
+        assert_eq!(before_exit, expected, "{flags:?} {arg}");
     }
 }

@@ -164,6 +164,18 @@ impl TraceSpec {
         )
     }
 
+    /// The same sample as [`TraceSpec::inner`] as a void expression, for a
+    /// place where no statement can go without braces that cannot be
+    /// added: `(SAMPLE, exit (1))` replaces the call `exit (1)`.
+    pub fn inner_expr(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
+        let point = self.add(function, PointKind::Inner, line, vars);
+        let tu = self.tu();
+        format!(
+            "(({NONCE} != 0 && weft_trace_want({tu}, {point}u)) ? weft_trace_exit({tu}, {point}u, {NONCE}, {}) : (void)0)",
+            self.values(vars)
+        )
+    }
+
     /// The declarations text written at the start of every trace file.
     pub fn declarations(&self) -> String {
         let clean = |s: &str| s.replace(['\t', '\n'], " ");
@@ -288,6 +300,11 @@ mod tests {
         assert!(
             spec.declarations()
                 .ends_with("point\tg\tpoint\t14\t1\nvar\tk\tu64\n")
+        );
+        assert_eq!(
+            spec.inner_expr("g", 15, &[]),
+            "((weft_inv != 0 && weft_trace_want(weft_trace_src_a_c, 4u)) ? \
+             weft_trace_exit(weft_trace_src_a_c, 4u, weft_inv, 0, 0) : (void)0)"
         );
     }
 }

@@ -8,7 +8,9 @@
 //! moves to a line of its own, one level deeper than the header. Placements that cannot be legal C are
 //! refused: inside a for header or loop condition, after a jump, ordinary
 //! statements among a block's leading declarations (C89), inside text the
-//! front end synthesized or did not understand.
+//! front end synthesized or did not understand, and around a body that a
+//! preprocessor directive separates from its header (its brace would open
+//! in one branch of the conditional only).
 //!
 //! The file itself (the tree's root) takes code before it, at byte 0, and
 //! after it, at its end: the place for text that must enclose everything
