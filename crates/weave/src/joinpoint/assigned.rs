@@ -23,8 +23,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::Value;
 use super::tree::{declarator_name, handle};
-use super::{JoinPoint, Value};
 use weft_c::ParsedFile;
 
 /// The locals in scope at statement `point` of file `index` that certainly
@@ -35,26 +35,16 @@ pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Valu
     let Some(function) = ancestors(point).find(|a| a.kind() == "function_definition") else {
         return Value::List(Vec::new());
     };
-    // The scopes from the point out, each with its child holding the point.
-    let mut chain: Vec<(Node<'_>, Node<'_>)> = Vec::new();
-    let mut child = point;
-    for scope in ancestors(point).take_while(|a| a.id() != function.id()) {
-        chain.push((scope, child));
-        child = scope;
-    }
+    let at = At {
+        file,
+        function,
+        point,
+        chain: chain(point, function),
+    };
     let mut seen: HashSet<String> = HashSet::new();
-    let mut out: Vec<JoinPoint> = Vec::new();
-    for (depth, &(scope, child)) in chain.iter().enumerate() {
-        let before: Vec<Node<'_>> = match scope.kind() {
-            "compound_statement" => children(scope)
-                .into_iter()
-                .take_while(|c| c.start_byte() < child.start_byte())
-                .collect(),
-            "for_statement" if is_for_part(scope, child) => {
-                scope.child_by_field_name("initializer").into_iter().collect()
-            }
-            _ => Vec::new(),
-        };
+    let mut out: Vec<Value> = Vec::new();
+    for depth in 0..at.chain.len() {
+        let before = at.before(depth);
         for (k, item) in before.iter().enumerate() {
             if item.kind().starts_with("preproc_") {
                 // Declared under `#if`: it may hide an outer one of its name.
@@ -74,34 +64,69 @@ pub fn assigned_locals(file: &ParsedFile, index: usize, point: Node<'_>) -> Valu
                 if !seen.insert(name.clone()) || is_extern {
                     continue;
                 }
-                // The statements after the declaration in its block, then
-                // those before the point in each block inside it.
-                let mut runs = vec![(scope, &before[k + 1..], child)];
-                let inner: Vec<(Node<'_>, Vec<Node<'_>>, Node<'_>)> = chain[..depth]
-                    .iter()
-                    .filter(|(s, _)| s.kind() == "compound_statement")
-                    .map(|&(s, c)| {
-                        let items = children(s)
-                            .into_iter()
-                            .take_while(|i| i.start_byte() < c.start_byte())
-                            .collect();
-                        (s, items, c)
-                    })
-                    .collect();
-                runs.extend(inner.iter().map(|(s, items, c)| (*s, items.as_slice(), *c)));
                 let initialised = declarator.kind() == "init_declarator"
                     || is_static
-                    || runs
-                        .iter()
-                        .any(|&(s, items, c)| assigned_in_block(file, function, s, items, c, &name))
-                    || assigned_below(file, function, point, scope, &name);
+                    || at.assigned(depth, &before[k + 1..], &name);
                 if initialised {
-                    out.push(handle("vardecl", index, declarator));
+                    out.push(Value::JoinPoint(handle("vardecl", index, declarator)));
                 }
             }
         }
     }
-    Value::List(out.into_iter().map(Value::JoinPoint).collect())
+    Value::List(out)
+}
+
+/// The scopes from `point` out to `function`'s body, each with its child
+/// holding the point.
+fn chain<'t>(point: Node<'t>, function: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
+    let mut chain = Vec::new();
+    let mut child = point;
+    for scope in ancestors(point).take_while(|a| a.id() != function.id()) {
+        chain.push((scope, child));
+        child = scope;
+    }
+    chain
+}
+
+/// A point, its function and its enclosing scopes.
+struct At<'f, 't> {
+    file: &'f ParsedFile,
+    function: Node<'t>,
+    point: Node<'t>,
+    chain: Vec<(Node<'t>, Node<'t>)>,
+}
+
+impl<'t> At<'_, 't> {
+    /// What scope `depth` holds before the point: a block's items before
+    /// the child holding it, or a `for`'s initializer for its other parts.
+    fn before(&self, depth: usize) -> Vec<Node<'t>> {
+        let (scope, child) = self.chain[depth];
+        match scope.kind() {
+            "compound_statement" => children(scope)
+                .into_iter()
+                .take_while(|c| c.start_byte() < child.start_byte())
+                .collect(),
+            "for_statement" if is_for_part(scope, child) => {
+                scope.child_by_field_name("initializer").into_iter().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether `name`, declared in scope `depth` before `after`, is assigned
+    /// on every path to the point: by one of `after`, by a statement before
+    /// the point in a block inside that scope, or by a `for` initializer
+    /// around the point.
+    fn assigned(&self, depth: usize, after: &[Node<'t>], name: &str) -> bool {
+        let (scope, child) = self.chain[depth];
+        let inner = (0..depth).filter(|&d| self.chain[d].0.kind() == "compound_statement");
+        assigned_in_block(self.file, self.function, scope, after, child, name)
+            || inner.into_iter().any(|d| {
+                let (block, c) = self.chain[d];
+                assigned_in_block(self.file, self.function, block, &self.before(d), c, name)
+            })
+            || assigned_below(self.file, self.function, self.point, scope, name)
+    }
 }
 
 /// The names declared in the block's own declarations under a
