@@ -398,3 +398,30 @@ fn lines_inserted_between_two_statements_sharing_a_line_stack_without_a_blank_li
     .unwrap();
     assert_eq!(out, expected);
 }
+
+#[test]
+fn a_body_a_directive_separates_from_its_header_is_not_braced() {
+    // The front end keeps the first branch; a brace after its header
+    // would open in that branch only.
+    let text = "void f(int code)\n{\n    code++;\n#ifdef STRICT\n    if (code <= 256)\n#else\n    if (256 <= code)\n#endif\n        g();\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("s.c");
+    std::fs::write(&c, text).unwrap();
+    let front_end = weft::c::Sources::collect(std::slice::from_ref(&c), false)
+        .and_then(|s| s.front_end(None))
+        .unwrap();
+    let file = front_end.parse(&c, text.into());
+    let node = find(&file, "g()", "expression_statement");
+    let refusal = placement::plan(&file, node, Before, "x();").unwrap_err();
+    assert!(
+        refusal.message.contains("preprocessor directive separates"),
+        "{}",
+        refusal.message
+    );
+    // Where the header is whole, the body is braced as usual.
+    let plain = weave(
+        "void f(int c)\n{\n    if (c)\n        g();\n}\n",
+        &[("g()", "expression_statement", Before, "x();")],
+    );
+    assert!(plain.unwrap().contains("if (c) {"));
+}

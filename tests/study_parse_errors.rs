@@ -70,6 +70,16 @@ fn each_mistake_names_the_file_and_its_key() {
             "strategy[0].holdout",
         ),
         (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\nunseen_points = \"inner\"",
+            "strategy[0].unseen_points",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\ndetector = \"invariants\"\nunseen_points = \"some\"",
+            "strategy[0].unseen_points",
+        ),
+        (
             "patch = \"v1.patch\"",
             "source = \"/nonexistent/weft/v1.c\"",
             "version[1].source",

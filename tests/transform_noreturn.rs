@@ -46,6 +46,24 @@ fn calls_of_standard_and_declared_noreturn_functions() {
     assert!(sema.is_noreturn(0, 0, "exit"));
 }
 
+#[test]
+fn a_macro_named_for_noreturn_counts_even_undefined() {
+    // `MY_NORETURN` is defined in a header weft does not read (config.h).
+    let text = "#include <config.h>\nMY_NORETURN void fail(int code);\nvoid done(int code);\n\
+                void f(void) { fail(1); done(0); }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("m.c");
+    std::fs::write(&c, text).unwrap();
+    let front_end = Sources::collect(std::slice::from_ref(&c), false)
+        .and_then(|s| s.front_end(None))
+        .unwrap();
+    let file = front_end.parse(&c, text.into());
+    let sema = Semantics::build(std::slice::from_ref(&file), &[]);
+    let body = text.find('{').unwrap();
+    assert!(sema.is_noreturn(0, body, "fail"));
+    assert!(!sema.is_noreturn(0, body, "done"));
+}
+
 /// gzip's layout: prototypes with `noreturn` and gnulib-style macros in a
 /// project header, definitions without them in the .c file.
 #[test]

@@ -15,7 +15,7 @@ use weft_invariants::daikon::{DtraceReader, DtraceWriter, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
 use weft_monitor::trace::runs::{check, learn, run_files};
-use weft_monitor::trace::{RunCheck, open_trace};
+use weft_monitor::trace::{RunCheck, UnseenPoints, open_trace};
 
 use super::files::{replace_file, replace_with};
 
@@ -61,6 +61,11 @@ pub enum Command {
         /// Print JSON: one object per run.
         #[arg(long)]
         json: bool,
+        /// Which points count as a finding when a run reaches them and no
+        /// training run did: `off`, `inner` (points inside functions) or
+        /// `all` (entries and exits too).
+        #[arg(long, default_value_t = UnseenPoints::default(), value_parser = str::parse::<UnseenPoints>)]
+        unseen_points: UnseenPoints,
     },
     /// Write traces as one Daikon .dtrace file (declarations inline), for
     /// Daikon itself to read: `java daikon.Daikon OUT.dtrace`.
@@ -111,7 +116,12 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Command::Check { learned, runs, json } => check_runs(&learned, &runs, json),
+        Command::Check {
+            learned,
+            runs,
+            json,
+            unseen_points,
+        } => check_runs(&learned, &runs, json, unseen_points),
         Command::Export { inputs, output } => {
             let files = trace_files(&inputs)?;
             replace_with(
@@ -189,7 +199,7 @@ fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
     Ok(samples)
 }
 
-fn check_runs(learned: &Path, runs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
+fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints) -> anyhow::Result<i32> {
     let text =
         std::fs::read_to_string(learned).with_context(|| format!("cannot read {}", learned.display()))?;
     let report: Report = serde_json::from_str(&text).with_context(|| {
@@ -202,7 +212,7 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool) -> anyhow::Result<i3
     let mut failed = 0;
     for run in runs {
         let files = trace_files(std::slice::from_ref(run))?;
-        let result = check(&checks, &files)?;
+        let result = check(&checks, &files, unseen)?;
         failed += usize::from(!result.passes());
         if json {
             println!(
@@ -227,8 +237,13 @@ fn print_check(run: &Path, result: &RunCheck) {
     if result.passes() {
         return;
     }
-    println!("{}: {} invariants violated", run.display(), result.findings.len());
+    println!("{}: {} findings", run.display(), result.findings.len());
     for f in &result.findings {
+        if f.kind == weft_monitor::trace::unseen::UNSEEN_KIND {
+            // A point no training run reached: no values to show.
+            println!("  {}: {}  ({} samples)", f.point, f.invariant, f.count);
+            continue;
+        }
         let witness: Vec<String> = f.witness.iter().map(|(n, v)| format!("{n} = {v}")).collect();
         println!(
             "  {}: {}  ({} samples; first: {})",
@@ -260,7 +275,11 @@ fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
         let mut result = Ok(());
         view.replay(samples, |point, nonce, values| {
             if result.is_ok() {
-                result = writer.sample(&view.points[point], Some(nonce), values);
+                // Daikon pairs entries with exits by nonce; a point inside a
+                // function has no partner, so it carries none.
+                let decl = &view.points[point];
+                let nonce = (decl.kind != weft_invariants::PointKind::Point).then_some(nonce);
+                result = writer.sample(decl, nonce, values);
             }
         })
         .map_err(|e| std::io::Error::other(format!("{}: {e}", file.display())))?;

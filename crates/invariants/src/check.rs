@@ -23,7 +23,7 @@
 //! assert_eq!(violated[0].invariant.text, "x one of { 1, 6, 9 }");
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::engine::{EngineError, validate};
 use crate::model::{PointDecl, Value};
@@ -35,6 +35,8 @@ use crate::vars::{VarInfo, derive_values, expand};
 #[derive(Clone, Debug)]
 pub struct Checks {
     by_point: HashMap<String, Vec<Invariant>>,
+    /// The points training sampled at least once.
+    sampled: HashSet<String>,
 }
 
 /// One invariant a sample contradicted.
@@ -56,18 +58,31 @@ pub struct BoundPoint<'a> {
     checks: Vec<(&'a str, &'a Invariant, Vec<usize>)>,
     /// Learned invariants of the point over variables it does not have.
     unresolved: usize,
+    /// Training never sampled this point.
+    unseen: bool,
     scratch: Vec<Value>,
 }
 
 impl Checks {
     /// The invariants of `report`.
     pub fn new(report: Report) -> Checks {
+        let sampled = report
+            .points
+            .iter()
+            .filter(|p| p.samples > 0)
+            .map(|p| p.name.clone())
+            .collect();
         let by_point = report
             .points
             .into_iter()
             .map(|p| (p.name, p.invariants))
             .collect();
-        Checks { by_point }
+        Checks { by_point, sampled }
+    }
+
+    /// Whether training sampled the point named `point` at least once.
+    pub fn sampled(&self, point: &str) -> bool {
+        self.sampled.contains(point)
     }
 
     /// Learned invariants in all.
@@ -109,6 +124,7 @@ impl Checks {
             vars,
             checks,
             unresolved,
+            unseen: !self.sampled(&decl.name),
             scratch: Vec::new(),
         }
     }
@@ -123,6 +139,18 @@ impl<'a> BoundPoint<'a> {
     /// Whether no learned invariant applies here.
     pub fn is_empty(&self) -> bool {
         self.checks.is_empty()
+    }
+
+    /// Whether training never sampled this point: a sample here reached
+    /// what no training run did (a finding of its own, see
+    /// `docs/invariants.md`, "Points never seen in training").
+    pub fn unseen(&self) -> bool {
+        self.unseen
+    }
+
+    /// The declaration this point was bound for.
+    pub fn decl(&self) -> &PointDecl {
+        &self.decl
     }
 
     /// Learned invariants of the point over variables this declaration
@@ -195,6 +223,40 @@ mod tests {
         assert_eq!(violated[0].values, [Value::Int(5), Value::Int(17)]);
         let below = exit.check(&[Value::Int(-1), Value::Int(1)]).unwrap();
         assert!(below.iter().any(|v| v.invariant.text == "x >= 0"), "{below:?}");
+    }
+
+    #[test]
+    fn a_point_inside_a_function_learns_and_checks_like_any_other() {
+        let mut engine = Engine::new(Config::default());
+        let inner = point("f():::POINT7", PointKind::Point);
+        let id = engine.declare(inner.clone());
+        // Never sampled: a point only faulty runs would reach.
+        engine.declare(point("f():::POINT9", PointKind::Point));
+        for x in 0..30 {
+            engine
+                .add_sample(id, &[Value::Int(x), Value::Int(x + 1)])
+                .unwrap();
+        }
+        let report = engine.finish();
+        let at_7 = report.points.iter().find(|p| p.name == "f():::POINT7").unwrap();
+        assert!(at_7.invariants.iter().any(|i| i.text == "x == y - 1"), "{at_7:?}");
+        let checks = Checks::new(report);
+        let mut bound = checks.bind(&inner);
+        assert!(!bound.unseen());
+        let violated = bound.check(&[Value::Int(3), Value::Int(5)]).unwrap();
+        assert!(
+            violated
+                .iter()
+                .any(|v| v.point == "f():::POINT7" && v.invariant.text == "x == y - 1")
+        );
+        assert!(
+            checks.bind(&point("f():::POINT9", PointKind::Point)).unseen(),
+            "declared, never sampled"
+        );
+        assert!(
+            checks.bind(&point("g():::ENTER", PointKind::Enter)).unseen(),
+            "never declared"
+        );
     }
 
     #[test]

@@ -24,6 +24,10 @@
  * Sampling (WEFT_TRACE_SAMPLING=all turns it off): every sample of
  * a point's first 100 invocations, then one in 10 up to 1,000, one in 100
  * up to 10,000, one in 1,000 after; an exit is recorded iff its entry was.
+ * A point inside a function (before a call that does not return, a loop
+ * head) is counted only in invocations whose entry was recorded, and kept
+ * by the same schedule over its own count: a loop head that runs a million
+ * times in kept invocations gives about 1,300 samples, not a million.
  * A file stops growing at WEFT_TRACE_MAX_MB (default 256) MiB, marked by a
  * tag 0xFFFFFFFF record. A fork child starts a file of its own. */
 #include <sys/uio.h>

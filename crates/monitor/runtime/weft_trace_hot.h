@@ -12,13 +12,15 @@
 
 struct weft_trace_tu;
 
-/* Counts an invocation of entry point weft_p; 1 when the sampling policy
- * keeps it. The values of a sample are only computed when it is kept. */
+/* Counts a visit of point weft_p (an entry, or a point inside a function
+ * in an invocation whose entry was kept); 1 when the sampling policy keeps
+ * it. The values of a sample are only computed when it is kept. */
 static int weft_trace_want(struct weft_trace_tu *weft_t, unsigned int weft_p);
 /* Records a kept entry sample; returns the invocation's nonce (never 0). */
 static unsigned long long weft_trace_enter(struct weft_trace_tu *weft_t, unsigned int weft_p,
                                            const unsigned long long *weft_v, unsigned int weft_n);
-/* Records a sample of exit point weft_p of the invocation weft_nonce. */
+/* Records a sample of exit or inner point weft_p of the invocation
+ * weft_nonce. */
 static void weft_trace_exit(struct weft_trace_tu *weft_t, unsigned int weft_p, unsigned long long weft_nonce,
                             const unsigned long long *weft_v, unsigned int weft_n);
 /* 1 when the weft_n bytes at weft_a can all be read (0 for a null or bad

@@ -106,8 +106,14 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                         _ => None,
                     })
                     .collect();
-                let (evaluation, kinds) =
-                    evaluate_invariants(&st.name, &oracle, &training, &observed, &s.schedule(), st.holdout)?;
+                let (evaluation, kinds) = evaluate_invariants(
+                    &st.name,
+                    &oracle,
+                    &training,
+                    &observed,
+                    &s.schedule(),
+                    (st.holdout, st.unseen_points),
+                )?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);
             }

@@ -13,6 +13,11 @@
 //! which all pass, and every (program point, kind) that one of them
 //! violated is judged not to generalise: test runs are not flagged by it.
 //! Only the original's training runs decide this, never a test label.
+//!
+//! With `unseen_points`, a test run that reaches a point (of the chosen
+//! kinds) that no training run of the subset reached is flagged by a
+//! finding of kind `UnseenPoint`; hold-out judges those like the others (a
+//! point one half reached and the other did not does not generalise).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -21,6 +26,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
+use weft_monitor::trace::UnseenPoints;
 use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
 
 use super::evaluate::{Evaluation, Schedule, score};
@@ -72,16 +78,16 @@ pub fn evaluate_invariants(
     training: &[PathBuf],
     observed: &[Vec<Observation>],
     schedule: &Schedule,
-    holdout: bool,
+    (holdout, unseen): (bool, UnseenPoints),
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
     let subsets = schedule.subsets(training.len());
-    let checks = learn_all(training, &subsets, holdout)?;
+    let checks = learn_all(training, &subsets, holdout, unseen)?;
     let cells: Vec<(usize, usize)> = (0..observed.len())
         .flat_map(|v| (0..observed[v].len()).map(move |t| (v, t)))
         .collect();
     let verdicts: Vec<Verdicts> = cells
         .par_iter()
-        .map(|&(v, t)| verdicts(&checks, &observed[v][t]))
+        .map(|&(v, t)| verdicts(&checks, &observed[v][t], unseen))
         .collect::<anyhow::Result<_>>()?;
     let at = |v: usize, t: usize| &verdicts[v * oracle.tests.len() + t];
     let evaluation = score(strategy, oracle, training.len(), schedule, |i, _| {
@@ -125,6 +131,7 @@ fn learn_all(
     training: &[PathBuf],
     subsets: &[(u32, Vec<usize>)],
     holdout: bool,
+    unseen: UnseenPoints,
 ) -> anyhow::Result<Vec<Learned>> {
     // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
     let parts: Vec<Vec<usize>> = subsets
@@ -166,7 +173,7 @@ fn learn_all(
                     e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
                 })
                 .map(|(e, _)| {
-                    let result = check_traces(&checks[e], &traces)?;
+                    let result = check_traces(&checks[e], &traces, unseen)?;
                     Ok((
                         e / 3,
                         result.findings.into_iter().map(|f| (f.point, f.kind)).collect(),
@@ -193,7 +200,7 @@ fn sibling(e: usize) -> usize {
 
 /// A test run judged by every learned set: an abnormal run fails them all;
 /// violations of pairs found unstable do not count.
-fn verdicts(learned: &[Learned], observed: &Observation) -> anyhow::Result<Verdicts> {
+fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -> anyhow::Result<Verdicts> {
     let dir = match observed {
         Observation::Trace(dir) => dir,
         Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
@@ -203,7 +210,7 @@ fn verdicts(learned: &[Learned], observed: &Observation) -> anyhow::Result<Verdi
     learned
         .iter()
         .map(|l| {
-            let result = check_traces(&l.checks, &traces)?;
+            let result = check_traces(&l.checks, &traces, unseen)?;
             let kinds: BTreeSet<String> = result
                 .findings
                 .into_iter()

@@ -119,6 +119,17 @@ pub fn pack_files(dir: &Path) -> anyhow::Result<Option<Vec<u8>>> {
 }
 
 /// Writes the files of a [`pack_files`] blob under `into`.
+/// Writes `data` to a new file at `path`, its trailing zeros as a hole: a
+/// trace file is mostly the unused rest of its last 1 MiB chunk, and the
+/// traces of a study's runs, unpacked together, would not fit on disk.
+fn write_sparse(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let end = data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(&data[..end])?;
+    file.set_len(data.len() as u64)
+}
+
 pub fn unpack_files(blob: &[u8], into: &Path) -> anyhow::Result<()> {
     let mut rest = blob;
     std::fs::create_dir_all(into).with_context(|| format!("cannot create {}", into.display()))?;
@@ -131,7 +142,7 @@ pub fn unpack_files(blob: &[u8], into: &Path) -> anyhow::Result<()> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        std::fs::write(&path, take(&mut rest, data_len)?)
+        write_sparse(&path, take(&mut rest, data_len)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
@@ -212,11 +223,16 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
         std::fs::write(dir.path().join("a/b/x.trace"), b"\x00\x01 data").unwrap();
         std::fs::write(dir.path().join("top"), b"").unwrap();
+        // A trace's unused chunk end: trailing zeros, unpacked as a hole.
+        let mut tail = b"\x07 used".to_vec();
+        tail.resize(1 << 20, 0);
+        std::fs::write(dir.path().join("chunk.trace"), &tail).unwrap();
         let blob = pack_files(dir.path()).unwrap().unwrap();
         let into = dir.path().join("copy");
         unpack_files(&blob, &into).unwrap();
         assert_eq!(std::fs::read(into.join("a/b/x.trace")).unwrap(), b"\x00\x01 data");
         assert_eq!(std::fs::read(into.join("top")).unwrap(), b"");
+        assert_eq!(std::fs::read(into.join("chunk.trace")).unwrap(), tail);
         assert!(unpack_files(&blob[..blob.len() - 3], &dir.path().join("bad")).is_err());
         assert_eq!(pack_files(&dir.path().join("missing")).unwrap(), None);
     }

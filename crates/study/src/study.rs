@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
+use weft_monitor::trace::UnseenPoints;
 
 /// The report's training percentages (§4.1).
 pub const REPORT_PERCENTAGES: [u32; 11] = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
@@ -126,6 +127,9 @@ pub struct Strategy {
     /// Invariants only: drop what does not hold from one half of the
     /// training runs to the other (see `detect_invariants`).
     pub holdout: bool,
+    /// Invariants only: which points a run reaches and no training run
+    /// did count as findings (`unseen_points`: "off", "inner", "all").
+    pub unseen_points: UnseenPoints,
     /// Appended to CFLAGS (e.g. the runtime's include path).
     pub cflags: String,
     /// Exported as LDFLAGS and LIBS (e.g. the runtime library).
@@ -238,6 +242,7 @@ struct RawStrategy {
     detector: Option<String>,
     #[serde(default)]
     holdout: bool,
+    unseen_points: Option<String>,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -532,11 +537,22 @@ impl ParseCx<'_> {
                     "holdout applies to the invariants detector only".to_string()
                 ));
             }
+            let unseen_points = match r.unseen_points.as_deref() {
+                None => UnseenPoints::default(),
+                Some(_) if detector != Detector::Invariants => bail!(self.err(
+                    &format!("strategy[{i}].unseen_points"),
+                    "unseen_points applies to the invariants detector only".to_string()
+                )),
+                Some(text) => text
+                    .parse()
+                    .map_err(|e: String| self.err(&format!("strategy[{i}].unseen_points"), e))?,
+            };
             strategies.push(Strategy {
                 name: r.name,
                 kind,
                 detector,
                 holdout: r.holdout,
+                unseen_points,
                 cflags: r.cflags,
                 ldflags: r.ldflags,
                 libs: r.libs,

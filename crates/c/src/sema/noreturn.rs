@@ -86,7 +86,9 @@ pub(super) fn declares_noreturn(words: &[String], macros: &MacroTable) -> bool {
     let mut seen = HashSet::new();
     let mut todo: Vec<&str> = words.iter().map(String::as_str).collect();
     while let Some(word) = todo.pop() {
-        if NORETURN_WORDS.contains(&word) {
+        // A macro named for it (`ATTRIBUTE_NORETURN`) says so even when its
+        // definition is in a header weft does not read (`<config.h>`).
+        if NORETURN_WORDS.contains(&word) || word.to_ascii_uppercase().contains("NORETURN") {
             return true;
         }
         if !seen.insert(word) {

@@ -317,6 +317,12 @@ const STMT_ATTRS: &[AttributeSpec] = &[
         Bool,
         "Starts inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`) opened in its function, so code inserted around it is compiled only when the condition holds.",
     ),
+    attr(
+        "assigned_locals",
+        &["assignedLocals"],
+        List,
+        "The locals in scope before the statement that certainly hold a value there, innermost first, as `vardecl` join points (one per name): declared `static` or with an initializer, or assigned `x = e;` (or by a `for` initializer) in a block enclosing the statement, after the declaration, on every path to it (no `case` label or `goto` target in between). What a trace point there may read without reading an indeterminate value (docs/invariants.md).",
+    ),
 ];
 
 static KINDS: &[KindSpec] = &[
@@ -571,6 +577,18 @@ static KINDS: &[KindSpec] = &[
                 &["isStmtCall"],
                 Bool,
                 "The call is a whole expression statement.",
+            ),
+            attr(
+                "noreturn",
+                &["isNoreturn"],
+                Bool,
+                "The callee does not return: a standard function that never does (`exit`, `_exit`, `_Exit`, `abort`, `quick_exit`, `longjmp`, `siglongjmp`, …), or one declared `_Noreturn`, `noreturn`, `__attribute__((noreturn))`/`((__noreturn__))`, or with a macro expanding to one of these or whose name says `NORETURN`, in any declaration the call's file or its project headers hold. False for calls through a pointer.",
+            ),
+            attr(
+                "assigned_locals",
+                &["assignedLocals"],
+                List,
+                "As `stmt`'s, at the statement holding the call.",
             ),
         ],
         actions: INSERT,

@@ -6,6 +6,8 @@
 //! var vars = [#{name: "n", type: $param.type, pointer: $param.is_pointer}];
 //! $first_stmt.insert before t.enter($function.file, $function.name, $function.line, vars);
 //! $return.insert before t.exit($function.file, $function.name, $return.line, vars);
+//! $call.insert before t.inner($function.file, $function.name, $call.line, vars);
+//! $call.insert replace '(' + t.inner_expr(…) + ', ' + $call.code + ')';
 //! for f in t.files() { … t.prelude(f) … t.epilogue(f) … }
 //! ```
 //!
@@ -142,6 +144,19 @@ impl TraceTables {
         Ok(self.with_spec(site.file, |s| s.exit(site.function, site.line, &vars)))
     }
 
+    /// The statement sampling a point inside a function (after its entry's
+    /// declaration of the nonce).
+    pub fn inner(&self, site: Site, vars: &Array) -> Fallible<String> {
+        let vars = self.readable(site.function, vars)?;
+        Ok(self.with_spec(site.file, |s| s.inner(site.function, site.line, &vars)))
+    }
+
+    /// The void expression sampling a point inside a function.
+    pub fn inner_expr(&self, site: Site, vars: &Array) -> Fallible<String> {
+        let vars = self.readable(site.function, vars)?;
+        Ok(self.with_spec(site.file, |s| s.inner_expr(site.function, site.line, &vars)))
+    }
+
     /// The files with at least one point, in path order.
     pub fn files(&self) -> Vec<String> {
         let specs = self.lock();
@@ -175,7 +190,7 @@ fn site<'a>(file: &'a str, function: &'a str, line: rhai::INT) -> Site<'a> {
     }
 }
 
-/// Registers `TraceTables()` with `enter`, `exit`, `files`, `points`,
+/// Registers `TraceTables()` with `enter`, `exit`, `inner`, `inner_expr`, `files`, `points`,
 /// `prelude`, `epilogue` and `skipped`.
 pub fn register(engine: &mut Engine) {
     engine
@@ -191,6 +206,18 @@ pub fn register(engine: &mut Engine) {
             "exit",
             |t: &mut TraceTables, file: Dynamic, function: Dynamic, line: rhai::INT, vars: Array| {
                 t.exit(site(&text(&file), &text(&function), line), &vars)
+            },
+        )
+        .register_fn(
+            "inner",
+            |t: &mut TraceTables, file: Dynamic, function: Dynamic, line: rhai::INT, vars: Array| {
+                t.inner(site(&text(&file), &text(&function), line), &vars)
+            },
+        )
+        .register_fn(
+            "inner_expr",
+            |t: &mut TraceTables, file: Dynamic, function: Dynamic, line: rhai::INT, vars: Array| {
+                t.inner_expr(site(&text(&file), &text(&function), line), &vars)
             },
         )
         .register_fn("files", |t: &mut TraceTables| -> Array {

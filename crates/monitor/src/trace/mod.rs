@@ -1,5 +1,6 @@
 //! Trace monitoring: the values of chosen variables at program points
-//! (function entries and exits), for likely-invariant detection.
+//! (function entries and exits, points inside functions), for
+//! likely-invariant detection.
 //!
 //! [`spec`] is the weaver's side (one [`TraceSpec`] per woven unit: the
 //! points, their variables, the C text); [`aspect_api`] lets aspects build
@@ -8,7 +9,8 @@
 //! (`runtime/weft_trace_*.h`) writes, [`samples`] streaming their samples;
 //! [`points`] shows them to the
 //! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
-//! runs and checks runs. See docs/invariants.md.
+//! runs and checks runs, with [`unseen`] points as findings of their own.
+//! See docs/invariants.md.
 
 pub mod aspect_api;
 pub mod by_type;
@@ -18,7 +20,9 @@ pub mod record;
 pub mod runs;
 pub mod samples;
 pub mod spec;
+pub mod unseen;
 
 pub use record::{Sample, TraceFile, TraceHead, open_trace, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};
+pub use unseen::UnseenPoints;

@@ -1,5 +1,6 @@
 //! A trace as the likely-invariant engine sees it: program points named
-//! Daikon's way (`f():::ENTER`, `f():::EXIT12` for the exit at line 12),
+//! Daikon's way (`f():::ENTER`, `f():::EXIT12` for the exit at line 12,
+//! `f():::POINT14` for a point inside `f` at line 14),
 //! values as engine values, and at each exit `orig(x)`, the value a
 //! variable had at the entry of the same invocation (paired by nonce).
 
@@ -51,6 +52,8 @@ impl FileView {
             let mut vars = engine_vars(point);
             let (name, kind, entry) = match point.kind {
                 PointKind::Enter => (format!("{base}:::ENTER"), EngineKind::Enter, None),
+                // Daikon's `ppt-type point`, named by its line as exits are.
+                PointKind::Inner => (format!("{base}:::POINT{}", point.line), EngineKind::Point, None),
                 PointKind::Exit => (
                     format!("{base}:::EXIT{}", point.line),
                     EngineKind::Exit,

@@ -138,7 +138,8 @@ fn declarations(text: &str) -> Result<(String, Vec<PointDecl>), RecordError> {
                 kind: match *kind {
                     "enter" => PointKind::Enter,
                     "exit" => PointKind::Exit,
-                    _ => return Err(bad(n, "point kind is neither enter nor exit")),
+                    "point" => PointKind::Inner,
+                    _ => return Err(bad(n, "point kind is not enter, exit or point")),
                 },
                 line: at.parse().map_err(|_| bad(n, "bad line number"))?,
                 vars: Vec::new(),

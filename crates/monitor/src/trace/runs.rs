@@ -11,6 +11,7 @@ use weft_invariants::{Checks, Engine, EngineError, Violation, show_value};
 
 use super::points::FileView;
 use super::record::{FORMAT, Sample, TraceFile, open_trace, read_trace};
+use super::unseen::{UNSEEN_KIND, UNSEEN_TEXT, UnseenPoints};
 use crate::record::RecordError;
 
 /// A trace that cannot be used; every variant names the file.
@@ -144,9 +145,11 @@ impl RunCheck {
     }
 }
 
-/// Checks every sample of `files` against `checks`, streaming each file.
-pub fn check(checks: &Checks, files: &[PathBuf]) -> Result<RunCheck, TraceError> {
-    let mut run = Checking::new(checks);
+/// Checks every sample of `files` against `checks`, streaming each file;
+/// `unseen` says which points training never sampled are findings when
+/// reached.
+pub fn check(checks: &Checks, files: &[PathBuf], unseen: UnseenPoints) -> Result<RunCheck, TraceError> {
+    let mut run = Checking::new(checks, unseen);
     for file in files {
         let (head, samples) = open_trace(file).map_err(TraceError::Read)?;
         run.file(file, &head.unit, &head.points, samples)
@@ -164,9 +167,14 @@ pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceErr
 }
 
 /// Checks every sample of traces read whole (each with the file it came
-/// from) against `checks`.
-pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<RunCheck, TraceError> {
-    let mut run = Checking::new(checks);
+/// from) against `checks`; a sample at a point `unseen` flags is a finding
+/// of kind [`UNSEEN_KIND`].
+pub fn check_traces(
+    checks: &Checks,
+    traces: &[(PathBuf, TraceFile)],
+    unseen: UnseenPoints,
+) -> Result<RunCheck, TraceError> {
+    let mut run = Checking::new(checks, unseen);
     for (file, trace) in traces {
         let Ok(checked) = run.file(file, &trace.unit, &trace.points, in_memory(trace));
         checked?;
@@ -177,14 +185,16 @@ pub fn check_traces(checks: &Checks, traces: &[(PathBuf, TraceFile)]) -> Result<
 /// One run being checked, file after file.
 struct Checking<'a> {
     checks: &'a Checks,
+    unseen: UnseenPoints,
     found: BTreeMap<(String, String), Finding>,
     samples: u64,
 }
 
 impl<'a> Checking<'a> {
-    fn new(checks: &'a Checks) -> Self {
+    fn new(checks: &'a Checks, unseen: UnseenPoints) -> Self {
         Checking {
             checks,
+            unseen,
             found: BTreeMap::new(),
             samples: 0,
         }
@@ -204,6 +214,9 @@ impl<'a> Checking<'a> {
         let mut error = None;
         view.replay(samples, |point, _, values| {
             self.samples += 1;
+            if self.unseen.flags(&bound[point]) {
+                record_unseen(&mut self.found, &view.points[point].name);
+            }
             match bound[point].check(values) {
                 Ok(violations) => {
                     for v in violations {
@@ -228,6 +241,20 @@ impl<'a> Checking<'a> {
             findings: self.found.into_values().collect(),
         }
     }
+}
+
+/// Counts a sample at a point training never sampled.
+fn record_unseen(found: &mut BTreeMap<(String, String), Finding>, point: &str) {
+    found
+        .entry((point.to_string(), UNSEEN_TEXT.to_string()))
+        .or_insert_with(|| Finding {
+            point: point.to_string(),
+            kind: UNSEEN_KIND.to_string(),
+            invariant: UNSEEN_TEXT.to_string(),
+            count: 0,
+            witness: Vec::new(),
+        })
+        .count += 1;
 }
 
 /// Counts a violation under its (point, invariant), keeping the first

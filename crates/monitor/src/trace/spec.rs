@@ -28,18 +28,23 @@ pub const RUNTIME_COLD: &str = concat!(
 /// The C name of the local holding an invocation's nonce.
 pub const NONCE: &str = "weft_inv";
 
-/// Whether a point starts an invocation or ends one.
+/// Whether a point starts an invocation, ends one, or lies inside one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PointKind {
     Enter,
     Exit,
+    /// A point inside a function (before a call that does not return, a
+    /// loop head): Daikon's `ppt-type point`.
+    Inner,
 }
 
 impl PointKind {
-    fn as_str(self) -> &'static str {
+    /// The kind's word in the declarations text.
+    pub fn as_str(self) -> &'static str {
         match self {
             PointKind::Enter => "enter",
             PointKind::Exit => "exit",
+            PointKind::Inner => "point",
         }
     }
 }
@@ -143,6 +148,31 @@ impl TraceSpec {
         format!(
             "if ({NONCE} != 0) weft_trace_exit({}, {point}u, {NONCE}, {});",
             self.tu(),
+            self.values(vars)
+        )
+    }
+
+    /// A statement for a point inside `function` at `line`: samples it
+    /// when the invocation in [`NONCE`] was sampled at its entry and the
+    /// point's own sampling keeps this visit (a loop head visited millions
+    /// of times in one invocation is sampled like a hot function).
+    pub fn inner(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
+        let point = self.add(function, PointKind::Inner, line, vars);
+        let tu = self.tu();
+        format!(
+            "if ({NONCE} != 0 && weft_trace_want({tu}, {point}u)) weft_trace_exit({tu}, {point}u, {NONCE}, {});",
+            self.values(vars)
+        )
+    }
+
+    /// The same sample as [`TraceSpec::inner`] as a void expression, for a
+    /// place where no statement can go without braces that cannot be
+    /// added: `(SAMPLE, exit (1))` replaces the call `exit (1)`.
+    pub fn inner_expr(&mut self, function: &str, line: usize, vars: &[TracedVar]) -> String {
+        let point = self.add(function, PointKind::Inner, line, vars);
+        let tu = self.tu();
+        format!(
+            "(({NONCE} != 0 && weft_trace_want({tu}, {point}u)) ? weft_trace_exit({tu}, {point}u, {NONCE}, {}) : (void)0)",
             self.values(vars)
         )
     }
@@ -261,5 +291,21 @@ mod tests {
                 .contains("weft_trace_layouts_src_a_c[] = {0, 0, \".s\"};")
         );
         assert!(spec.declarations().ends_with("var\ts\tstr\n"));
+        let inner = spec.inner("g", 14, &[var("k", VarKind::U64)]);
+        assert_eq!(
+            inner,
+            "if (weft_inv != 0 && weft_trace_want(weft_trace_src_a_c, 3u)) \
+             weft_trace_exit(weft_trace_src_a_c, 3u, weft_inv, \
+             (const unsigned long long[]){(unsigned long long)(k)}, 1);"
+        );
+        assert!(
+            spec.declarations()
+                .ends_with("point\tg\tpoint\t14\t1\nvar\tk\tu64\n")
+        );
+        assert_eq!(
+            spec.inner_expr("g", 15, &[]),
+            "((weft_inv != 0 && weft_trace_want(weft_trace_src_a_c, 4u)) ? \
+             weft_trace_exit(weft_trace_src_a_c, 4u, weft_inv, 0, 0) : (void)0)"
+        );
     }
 }

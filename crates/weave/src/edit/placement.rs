@@ -8,7 +8,9 @@
 //! moves to a line of its own, one level deeper than the header. Placements that cannot be legal C are
 //! refused: inside a for header or loop condition, after a jump, ordinary
 //! statements among a block's leading declarations (C89), inside text the
-//! front end synthesized or did not understand.
+//! front end synthesized or did not understand, and around a body that a
+//! preprocessor directive separates from its header (its brace would open
+//! in one branch of the conditional only).
 //!
 //! The file itself (the tree's root) takes code before it, at byte 0, and
 //! after it, at its end: the place for text that must enclose everything
@@ -345,6 +347,15 @@ impl Ctx<'_> {
             return self.refuse(body, "cannot find where this body starts");
         };
         let header_end = self.understood(&[above, &[prev]].concat())?.end;
+        // `#ifdef A if (x) #else if (y) #endif body`: a brace after the
+        // header would open in one branch only.
+        let between = self.text.get(header_end..range.start).unwrap_or("");
+        if between.lines().any(|l| l.trim_start().starts_with('#')) {
+            return self.refuse(
+                body,
+                "cannot brace this body: a preprocessor directive separates it from its header",
+            );
+        }
         // An `else` may follow the then-branch on its line; the `if` gives
         // the indentation both branches share.
         let control = above.len() - 1;

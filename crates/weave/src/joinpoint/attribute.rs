@@ -2,6 +2,7 @@
 
 use tree_sitter::Node;
 
+use super::assigned::assigned_locals;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{param_identifier, parameters};
 use super::select::{count, stale, statements};
@@ -39,6 +40,8 @@ pub fn attribute(
     let own = match jp.kind {
         "param" | "vardecl" | "var" => declared_attribute(files, sema, index, jp.kind, n, attr.name),
         "loop" if loops::is_state_attribute(attr.name) => loops::state_attribute(file, index, n, attr.name),
+        "call" if attr.name == "noreturn" => Some(Value::Bool(callee_noreturn(file, sema, index, n))),
+        _ if attr.name == "assigned_locals" => Some(assigned_locals(file, index, n)),
         _ => kind_attribute(file, jp.kind, n, attr.name),
     };
     own.or_else(|| common_attribute(file, index, jp, n, attr.name))
@@ -48,6 +51,19 @@ pub fn attribute(
                 attr.name, jp.kind
             ))
         })
+}
+
+/// Whether call `n` calls a function that does not return (a standard one
+/// by name, or one declared noreturn: [`Semantics::is_noreturn`]). A callee
+/// that is not a plain name (a function pointer) never is.
+fn callee_noreturn(file: &ParsedFile, sema: Option<&Semantics>, index: usize, n: Node<'_>) -> bool {
+    let Some(callee) = n
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "identifier")
+    else {
+        return false;
+    };
+    sema.is_some_and(|s| s.is_noreturn(index, n.start_byte(), file.node_text(callee)))
 }
 
 fn unknown_attribute(spec: &'static KindSpec, name: &str) -> HostError {

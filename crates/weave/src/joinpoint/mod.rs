@@ -3,6 +3,7 @@
 //! attributes, actions, handles, values) is the aspect language's
 //! (`weft_lang::model`), re-exported here.
 
+mod assigned;
 mod attribute;
 mod dead_at_head;
 mod loops;

@@ -41,6 +41,13 @@ const SEMANTIC_ATTRIBUTES: &[&str] = &[
 /// Whether attribute `name` (canonical or alias) of a `kind` join point
 /// needs the program's [`Semantics`]; hosts build it only for these.
 pub fn uses_semantics(kind: &str, name: &str) -> bool {
+    if catalogue::kind(kind).is_some_and(|k| k.name == "call")
+        && catalogue::kind(kind)
+            .and_then(|k| k.attribute(name))
+            .is_some_and(|a| a.name == "noreturn")
+    {
+        return true;
+    }
     let Some(spec) = catalogue::kind(kind).filter(|k| TYPED_KINDS.contains(&k.name)) else {
         return false;
     };
