@@ -96,7 +96,10 @@ fn get_varint(data: &[u8], at: &mut usize) -> anyhow::Result<u64> {
 }
 
 /// Every file under `dir` (recursively, in name order) as one blob of
-/// (relative name, content) pairs; `None` when `dir` does not exist.
+/// (relative name, length, content without its trailing zeros) triples;
+/// `None` when `dir` does not exist. A trace file is mostly the unused
+/// rest of its last 1 MiB chunk: stored whole, a study's traces fill the
+/// disk.
 pub fn pack_files(dir: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     if !dir.exists() {
         return Ok(None);
@@ -110,26 +113,27 @@ pub fn pack_files(dir: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         let name = entry.path().strip_prefix(dir)?.to_string_lossy().into_owned();
         let data =
             std::fs::read(entry.path()).with_context(|| format!("cannot read {}", entry.path().display()))?;
+        let stored = &data[..data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1)];
         blob.extend_from_slice(&(name.len() as u64).to_le_bytes());
         blob.extend_from_slice(name.as_bytes());
         blob.extend_from_slice(&(data.len() as u64).to_le_bytes());
-        blob.extend_from_slice(&data);
+        blob.extend_from_slice(&(stored.len() as u64).to_le_bytes());
+        blob.extend_from_slice(stored);
     }
     Ok(Some(blob))
 }
 
-/// Writes the files of a [`pack_files`] blob under `into`.
-/// Writes `data` to a new file at `path`, its trailing zeros as a hole: a
-/// trace file is mostly the unused rest of its last 1 MiB chunk, and the
-/// traces of a study's runs, unpacked together, would not fit on disk.
-fn write_sparse(path: &Path, data: &[u8]) -> std::io::Result<()> {
+/// Writes `data` to a new file at `path`, then extends it with zeros to
+/// `len` bytes as a hole: the traces of a study's runs, unpacked together
+/// with their unused chunk ends written out, would not fit on disk.
+fn write_sparse(path: &Path, data: &[u8], len: usize) -> std::io::Result<()> {
     use std::io::Write as _;
-    let end = data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     let mut file = std::fs::File::create(path)?;
-    file.write_all(&data[..end])?;
-    file.set_len(data.len() as u64)
+    file.write_all(data)?;
+    file.set_len(len as u64)
 }
 
+/// Writes the files of a [`pack_files`] blob under `into`.
 pub fn unpack_files(blob: &[u8], into: &Path) -> anyhow::Result<()> {
     let mut rest = blob;
     std::fs::create_dir_all(into).with_context(|| format!("cannot create {}", into.display()))?;
@@ -137,12 +141,16 @@ pub fn unpack_files(blob: &[u8], into: &Path) -> anyhow::Result<()> {
         let name_len = length(&mut rest)?;
         let name =
             String::from_utf8(take(&mut rest, name_len)?.to_vec()).context("bad name in a records blob")?;
-        let data_len = length(&mut rest)?;
+        let file_len = length(&mut rest)?;
+        let stored_len = length(&mut rest)?;
+        if stored_len > file_len {
+            bail!("bad length in a records blob");
+        }
         let path = into.join(&name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        write_sparse(&path, take(&mut rest, data_len)?)
+        write_sparse(&path, take(&mut rest, stored_len)?, file_len)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
@@ -228,6 +236,11 @@ mod tests {
         tail.resize(1 << 20, 0);
         std::fs::write(dir.path().join("chunk.trace"), &tail).unwrap();
         let blob = pack_files(dir.path()).unwrap().unwrap();
+        assert!(
+            blob.len() < 200,
+            "the chunk's zeros are not stored: {} bytes",
+            blob.len()
+        );
         let into = dir.path().join("copy");
         unpack_files(&blob, &into).unwrap();
         assert_eq!(std::fs::read(into.join("a/b/x.trace")).unwrap(), b"\x00\x01 data");
