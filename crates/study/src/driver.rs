@@ -38,10 +38,17 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
     prepare(study)?;
     let ctx = Ctx::new(study)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    let all = phases(study);
-    let total: usize = all.iter().map(Vec::len).sum();
-    let progress = Progress::new("experiment", "steps", total);
-    for phase in &all {
+    let all: Vec<_> = phases(study).into_iter().filter(|p| !p.is_empty()).collect();
+    for (i, phase) in all.iter().enumerate() {
+        // One estimate per phase: a build takes a hundred runs' time, so
+        // the pace of one phase says nothing of the next.
+        let label = format!(
+            "experiment (phase {} of {}, {})",
+            i + 1,
+            all.len(),
+            phase[0].kind()
+        );
+        let progress = Progress::new(label, "steps", phase.len());
         pool.install(|| {
             phase.par_iter().try_for_each(|&job| {
                 progress.message(job.id(study));
@@ -50,9 +57,9 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
                 r
             })
         })?;
+        progress.finish();
         ctx.store.flush()?;
     }
-    progress.finish();
     Ok((collect(&ctx)?, ctx.counters.snapshot()))
 }
 

@@ -62,6 +62,15 @@ pub enum Job {
 
 impl Job {
     /// `build/ARM/VERSION`, `run/ARM/VERSION/TEST` or `report/NAME`.
+    /// What steps of this kind are called in progress lines.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Job::Build { .. } => "builds",
+            Job::Run { .. } => "runs",
+            Job::Report(_) => "report files",
+        }
+    }
+
     pub fn id(self, study: &Study) -> String {
         match self {
             Job::Build { arm, version } => {

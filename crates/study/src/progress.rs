@@ -15,8 +15,9 @@ pub const PLAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// Counts finished units of work and shows it.
 pub struct Progress {
-    /// What the lines begin with (`experiment`, `triage`).
-    label: &'static str,
+    /// What the lines begin with (`experiment (phase 4 of 5, builds)`,
+    /// `triage`).
+    label: String,
     /// What is counted (`steps`, `runs`).
     unit: &'static str,
     total: usize,
@@ -30,7 +31,7 @@ pub struct Progress {
 
 impl Progress {
     /// Progress over `total` units, shown as fits stderr.
-    pub fn new(label: &'static str, unit: &'static str, total: usize) -> Progress {
+    pub fn new(label: impl Into<String>, unit: &'static str, total: usize) -> Progress {
         let start = Instant::now();
         let terminal = std::io::stderr().is_terminal();
         let bar = if terminal {
@@ -44,7 +45,7 @@ impl Progress {
             bar.set_style(style);
         }
         Progress {
-            label,
+            label: label.into(),
             unit,
             total,
             done: AtomicUsize::new(0),
@@ -96,7 +97,7 @@ impl Progress {
                 clock((per_unit * (self.total - done) as f64) as u64)
             )
         };
-        let (label, unit, total) = (self.label, self.unit, self.total);
+        let (label, unit, total) = (&self.label, self.unit, self.total);
         let doing = if doing.is_empty() {
             String::new()
         } else {
@@ -115,10 +116,10 @@ mod tests {
 
     #[test]
     fn a_line_says_what_is_done_and_what_is_left() {
-        let study = Progress::new("experiment", "steps", 4770);
+        let study = Progress::new("experiment (phase 5 of 5, runs)", "steps", 4770);
         assert_eq!(
             study.line(1200, Duration::from_secs(190), "run/ASCV3/v3/t12"),
-            "experiment: 1200/4770 steps, 3m 10s, about 9m 25s left (run/ASCV3/v3/t12)"
+            "experiment (phase 5 of 5, runs): 1200/4770 steps, 3m 10s, about 9m 25s left (run/ASCV3/v3/t12)"
         );
         let triage = Progress::new("triage", "runs", 7);
         assert_eq!(
