@@ -4,31 +4,15 @@
 //! period) and stopped by the abort policy; each terminating twin must
 //! print what its plain build prints, with no report at all.
 
-use std::path::{Path, PathBuf};
+mod corpus_support;
+use corpus_support::{corpus, corpus_dir};
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use serde::Deserialize;
 use weft::monitor::nonterm::record::FORMAT;
 use weft::monitor::nonterm::{ReportFile, Verdict, read_reports};
-
-#[derive(Deserialize)]
-struct Corpus {
-    program: Vec<Program>,
-}
-
-#[derive(Deserialize)]
-struct Program {
-    name: String,
-    class: String,
-    arg: String,
-    period: Option<u64>,
-    exact: bool,
-}
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus")
-}
 
 fn gcc(source: &Path, exe: &Path) {
     let out = Command::new("gcc")
@@ -88,8 +72,7 @@ fn the_interval_schedule_reports_the_same_hangs_and_no_twin() {
 /// program and its twin, and requires ≥ 95% reported (exact ones with
 /// their period) and no report on a twin.
 fn check_corpus(schedule: &str) {
-    let corpus: Corpus =
-        toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
+    let corpus = corpus();
     assert!(
         corpus.program.len() >= 40,
         "the corpus has {} programs",

@@ -5,30 +5,16 @@
 //! after end of file, not after a revisit patience); each terminating twin ends with no
 //! report and prints what its plain build prints. Needs z3 and gcc.
 
-use std::path::{Path, PathBuf};
+mod corpus_support;
+use corpus_support::{Program, corpus, corpus_dir};
+
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use serde::Deserialize;
 use weft::monitor::nonterm::record::FORMAT;
 use weft::monitor::nonterm::{Report, Verdict, read_reports};
 use weft_loops::{Semantics, find, loops};
-
-#[derive(Deserialize)]
-struct Corpus {
-    program: Vec<Program>,
-}
-
-#[derive(Deserialize)]
-struct Program {
-    name: String,
-    class: String,
-    arg: String,
-}
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus")
-}
 
 /// Whether a loop of the file has a bit-vector SRC (found and re-verified).
 fn has_src(path: &Path) -> bool {
@@ -77,8 +63,7 @@ fn reports(out: &Path) -> Vec<Report> {
 
 #[test]
 fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
-    let corpus: Corpus =
-        toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
+    let corpus = corpus();
     let programs: Vec<&Program> = corpus.program.iter().filter(|p| p.class == "read-eof").collect();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");

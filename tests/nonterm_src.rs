@@ -7,34 +7,20 @@
 //! checks on fires on the same programs, through the monitor's records.
 //! Needs z3 (scripts/install-deps.sh).
 
+mod corpus_support;
+use corpus_support::{corpus, corpus_dir};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use rayon::prelude::*;
-use serde::Deserialize;
 use weft::monitor::nonterm::Verdict;
 use weft::monitor::nonterm::read_reports;
 use weft::monitor::nonterm::record::FORMAT;
 use weft_loops::{Outcome, Semantics, infer, loops, verify, weave_checks};
 use weft_smt::Solver;
-
-#[derive(Deserialize)]
-struct Corpus {
-    program: Vec<Program>,
-}
-
-#[derive(Deserialize)]
-struct Program {
-    name: String,
-    class: String,
-    arg: String,
-}
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nonterm/corpus")
-}
 
 fn solver() -> Solver {
     Solver::find(None, Duration::from_secs(10)).expect("an SMT solver: scripts/install-deps.sh installs z3")
@@ -172,8 +158,7 @@ fn aspect_verdicts(woven: &Path, dir: &Path, name: &str, arg: &str) -> Vec<Verdi
 
 #[test]
 fn recurrence_conditions_on_the_corpus() {
-    let corpus: Corpus =
-        toml::from_str(&std::fs::read_to_string(corpus_dir().join("corpus.toml")).unwrap()).unwrap();
+    let corpus = corpus();
     let solver = solver();
     let dir = tempfile::tempdir().unwrap();
     let woven = weave_corpus_with_the_aspect(dir.path());
