@@ -254,14 +254,7 @@ impl Semantics {
             let end = file.map.approximate(r.end);
             file.text.get(start..end).unwrap_or_default().to_string()
         };
-        let texts: Vec<&str> = std::iter::once(&*file.text)
-            .chain(
-                reached
-                    .iter()
-                    .filter_map(|&h| self.headers.get(h))
-                    .map(|u| &*u.text),
-            )
-            .collect();
+        let texts = macro_texts(&file.text, &self.headers, reached);
         let macro_defs = |name: &str| crate::macros::definitions_in(texts.iter().copied(), name);
         let builder = Builder::new(
             file,
@@ -300,11 +293,7 @@ impl Semantics {
         let Some(unit) = self.files.get(file) else {
             return Vec::new();
         };
-        let headers = unit.headers.iter().filter_map(|&h| self.headers.get(h));
-        crate::macros::definitions_in(
-            std::iter::once(&*unit.text).chain(headers.map(|h| &*h.text)),
-            name,
-        )
+        crate::macros::definitions_in(macro_texts(&unit.text, &self.headers, &unit.headers), name)
     }
 
     /// True when the function `name`, called or defined at `offset` of file
@@ -420,4 +409,13 @@ impl Semantics {
         };
         format!("{unit:#?}\n{:#?}", &self.structs[unit.structs.clone()])
     }
+}
+
+/// The texts whose `#define`s give a file's names their macro meanings:
+/// the file's own, then those of the headers it reaches (`reached`,
+/// indexes into `headers`).
+fn macro_texts<'a>(text: &'a str, headers: &'a [Unit], reached: &[usize]) -> Vec<&'a str> {
+    std::iter::once(text)
+        .chain(reached.iter().filter_map(|&h| headers.get(h)).map(|u| &*u.text))
+        .collect()
 }

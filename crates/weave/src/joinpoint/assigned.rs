@@ -24,7 +24,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::Value;
-use super::tree::{declarator_name, handle};
+use super::tree::{assignment_chain, declarator_name, handle};
 use weft_c::ParsedFile;
 
 /// The locals in scope at statement `point` of file `index` that certainly
@@ -249,14 +249,12 @@ fn assigned_below(
 /// assignment `name = …`, a chain of them, or a comma list holding one.
 fn assigns(file: &ParsedFile, e: Node<'_>, name: &str) -> bool {
     match e.kind() {
-        "assignment_expression" => {
-            let plain = e.child_by_field_name("operator").is_some_and(|o| o.kind() == "=");
-            let left = e.child_by_field_name("left");
-            let right = e.child_by_field_name("right");
-            plain
-                && (left.is_some_and(|l| l.kind() == "identifier" && file.node_text(l) == name)
-                    || right.is_some_and(|r| assigns(file, r, name)))
-        }
+        "assignment_expression" => assignment_chain(e).is_some_and(|(targets, value)| {
+            targets
+                .iter()
+                .any(|t| t.kind() == "identifier" && file.node_text(*t) == name)
+                || assigns(file, value, name)
+        }),
         "comma_expression" => children(e).into_iter().any(|c| assigns(file, c, name)),
         "parenthesized_expression" => e.named_child(0).is_some_and(|c| assigns(file, c, name)),
         _ => false,

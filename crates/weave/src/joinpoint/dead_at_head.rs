@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::slice::var_names;
+use super::tree::assignment_chain;
 use weft_c::ParsedFile;
 
 /// Whether every iteration of loop `lp` assigns `name` with a plain `=`
@@ -70,20 +71,14 @@ fn expression_assigns_first(file: &ParsedFile, e: Node<'_>, name: &str) -> Optio
     if !var_names(file, e).contains(name) {
         return None;
     }
-    let mut targets = BTreeSet::new();
-    let mut value = e;
-    while value.kind() == "assignment_expression"
-        && value
-            .child_by_field_name("operator")
-            .is_some_and(|o| o.kind() == "=")
-    {
-        match value.child_by_field_name("left") {
-            Some(t) if t.kind() == "identifier" => targets.insert(file.node_text(t).to_string()),
-            _ => return Some(false),
-        };
-        value = value.child_by_field_name("right")?;
-    }
-    Some(targets.contains(name) && !var_names(file, value).contains(name))
+    let Some((targets, value)) = assignment_chain(e) else {
+        return Some(false);
+    };
+    let names: Option<BTreeSet<&str>> = targets
+        .iter()
+        .map(|t| (t.kind() == "identifier").then(|| file.node_text(*t)))
+        .collect();
+    Some(names.is_some_and(|n| n.contains(name)) && !var_names(file, value).contains(name))
 }
 
 /// Whether control can reach the inside of `lp` without passing its head:

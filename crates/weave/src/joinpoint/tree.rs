@@ -137,6 +137,26 @@ pub fn unparenthesized_parent(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     Some((parent, child))
 }
 
+/// A chain of plain assignments `a = b = e` at `e`: its targets, outermost
+/// first, and the value `e` they all get; none when `e` is not a plain `=`
+/// (a compound assignment, or no assignment).
+pub fn assignment_chain(e: Node<'_>) -> Option<(Vec<Node<'_>>, Node<'_>)> {
+    let plain = |n: Node<'_>| {
+        n.kind() == "assignment_expression"
+            && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "=")
+    };
+    if !plain(e) {
+        return None;
+    }
+    let mut targets = Vec::new();
+    let mut value = e;
+    while plain(value) {
+        targets.push(value.child_by_field_name("left")?);
+        value = value.child_by_field_name("right")?;
+    }
+    Some((targets, value))
+}
+
 pub use weft_c::syntax::is_statement_kind;
 
 /// tree-sitter-c's expression kinds (the `expression` supertype), except
