@@ -6,7 +6,9 @@
 //! report and prints what its plain build prints. Needs z3 and gcc.
 
 mod corpus_support;
+mod setup_support;
 use corpus_support::{Program, corpus, corpus_dir};
+use setup_support::weave;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -75,19 +77,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
         }
     }
     let woven = dir.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
-        .args(["--arg", "src=bitvector", "--output"])
-        .arg(&woven)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    weave("nonterm.lara", &["--arg", "src=bitvector"], &woven, &input);
     let mut reported = 0;
     for p in &programs {
         let exe = |suffix: &str| dir.path().join(format!("{}{suffix}", p.name));

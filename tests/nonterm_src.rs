@@ -289,6 +289,17 @@ fn weft(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// `weft nonterm analyse --semantics SEMANTICS --weave WOVEN SOURCE`.
+fn weave_checks_into(woven: &Path, semantics: &str, source: &Path) -> std::process::Output {
+    weft(&[
+        "--semantics",
+        semantics,
+        "--weave",
+        woven.to_str().unwrap(),
+        source.to_str().unwrap(),
+    ])
+}
+
 /// grow.c in `dir`: a loop that never ends over ideal integers, and whose
 /// state never repeats.
 fn grow_c(dir: &Path) -> PathBuf {
@@ -327,13 +338,7 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
     );
 
     let woven = dir.path().join("woven");
-    let out = weft(&[
-        "--semantics",
-        "ideal",
-        "--weave",
-        woven.to_str().unwrap(),
-        source.to_str().unwrap(),
-    ]);
+    let out = weave_checks_into(&woven, "ideal", &source);
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(woven.join("grow.c")).unwrap();
     let err = build_and_run(dir.path(), "grow", &text, "");
@@ -362,13 +367,7 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     )
     .unwrap();
     let woven = dir.path().join("woven");
-    let out = weft(&[
-        "--semantics",
-        "bitvector",
-        "--weave",
-        woven.to_str().unwrap(),
-        source.to_str().unwrap(),
-    ]);
+    let out = weave_checks_into(&woven, "bitvector", &source);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
@@ -471,13 +470,7 @@ fn shifting_paths_get_their_weakest_src_and_it_fires_exactly_on_the_starts_that_
     )
     .unwrap();
     let woven = dir.path().join("woven");
-    let out = weft(&[
-        "--semantics",
-        "bitvector",
-        "--weave",
-        woven.to_str().unwrap(),
-        source.to_str().unwrap(),
-    ]);
+    let out = weave_checks_into(&woven, "bitvector", &source);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("shifts.c:4: while loop: SRC under bit-vectors at the types' widths: (x != y) && (((unsigned int)(x >> 1)) != y)"), "{text}");
     assert!(

@@ -5,6 +5,8 @@
 //! weft, decides how the value is read: the woven file builds in both, and
 //! the value is recorded where it is an `int`, missing where it is a struct.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -17,16 +19,12 @@ const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"
 fn weave(dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let woven = dir.join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(root.join("aspects/invariants.lara"))
-        .arg("--output")
-        .arg(&woven)
-        .arg(root.join("tests/fixtures/trace/deref.c"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&weave.stderr);
-    assert!(weave.status.success(), "{stderr}");
+    setup_support::weave(
+        "invariants.lara",
+        &[],
+        &woven,
+        &root.join("tests/fixtures/trace/deref.c"),
+    );
     woven.join("deref.c")
 }
 
