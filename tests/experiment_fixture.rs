@@ -4,6 +4,8 @@
 //! fixture builds with a plain `patch -p1`; set `WEFT_BLESS=1` to rewrite it
 //! after a runtime change.
 
+mod setup_support;
+
 use std::path::Path;
 
 use weft::ranges::{Kind, TableSpec, ValueType};
@@ -30,13 +32,7 @@ fn hand_patch_is_the_runtime_tables_text() {
         .header("a/calc.c", "b/calc.c")
         .to_string();
     let path = dir.join("monitor.patch");
-    if std::env::var_os("WEFT_BLESS").is_some() {
-        std::fs::write(&path, &patch).unwrap();
+    if let Some(diff) = setup_support::golden_mismatch(&path, &patch) {
+        panic!("{diff}");
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == patch,
-        "{} is stale: rerun with WEFT_BLESS=1",
-        path.display()
-    );
 }

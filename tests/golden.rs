@@ -4,6 +4,8 @@
 //! exactly the expected text. Set WEFT_BLESS=1 to write `expected.c` from the
 //! current output (then review the diff before committing).
 
+mod setup_support;
+
 use std::fs;
 use std::path::Path;
 
@@ -28,7 +30,6 @@ fn golden_cases_weave_exactly() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let mut cases: Vec<_> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
-    let bless = std::env::var_os("WEFT_BLESS").is_some();
     let mut failures = Vec::new();
     cases.retain(|c| c.join("aspect.lara").is_file());
     for case in &cases {
@@ -40,15 +41,8 @@ fn golden_cases_weave_exactly() {
                 continue;
             }
         };
-        let expected_path = case.join("expected.c");
-        if bless {
-            fs::write(&expected_path, &woven).unwrap();
-            continue;
-        }
-        let expected = fs::read_to_string(&expected_path).unwrap_or_default();
-        if woven != expected {
-            let diff = weft::output::unified_diff(Path::new(&name), &expected, &woven);
-            failures.push(format!("{name}: woven text differs from expected.c\n{diff}"));
+        if let Some(diff) = setup_support::golden_mismatch(&case.join("expected.c"), &woven) {
+            failures.push(format!("{name}: {diff}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

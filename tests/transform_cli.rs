@@ -2,6 +2,8 @@
 //! (compiled and run before and after), skipped places on stderr, usage
 //! errors. `WEFT_BLESS=1` rewrites the expected files.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -63,12 +65,9 @@ fn all_passes_write_the_expected_tree_that_behaves_the_same() {
     for file in ["main.c", "lib/acc.c"] {
         let got = std::fs::read_to_string(result.join(file)).unwrap();
         let expected_path = fixture().join("expected").join(file);
-        if std::env::var_os("WEFT_BLESS").is_some() {
-            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
-            std::fs::write(&expected_path, &got).unwrap();
+        if let Some(diff) = setup_support::golden_mismatch(&expected_path, &got) {
+            panic!("{diff}");
         }
-        let expected = std::fs::read_to_string(&expected_path).expect("expected output exists");
-        assert_eq!(got, expected, "{file}");
     }
     // Everything else is mirrored unchanged.
     for file in ["README", "lib/acc.h", "include/counter.h"] {

@@ -4,6 +4,8 @@
 //! Set `WEFT_BLESS=1` to write missing or changed expectations (review
 //! the diff before committing).
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 
 use weft::c::{FrontEnd, MacroTable};
@@ -41,26 +43,14 @@ fn once(pass: &str, path: &Path, text: &str) -> String {
 
 #[test]
 fn every_pass_matches_its_golden_output_and_is_idempotent() {
-    let bless = std::env::var_os("WEFT_BLESS").is_some();
     let mut failures = Vec::new();
     let all = cases();
     assert!(all.len() >= 5, "golden cases missing");
     for (pass, path) in all {
         let input = std::fs::read_to_string(&path).unwrap();
         let output = once(&pass, &path, &input);
-        let expected_path = path.with_extension("expected.c");
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if output != expected {
-            if bless {
-                std::fs::write(&expected_path, &output).unwrap();
-            } else {
-                failures.push(format!(
-                    "{}: output differs from {}\n{}",
-                    path.display(),
-                    expected_path.display(),
-                    similar::TextDiff::from_lines(&expected, &output).unified_diff()
-                ));
-            }
+        if let Some(diff) = setup_support::golden_mismatch(&path.with_extension("expected.c"), &output) {
+            failures.push(diff);
         }
         let again = once(&pass, &path, &output);
         if again != output {

@@ -119,3 +119,25 @@ pub fn sh(dir: &std::path::Path, script: &str) -> (bool, String) {
     );
     (out.status.success(), log)
 }
+
+/// The one golden-file check of the test suite: `actual` against the
+/// committed expectation at `expected`. With `WEFT_BLESS=1` it first writes
+/// `actual` there (review the diff before committing). Returns a unified diff
+/// naming the file when they differ, `None` when they agree.
+#[allow(dead_code)]
+pub fn golden_mismatch(expected: &std::path::Path, actual: &str) -> Option<String> {
+    if std::env::var_os("WEFT_BLESS").is_some() {
+        if let Some(dir) = expected.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(expected, actual).unwrap();
+    }
+    let committed = std::fs::read_to_string(expected).unwrap_or_default();
+    (committed != actual).then(|| {
+        format!(
+            "{} differs from what the test produced (rerun with WEFT_BLESS=1 to accept it):\n{}",
+            expected.display(),
+            similar::TextDiff::from_lines(&committed, actual).unified_diff()
+        )
+    })
+}
