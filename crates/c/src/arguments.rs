@@ -36,6 +36,9 @@ pub fn read_non_expression_arguments(
     if info.depth[name] == 0 || language_word(info.tokens[name].text(src)) {
         return;
     }
+    if declarator(src, info, name) {
+        return;
+    }
     let Some(open) = info.next_live(name) else {
         return;
     };
@@ -62,6 +65,26 @@ pub fn read_non_expression_arguments(
         }
         j += 1;
     }
+}
+
+/// True when the name at `i` is declared rather than called: a name or a
+/// pointer's `*` before it (`int leaf(int v) { … }`, a GNU nested
+/// function; `int (*inner(void))(int)`). `return f(…)` is a call.
+fn declarator(src: &str, info: &TokenInfo, i: usize) -> bool {
+    let word_before = |k: usize| {
+        let t = &info.tokens[k];
+        t.kind == TokenKind::Ident
+            && !matches!(t.text(src), "return" | "case" | "else" | "do" | "goto" | "sizeof")
+    };
+    let Some(p) = info.prev_live(i) else {
+        return false;
+    };
+    if info.tokens[p].is_punct(src, "*") {
+        return info
+            .prev_live(p)
+            .is_some_and(|q| info.tokens[q].is_punct(src, "(") || word_before(q));
+    }
+    word_before(p)
 }
 
 /// A type name: a type keyword first (`unsigned char`, `int (*)(void)`),
@@ -123,6 +146,7 @@ mod tests {
             "{ f(a * b, -x, (t *)p, *p, a); }",
             "{ n = sizeof(struct node); }",
             "{ for (unsigned i = 0; i < n; i++) if (a) while (b) switch (c) {} }",
+            "{ int leaf(int v) { return v; } int (*inner(void))(int); char *p(unsigned n); }",
             "{ n = __builtin_offsetof(struct node, v) + _Alignof(long double); }",
             "int f(struct node *n);",
         ] {
