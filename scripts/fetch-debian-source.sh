@@ -5,7 +5,8 @@
 #
 # PACKAGE and VERSION name the source package as Debian does (gzip 1.12-1,
 # dcraw 9.28-3). MARKER is a file of the tree, relative to its top, that
-# names the upstream version (gzip's configure, dcraw's dcraw.c): it finds
+# names the upstream version (gzip's configure, dcraw's dcraw.c; a repack
+# suffix such as .dfsg is not looked for): it finds
 # the tree inside the tarball and proves the tree is the right release.
 # DEST receives the tree. The sources are the upstream release as Debian
 # ships it (its .orig tarball): Debian's own patches are NOT applied.
@@ -25,8 +26,11 @@ me="fetch-debian-source ($package)"
 # Debian version [EPOCH:]UPSTREAM[-REVISION] → UPSTREAM.
 upstream=${version#*:}
 upstream=${upstream%-*}
+# A tarball Debian repacked (zlib 1.2.13.dfsg) names its release without
+# the repack suffix.
+release=$(printf '%s' "$upstream" | sed -E 's/[.+~](dfsg|ds)[0-9.]*$//')
 
-is_release() { grep -qsF "$upstream" "$1/$marker"; }
+is_release() { grep -qsF "$release" "$1/$marker"; }
 
 if [ -f "$dest/$marker" ]; then
   if is_release "$dest"; then

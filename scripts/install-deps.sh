@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages weft's tests need beyond Rust, gcc, make and
 # python3: GNU parallel (the distributed-study test), patch (fault
-# patches of studies) and z3 (the SMT solver of weft-smt and
-# `weft nonterm analyse`). Installs only what is missing; needs root (apt-get)
+# patches of studies), z3 (the SMT solver of weft-smt and
+# `weft nonterm analyse`) and universal-ctags (the independent count of
+# scripts/bench-generality.sh). Installs only what is missing; needs root (apt-get)
 # only then. scripts/test.sh runs it first.
 set -euo pipefail
 
 # command name -> Debian package
-declare -A needed=([parallel]=parallel [patch]=patch [z3]=z3)
+declare -A needed=([parallel]=parallel [patch]=patch [z3]=z3 [ctags]=universal-ctags)
 
 missing=()
 for tool in "${!needed[@]}"; do

@@ -151,7 +151,7 @@ pub fn classify(
         || (words
             .first()
             .is_some_and(|w| class_of(w) == Some(MacroClass::Iterator))
-            && one_call(&words))
+            && iterator_calls(&words, &|w| class_of(w) == Some(MacroClass::Iterator)))
     {
         return MacroClass::Iterator;
     }
@@ -198,25 +198,29 @@ fn string_literal_body(params: &[String], tokens: &[super::lexer::Token], body: 
             .all(|t| literal(t) || (t.kind == TokenKind::Ident && params.iter().any(|p| p == t.text(body))))
 }
 
-/// True when `words` are one call: a name and one balanced argument list.
-fn one_call(words: &[&str]) -> bool {
-    if words.get(1) != Some(&"(") || words.last() != Some(&")") {
-        return false;
-    }
-    let mut depth = 0usize;
-    for (i, w) in words.iter().enumerate().skip(1) {
-        match *w {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return i == words.len() - 1;
-                }
-            }
-            _ => {}
+/// True when `words` are calls of iterators one after the other, each a
+/// name and one balanced argument list (`#define with_both(a, b)
+/// with_lock(a) with_lock(b)`): one loop header nested in another.
+fn iterator_calls(words: &[&str], is_iterator: &dyn Fn(&str) -> bool) -> bool {
+    let mut rest = words;
+    while let [name, "(", ..] = rest {
+        if !is_iterator(name) {
+            return false;
         }
+        let mut depth = 0usize;
+        let Some(close) = rest.iter().enumerate().skip(1).find_map(|(i, w)| {
+            match *w {
+                "(" => depth += 1,
+                ")" => depth = depth.saturating_sub(1),
+                _ => return None,
+            }
+            (depth == 0).then_some(i)
+        }) else {
+            return false;
+        };
+        rest = &rest[close + 1..];
     }
-    false
+    rest.is_empty() && !words.is_empty()
 }
 
 /// True when `words` are only pieces of a parameter list or of a block:
@@ -322,6 +326,14 @@ mod tests {
         );
         assert_eq!(
             class("twice", Some(&["m"]), "sync_helper(m) + 1"),
+            MacroClass::Other
+        );
+        assert_eq!(
+            class("both", Some(&["a", "b"]), "sync_helper(a) sync_helper(b)"),
+            MacroClass::Iterator
+        );
+        assert_eq!(
+            class("mixed", Some(&["a", "b"]), "sync_helper(a) other(b)"),
             MacroClass::Other
         );
         assert_eq!(

@@ -7,7 +7,7 @@ use super::macros::MacroTable;
 use super::recover::{
     GroupRepair, Skipped, culprit, error_tokens, old_style_fallback, recover, skip_unreadable_groups, window,
 };
-use super::repair::{TokenInfo, repair_pass};
+use super::repair::{OldStyle, TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::splice::{Reparsed, splice};
 use super::tree_edit::reparse;
@@ -95,7 +95,8 @@ impl FrontEnd {
         let mut skipped = Vec::new();
         let mut rounds = 0;
         while rounds < RECOVERY_ROUNDS {
-            let errors = error_ranges(&tree, &map);
+            let mut errors = error_ranges(&tree, &map);
+            errors.extend(misread_old_style(&tree, &map, &old_style));
             if errors.is_empty() {
                 break;
             }
@@ -223,6 +224,38 @@ pub(super) fn error_ranges(tree: &tree_sitter::Tree, map: &OffsetMap) -> Vec<Ran
     }
     out.sort_by_key(|r| (r.start, r.end));
     out
+}
+
+/// The spans of the old-style definitions whose body no function definition
+/// holds, with no syntax error to show it: tree-sitter-c reads `const char
+/// *name(err) int err; {…}` (a pointer result) as a declaration followed by
+/// a block at file scope. Such a definition falls back like one with an
+/// error in it.
+fn misread_old_style(tree: &tree_sitter::Tree, map: &OffsetMap, old_style: &[OldStyle]) -> Vec<Range<usize>> {
+    if old_style.iter().all(|d| d.blanked) {
+        return Vec::new();
+    }
+    let mut bodies = std::collections::HashSet::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "function_definition" {
+            if let Some(body) = node.child_by_field_name("body") {
+                bodies.insert(map.approximate(body.start_byte()));
+            }
+            continue;
+        }
+        // Bodies are where statements are: nothing inside one is a
+        // file-scope definition.
+        if node.kind() != "compound_statement" {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    old_style
+        .iter()
+        .filter(|d| !d.blanked && !bodies.contains(&d.body))
+        .map(|d| d.span.clone())
+        .collect()
 }
 
 /// tree-sitter's position (0-based row, byte column) of `offset`.

@@ -8,6 +8,7 @@
 //!
 //! Contract used by the rest of weft: [`ParsedFile`].
 
+mod arguments;
 mod classify;
 mod conditional;
 mod frontend;

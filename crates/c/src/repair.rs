@@ -1,9 +1,11 @@
 //! The linear repair pass: one walk over the tokens that rewrites the macro
 //! uses the grammar cannot handle, driven by the macro classes.
 
+use super::arguments::read_non_expression_arguments;
 use super::classify::{MacroClass, attribute_word, iterator_name, reserved_type_word};
 use super::lexer::{Token, TokenKind, match_brackets, tokenize};
 use super::macros::MacroTable;
+use super::recover::keyword;
 use super::rewrite::{Rewrite, RewriteSet};
 use std::ops::Range;
 
@@ -140,6 +142,19 @@ pub fn iterator_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> boo
     })
 }
 
+/// Rewrites the use of an object-like iterator at token `i`, before a
+/// block, into `if(1)` padded to its length (a name shorter than that
+/// stays).
+fn header_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> bool {
+    let range = info.tokens[i].range.clone();
+    let header = "if(1)";
+    range.len() >= header.len()
+        && set.add(Rewrite {
+            text: format!("{header:<width$}", width = range.len()),
+            range,
+        })
+}
+
 /// True when the token after a call `..close` continues a statement, so the
 /// call is not a whole statement missing its `;`.
 fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
@@ -194,6 +209,8 @@ pub struct OldStyle {
     pub span: Range<usize>,
     /// The parameter declarations.
     pub declarations: Range<usize>,
+    /// Where the body's `{` is.
+    pub body: usize,
     /// Whether the declarations have been blanked.
     pub blanked: bool,
 }
@@ -250,8 +267,8 @@ fn glued_to_string(src: &str, info: &TokenInfo, macros: &MacroTable, first: usiz
 }
 
 /// The K&R parameter declarations between `f(a, b)` (closing at `close`)
-/// and the body. Returns their byte range.
-fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<Range<usize>> {
+/// and the body. Returns their byte range and where the body's `{` is.
+fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<(Range<usize>, usize)> {
     const MAX_TOKENS: usize = 256;
     let first = info.next_live(close)?;
     if info.tokens[first].kind != TokenKind::Ident {
@@ -263,9 +280,11 @@ fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<Range<us
         let t = &info.tokens[j];
         match t.text(src) {
             "{" => {
-                return last_semi
-                    .filter(|&s| info.prev_live(j) == Some(s))
-                    .map(|s| t.range.start.min(info.tokens[first].range.start)..info.tokens[s].range.end);
+                return last_semi.filter(|&s| info.prev_live(j) == Some(s)).map(|s| {
+                    let declarations =
+                        t.range.start.min(info.tokens[first].range.start)..info.tokens[s].range.end;
+                    (declarations, t.range.start)
+                });
             }
             ";" => last_semi = Some(j),
             "=" | "}" => return None,
@@ -319,13 +338,15 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let name = info.tokens[i].text(src);
         let class = macros.class(name);
         let close = info.call_close(src, i);
+        let at = i;
         if let Some(c) = close.filter(|_| info.depth[i] == 0)
-            && let Some(declarations) = kr_declarations(src, info, c)
+            && let Some((declarations, body)) = kr_declarations(src, info, c)
         {
             // The name and its identifier list are no macro use.
             old_style.push(OldStyle {
                 span: info.tokens[i].range.start..declarations.end,
                 declarations,
+                body,
                 blanked: false,
             });
             i = c + 1;
@@ -384,6 +405,16 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 iterator_as_loop(info, i, set);
                 i = c;
             }
+            // An object-like loop header (`#define forever for (;;)`)
+            // before a block.
+            (Some(MacroClass::Iterator), None)
+                if info.depth[i] > 0
+                    && info
+                        .next_live(i)
+                        .is_some_and(|n| info.tokens[n].is_punct(src, "{")) =>
+            {
+                header_as_loop(info, i, set);
+            }
             (Some(MacroClass::Statement), Some(c))
                 if info.depth[i] > 0
                     && !continues_statement(src, info, c)
@@ -410,9 +441,30 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 }
                 i = c;
             }
+            // `name((…))` right after a declarator's name is an attribute
+            // whatever the name (`int unused lib_attribute((__unused__))`):
+            // no expression puts a call after a name.
+            (None, Some(c))
+                if double_parenthesised(src, info, i, c)
+                    && info.prev_live(i).is_some_and(|p| {
+                        let t = &info.tokens[p];
+                        t.kind == TokenKind::Ident && !keyword(t.text(src))
+                    }) =>
+            {
+                set.add(Rewrite::blank(
+                    src,
+                    info.tokens[i].range.start..info.tokens[c].range.end,
+                ));
+                i = c;
+            }
+            // A block after a call is never C, and read as it stands
+            // (an old-style nested definition) it would hide the loop:
+            // `with_lock(m) { … }` at a statement's start is a loop
+            // header whatever the name.
             (None, Some(c))
                 if info.depth[i] > 0
-                    && iterator_name(name)
+                    && !keyword(name)
+                    && (iterator_name(name) || info.at_statement_start(src, i, macros))
                     && info
                         .next_live(c)
                         .is_some_and(|n| info.tokens[n].is_punct(src, "{")) =>
@@ -422,9 +474,27 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             }
             _ => {}
         }
+        // A use no repair above took whole may still hold arguments that
+        // are no expressions (a repair taking it whole rewrites them too).
+        if i == at
+            && let Some(c) = close
+        {
+            read_non_expression_arguments(src, info, i, c, set);
+        }
         i += 1;
     }
     old_style
+}
+
+/// True when the call `name(…)` at `i`, closing at `close`, has one
+/// argument, itself parenthesised: `__attribute__`'s shape.
+pub fn double_parenthesised(src: &str, info: &TokenInfo, i: usize, close: usize) -> bool {
+    let Some(open) = info.next_live(i) else {
+        return false;
+    };
+    info.next_live(open).is_some_and(|inner| {
+        info.tokens[inner].is_punct(src, "(") && info.closer[inner] == info.prev_live(close)
+    })
 }
 
 /// True when token `i` stands where an attribute can: before a name, a

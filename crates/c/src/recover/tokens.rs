@@ -3,12 +3,11 @@
 //! attribute to blank; asm operand lists and type arguments of calls.
 
 use super::{Skipped, keyword};
+use crate::arguments::read_non_expression_arguments;
 use crate::classify::{MacroClass, attribute_word, iterator_name, macro_shaped};
 use crate::lexer::TokenKind;
 use crate::macros::MacroTable;
-use crate::repair::{
-    TokenInfo, iterator_as_loop, specifier_word, split_args, terminate_statement, type_word,
-};
+use crate::repair::{TokenInfo, double_parenthesised, iterator_as_loop, specifier_word, terminate_statement};
 use crate::rewrite::{Rewrite, RewriteSet};
 
 /// An identifier that may be an unknown (or misclassified) macro.
@@ -50,13 +49,20 @@ pub(super) fn repair_token(
     }
     let close = info.call_close(src, i);
     if let Some(c) = close {
-        type_arguments(src, info, i, c, set);
+        read_non_expression_arguments(src, info, i, c, set);
     }
-    if !suspect(macros, name) {
-        return i;
-    }
+    // `name((…))`, the argument shape of `__attribute__`, makes any name
+    // a suspect attribute macro (`lib_attribute((__unused__))`); where
+    // it stands decides below.
+    let attribute_shaped = !keyword(name) && close.is_some_and(|c| double_parenthesised(src, info, i, c));
     let depth = info.depth[i];
     let next_after = |j: usize| info.next_live(j).map(|n| toks[n].text(src));
+    // So does a call a block follows inside a function (`with_lock(m) {
+    // … }`): no function call is followed by a block.
+    let block_shaped = depth > 0 && !keyword(name) && close.is_some_and(|c| next_after(c) == Some("{"));
+    if !suspect(macros, name) && !attribute_shaped && !block_shaped {
+        return i;
+    }
     let prev = info.prev_live(i).map(|p| &toks[p]);
     let after_declarator = prev.is_some_and(|p| {
         p.text(src) == ")" || (p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
@@ -65,7 +71,7 @@ pub(super) fn repair_token(
         Some(c)
             if depth > 0
                 && next_after(c) == Some("{")
-                && (iterator_name(name) || prev.is_some_and(|p| matches!(p.text(src), ";" | "{" | "}"))) =>
+                && (iterator_name(name) || statement_position(src, info, i)) =>
         {
             iterator_as_loop(info, i, set);
             c
@@ -78,6 +84,25 @@ pub(super) fn repair_token(
             if next_after(c).is_none_or(|n| !is_operator(n)) {
                 terminate_statement(src, info, i, c, set);
             }
+            c
+        }
+        // An attribute macro with arguments no file defines, after a
+        // declarator (`int unused lib_attribute((__unused__))`) or among a
+        // file-scope declaration's specifiers. Inside a function a `)`
+        // before it may end an `if` header: only a name is a declarator.
+        Some(c)
+            if attribute_shaped
+                && (prev.is_some_and(|p| p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
+                    || (depth == 0 && (after_declarator || info.at_statement_start(src, i, macros)))) =>
+        {
+            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            c
+        }
+        // A wrapper around a definition's type (`API_DECLARE(int) name(…)`):
+        // its argument is the type, so it is read as written there.
+        Some(c) if depth == 0 && wraps_type(src, info, macros, i, c) => {
+            set.add(Rewrite::blank(src, t.range.start..toks[i + 1].range.end));
+            set.add(Rewrite::blank(src, toks[c].range.clone()));
             c
         }
         Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
@@ -115,6 +140,17 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
             c
         }
+        // Between a pointer result's `*` and the name of a definition
+        // (`const char * EXPORT name(err) int err; {…}`).
+        None if depth == 0
+            && prev.is_some_and(|p| p.is_punct(src, "*"))
+            && info
+                .next_live(i)
+                .is_some_and(|n| toks[n].kind == TokenKind::Ident && info.call_close(src, n).is_some()) =>
+        {
+            set.add(Rewrite::blank(src, t.range.clone()));
+            i
+        }
         None if after_declarator
             && info.next_live(i).is_some_and(|n| {
                 toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
@@ -143,6 +179,63 @@ pub(super) fn repair_token(
         }
         _ => i,
     }
+}
+
+/// True when token `i` may start a statement inside a function: after `;`,
+/// a brace, `else` or `do`, or the `)` of a control statement's header
+/// (`if (n > 2) with_lock(m) { … }`).
+fn statement_position(src: &str, info: &TokenInfo, i: usize) -> bool {
+    /// How far back the `(` of a header is looked for.
+    const MAX_HEADER_TOKENS: usize = 256;
+    let Some(p) = info.prev_live(i) else {
+        return true;
+    };
+    let t = &info.tokens[p];
+    if matches!(t.text(src), ";" | "{" | "}" | "else" | "do") {
+        return true;
+    }
+    t.is_punct(src, ")")
+        && (p.saturating_sub(MAX_HEADER_TOKENS)..p)
+            .rev()
+            .find(|&o| info.closer[o] == Some(p))
+            .and_then(|open| info.prev_live(open))
+            .is_some_and(|k| matches!(info.tokens[k].text(src), "if" | "while" | "for" | "switch"))
+}
+
+/// True when the call `name(…)` at file scope, at `i` closing at
+/// `close`, wraps the type of a declaration: its one argument is a type
+/// name (names and `*`s), nothing but storage classes and attributes come
+/// before it in the declaration, and the declarator follows on the same
+/// line (`static API_DECLARE(int) name(…)`, `API(char *) *f(…)`). A use
+/// that precedes a type (`void ATTR(3, 0) f(…)`) is an attribute instead.
+/// A visible definition does not change the reading: it may be another
+/// platform's (`__declspec(dllexport) t __stdcall`).
+fn wraps_type(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usize) -> bool {
+    let toks = &info.tokens;
+    let Some(open) = info.next_live(i) else {
+        return false;
+    };
+    let arg_is_type = (open + 1..close).all(|k| {
+        let t = &toks[k];
+        !info.dead[k] && (t.kind == TokenKind::Ident || t.is_punct(src, "*"))
+    }) && close > open + 1;
+    let declarator_follows = info.next_live(close).is_some_and(|n| {
+        toks[n].line == toks[close].end_line
+            && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "*"))
+    });
+    let mut j = i;
+    let mut only_storage = true;
+    while !info.at_statement_start(src, j, macros) {
+        let Some(p) = info.prev_live(j) else { break };
+        let word = toks[p].text(src);
+        only_storage &= toks[p].kind == TokenKind::Ident
+            && (attribute_word(word) || macros.class(word) == Some(MacroClass::Attribute));
+        j = p;
+    }
+    macros.class(info.tokens[i].text(src)) != Some(MacroClass::Attribute)
+        && arg_is_type
+        && declarator_follows
+        && only_storage
 }
 
 /// True when token `i` (a directive) sits between a `)` and a `{`, and is
@@ -236,38 +329,5 @@ fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
             return;
         }
         k = info.closer[k].map_or(k + 1, |c| c + 1);
-    }
-}
-
-/// Replaces type arguments of a call (`va_arg(ap, char *)`) and operator
-/// arguments (`CHECK(a, ==, b)`) with `0` padded to the same length, so the
-/// call parses as an expression.
-fn type_arguments(src: &str, info: &TokenInfo, name: usize, close: usize, set: &mut RewriteSet) {
-    if info.depth[name] == 0 || matches!(info.tokens[name].text(src), "sizeof" | "_Alignof" | "alignof") {
-        return;
-    }
-    let open = name + 1;
-    let args = split_args(src, info, open, close);
-    let base = info.tokens[open].range.end;
-    let mut from = base;
-    for arg in args {
-        let Some(off) = src.get(from..).and_then(|s| s.find(arg)) else {
-            continue;
-        };
-        let start = from + off;
-        from = start + arg.len();
-        let first = arg
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .next()
-            .unwrap_or("");
-        // A lone operator is an argument of a macro that pastes it between
-        // operands (`assert_uint(n, >, 0)`).
-        let operator = is_operator(arg) || matches!(arg, "==" | "!=" | "<=" | ">=");
-        if !arg.is_empty() && (type_word(first) || operator) {
-            set.add(Rewrite {
-                range: start..start + arg.len(),
-                text: format!("0{}", " ".repeat(arg.len() - 1)),
-            });
-        }
     }
 }
