@@ -5,7 +5,7 @@
 //! woven, compiled with warnings as errors and run, and must print what the
 //! original prints.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A C program in a scratch directory: `src/` is woven, `inc/` is on the
@@ -32,14 +32,19 @@ impl Program {
         self.dir.path().join(name)
     }
 
-    /// `weft weave` of `aspect` (its text) over `src/` into `out/`, with
-    /// `args` before the input.
-    fn weave(&self, aspect: &str, args: &[&str]) -> Output {
+    /// An aspect file holding `text`.
+    fn aspect(&self, text: &str) -> PathBuf {
         let file = self.path("aspect.lara");
-        std::fs::write(&file, aspect).unwrap();
+        std::fs::write(&file, text).unwrap();
+        file
+    }
+
+    /// `weft weave` of the aspect file `aspect` over `src/` into `out/`,
+    /// with `args` before the input.
+    fn weave(&self, aspect: &Path, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_weft"))
             .args(["weave", "--aspect"])
-            .arg(&file)
+            .arg(aspect)
             .args(args)
             .args(["--output", "out", "src"])
             .current_dir(self.dir.path())
@@ -47,8 +52,9 @@ impl Program {
             .expect("weft runs")
     }
 
-    /// Weaves `aspect`, which must succeed: what weft printed on stderr.
-    fn woven(&self, aspect: &str) -> String {
+    /// Weaves the aspect file `aspect`, which must succeed: what weft
+    /// printed on stderr.
+    fn woven(&self, aspect: &Path) -> String {
         let out = self.weave(aspect, &[]);
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "{err}");
@@ -178,12 +184,91 @@ fn an_insert_before_a_function_goes_before_its_attribute_macros() {
         files.extend_from_slice(headers);
         let program = Program::new(&files);
         assert_eq!(program.run("src", "main.c"), "5\n", "{name}: the original");
-        program.woven(AROUND_FUNCTIONS);
+        program.woven(&program.aspect(AROUND_FUNCTIONS));
         let woven = program.text("out/src/main.c");
         assert!(
             woven.contains("weft_hits_init;"),
             "{name}: init is woven:\n{woven}"
         );
         assert_eq!(program.run("out/src", "main.c"), "5\n", "{name}:\n{woven}");
+    }
+}
+
+/// An implementation file included three times by its driver, each time
+/// with a different `PREFIX`; `PREFIX`, `CALLCONV` and `RET` are defined
+/// only in the driver, so in impl.c `PREFIX(scanToken)(…)` reads as a
+/// function returning a function.
+const DRIVER: &str = r#"#include <stdio.h>
+typedef struct encoding ENC;
+struct encoding { int kind; };
+#define TOK_INVALID 0
+#define TOK_NAME 18
+#define RET unsigned long
+#define CALLCONV __attribute__((__noinline__))
+#define PREFIX(ident) normal_ ## ident
+#include "impl.c"
+#undef PREFIX
+#define PREFIX(ident) big2_ ## ident
+#include "impl.c"
+#undef PREFIX
+#define PREFIX(ident) little2_ ## ident
+#include "impl.c"
+#undef PREFIX
+int main(void)
+{
+    ENC e = { 1 };
+    const char text[] = "abc";
+    printf("%d %d %d %s %lu\n", normal_scanToken(&e, text, text + 3), big2_scanToken(&e, text, text),
+           little2_scanToken(0, text, text + 1), big2_name(1), little2_count(4));
+    return 0;
+}
+"#;
+
+const IMPL: &str = r#"/* Included by driver.c with PREFIX and CALLCONV defined. */
+static int CALLCONV
+PREFIX(scanToken)(const ENC *enc, const char *ptr, const char *end)
+{
+  if (ptr >= end)
+    return TOK_INVALID;
+  if (enc == NULL)
+    return -1;
+  return TOK_NAME + (int)(end - ptr);
+}
+const char *
+PREFIX(name)(int i)
+{
+  return i ? "one" : "zero";
+}
+RET PREFIX(count)(int n)
+{
+  return (RET)n * 2;
+}
+"#;
+
+#[test]
+fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_return_type() {
+    let program = Program::new(&[("src/driver.c", DRIVER), ("src/impl.c", IMPL)]);
+    let expected = program.run("src", "driver.c");
+    assert_eq!(expected, "21 0 -1 one 8\n");
+    let normalize = "aspectdef N\n select program end\n apply $program.perform NormalizeReturn(); end\nend\n";
+    let ascv3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
+    for aspect in [program.aspect(normalize), ascv3] {
+        let log = program.woven(&aspect);
+        let woven = program.text("out/src/impl.c");
+        assert!(
+            woven.contains("{ int weft_ret; weft_ret = TOK_INVALID;"),
+            "{woven}"
+        );
+        assert!(
+            woven.contains("{ const char * weft_ret; weft_ret = i ?"),
+            "{woven}"
+        );
+        // `RET` is defined where impl.c cannot see it: not guessed, said.
+        assert!(woven.contains("  return (RET)n * 2;"), "{woven}");
+        assert!(
+            log.contains("src/impl.c:16:1: return type of `PREFIX(count)` is unknown"),
+            "{log}"
+        );
+        assert_eq!(program.run("out/src", "driver.c"), expected, "{woven}");
     }
 }

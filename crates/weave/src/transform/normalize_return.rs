@@ -25,7 +25,7 @@ use super::indentation_at;
 use super::reachability::falls_through;
 use super::temporary::block;
 use super::{Needles, walk};
-use weft_c::sema::{DeclKind, Declaration};
+use weft_c::sema::{DeclKind, Declaration, declared_name};
 use weft_c::syntax::KindSet;
 
 static FUNCTIONS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_definition"], &[]));
@@ -195,13 +195,7 @@ fn understood(ctx: &PassContext<'_>, body: Node<'_>) -> bool {
 
 /// The function's own declaration, as visible inside its body.
 fn declaration<'a>(ctx: &PassContext<'a>, function: Node<'_>, body: Node<'_>) -> Option<&'a Declaration> {
-    let mut node = function.child_by_field_name("declarator")?;
-    while node.kind() != "identifier" {
-        node = node
-            .child_by_field_name("declarator")
-            .or_else(|| node.named_child(0))?;
-    }
-    let name = ctx.view_text(node);
+    let name = ctx.view_text(declared_name(function.child_by_field_name("declarator")?)?);
     let decl = ctx.sema.lookup(ctx.index, body.start_byte(), name)?;
     (decl.kind == DeclKind::Function).then_some(decl)
 }
