@@ -64,9 +64,16 @@ impl Program {
     /// Builds `unit` (a .c file under `tree`, `src` or `out/src`) with
     /// warnings as errors and runs it: its stdout.
     fn run(&self, tree: &str, unit: &str) -> String {
+        self.run_with(tree, unit, &[])
+    }
+
+    /// [`Program::run`] with more compiler flags (`-DA`).
+    fn run_with(&self, tree: &str, unit: &str, flags: &[&str]) -> String {
         let exe = self.path(&format!("{}.exe", tree.replace('/', "_")));
         let built = Command::new("gcc")
-            .args(["-std=gnu99", "-Wall", "-Werror", "-I"])
+            .args(["-std=gnu99", "-Wall", "-Werror"])
+            .args(flags)
+            .arg("-I")
             .arg(self.path("inc"))
             .arg("-o")
             .arg(&exe)
@@ -271,4 +278,85 @@ fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_ret
         );
         assert_eq!(program.run("out/src", "driver.c"), expected, "{woven}");
     }
+}
+
+/// Functions whose statements are inside conditional groups: all of the
+/// body (`#if`/`#else`, `#ifdef`/`#elif`/`#else`, with declarations
+/// opening the branches), or half of it.
+const CONDITIONAL_BODIES: &str = r#"#include <stdio.h>
+int f(void)
+{
+#if A
+  return 1;
+#else
+  return 0;
+#endif
+}
+int g(int x)
+{
+#ifdef B
+  int y = x + 1;
+  return y;
+#elif C
+  return 2;
+#else
+  int y = x * 2;
+  return y;
+#endif
+}
+int h(int x)
+{
+  int z = x;
+#if A
+  z++;
+#endif
+  return z;
+}
+int main(void)
+{
+  int a = f();
+  int b = g(3);
+  int c = h(4);
+  printf("%d %d %d\n", a, b, c);
+  return 0;
+}
+"#;
+
+/// Prints the function's name before what runs first in it.
+const ENTRY: &str = "aspectdef Entry\n\
+    select function.first_stmt end\n\
+    apply $first_stmt.insert before %{printf(\"enter [[$function.name]]\\n\");}%; end\n\
+end\n";
+
+#[test]
+fn a_function_whose_body_is_inside_conditional_groups_is_entered_once_on_every_path() {
+    let program = Program::new(&[("src/main.c", CONDITIONAL_BODIES)]);
+    let log = program.woven(&program.aspect(ENTRY));
+    assert!(!log.contains("warning"), "{log}");
+    let woven = program.text("out/src/main.c");
+    for flags in [&[][..], &["-DA"], &["-DB"], &["-DC=1"], &["-DA", "-DB"]] {
+        let expected = program.run_with("src", "main.c", flags);
+        let entered = format!("enter f\nenter g\nenter h\nenter main\n{expected}");
+        assert_eq!(
+            program.run_with("out/src", "main.c", flags),
+            entered,
+            "{flags:?}:\n{woven}"
+        );
+    }
+}
+
+#[test]
+fn a_function_weft_cannot_enter_is_reported_and_strict_makes_it_an_error() {
+    let refused = "int k(int x)\n{\n#ifdef B\n  int y = x;\n  return y;\n#endif\n  return 0;\n}\n";
+    let program = Program::new(&[("src/main.c", &format!("{CONDITIONAL_BODIES}{refused}"))]);
+    let aspect = program.aspect(ENTRY);
+    let log = program.woven(&aspect);
+    assert!(log.contains("a branch of it opens with declarations"), "{log}");
+    assert!(log.contains("1 insert refused (at src/main.c:40:1)"), "{log}");
+    std::fs::remove_dir_all(program.path("out")).unwrap();
+    let strict = program.weave(&aspect, &["--strict"]);
+    let err = String::from_utf8_lossy(&strict.stderr);
+    assert_eq!(strict.status.code(), Some(1), "{err}");
+    assert!(err.contains("--strict: 1 insert refused"), "{err}");
+    assert!(!program.path("out").exists(), "a strict failure wrote its output");
 }

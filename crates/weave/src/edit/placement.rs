@@ -24,7 +24,7 @@ use tree_sitter::Node;
 use super::edit_set::{Insertion, Layer, Op, Side};
 use super::layout::{self, LineEnd};
 use weft_c::ParsedFile;
-use weft_c::syntax::ancestors;
+use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group};
 use weft_lang::engine::InsertAt;
 
 /// Why an insertion was refused, at an offset of the original text.
@@ -294,6 +294,12 @@ impl Ctx<'_> {
                     return self.refuse(
                         stmt,
                         "cannot insert statements among a block's leading declarations (C89 wants declarations first); insert before the first statement instead",
+                    );
+                }
+                if opens_with_declaration(stmt) && !is_declarations(code) {
+                    return self.refuse(
+                        stmt,
+                        "cannot insert statements before this conditional group: a branch of it opens with declarations (C89 wants declarations first), and not every branch has a statement to go before",
                     );
                 }
                 stmt
@@ -583,8 +589,10 @@ fn is_declaration(node: Node<'_>) -> bool {
     matches!(node.kind(), "declaration" | "type_definition")
 }
 
+/// Statements, declarations, and conditional groups in a block (which
+/// first_stmt selects when what runs first is inside one).
 fn is_statement(node: Node<'_>) -> bool {
-    is_declaration(node) || weft_c::syntax::is_statement_kind(node.kind())
+    is_declaration(node) || weft_c::syntax::is_statement_kind(node.kind()) || is_conditional_group(node)
 }
 
 /// Preprocessor nodes that group whole items (`#if`…`#endif` and branches),
@@ -594,6 +602,16 @@ fn is_preproc_group(node: Node<'_>) -> bool {
         node.kind(),
         "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
     )
+}
+
+/// Is `node` a conditional group one of whose branches opens with a
+/// declaration?
+fn opens_with_declaration(node: Node<'_>) -> bool {
+    is_conditional_group(node)
+        && conditional_branches(node)
+            .0
+            .iter()
+            .any(|b| b.first().is_some_and(|n| is_declaration(*n)))
 }
 
 /// Is `node` a conditional group whose branches hold no item in the view

@@ -134,12 +134,6 @@ fn normalize(ctx: &mut PassContext<'_>, function: &Function<'_>, tmp: &str) {
     if !noreturn {
         report_open_end(ctx, function, body, &decl.name);
     }
-    let Some(spelling) = decl.spelling.clone() else {
-        return ctx.skip(
-            function,
-            format!("return type of `{}` cannot be spelled", decl.name),
-        );
-    };
     for &r in returns {
         let Some(value) = r.named_children(&mut r.walk()).find(|n| n.kind() != "comment") else {
             continue;
@@ -147,6 +141,13 @@ fn normalize(ctx: &mut PassContext<'_>, function: &Function<'_>, tmp: &str) {
         if is_variable(ctx, value) {
             continue;
         }
+        // Said once, at the first return that needs a temporary.
+        let Some(spelling) = decl.spelling.clone() else {
+            return ctx.skip(
+                function,
+                format!("return type of `{}` cannot be spelled", decl.name),
+            );
+        };
         let range = match ctx.editable(r) {
             Ok(range) => range,
             Err(reason) => {
