@@ -62,7 +62,8 @@ impl Program {
     }
 
     /// Builds `unit` (a .c file under `tree`, `src` or `out/src`) with
-    /// warnings as errors and runs it: its stdout.
+    /// warnings as errors, declarations after statements among them (C89
+    /// order), and runs it: its stdout.
     fn run(&self, tree: &str, unit: &str) -> String {
         self.run_with(tree, unit, &[])
     }
@@ -71,7 +72,7 @@ impl Program {
     fn run_with(&self, tree: &str, unit: &str, flags: &[&str]) -> String {
         let exe = self.path(&format!("{}.exe", tree.replace('/', "_")));
         let built = Command::new("gcc")
-            .args(["-std=gnu99", "-Wall", "-Werror"])
+            .args(["-std=gnu99", "-Wall", "-Werror", "-Wdeclaration-after-statement"])
             .args(flags)
             .arg("-I")
             .arg(self.path("inc"))
@@ -282,7 +283,7 @@ fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_ret
 
 /// Functions whose statements are inside conditional groups: all of the
 /// body (`#if`/`#else`, `#ifdef`/`#elif`/`#else`, with declarations
-/// opening the branches), or half of it.
+/// opening the branches), or half of it, or only declarations in them.
 const CONDITIONAL_BODIES: &str = r#"#include <stdio.h>
 int f(void)
 {
@@ -312,12 +313,22 @@ int h(int x)
 #endif
   return z;
 }
+int e(int d)
+{
+  #if A
+    enum { t = 1 };
+  #else
+    enum { t = 0 };
+  #endif
+  return t + d;
+}
 int main(void)
 {
   int a = f();
   int b = g(3);
   int c = h(4);
-  printf("%d %d %d\n", a, b, c);
+  int d = e(5);
+  printf("%d %d %d %d\n", a, b, c, d);
   return 0;
 }
 "#;
@@ -336,7 +347,7 @@ fn a_function_whose_body_is_inside_conditional_groups_is_entered_once_on_every_p
     let woven = program.text("out/src/main.c");
     for flags in [&[][..], &["-DA"], &["-DB"], &["-DC=1"], &["-DA", "-DB"]] {
         let expected = program.run_with("src", "main.c", flags);
-        let entered = format!("enter f\nenter g\nenter h\nenter main\n{expected}");
+        let entered = format!("enter f\nenter g\nenter h\nenter e\nenter main\n{expected}");
         assert_eq!(
             program.run_with("out/src", "main.c", flags),
             entered,
@@ -352,7 +363,7 @@ fn a_function_weft_cannot_enter_is_reported_and_strict_makes_it_an_error() {
     let aspect = program.aspect(ENTRY);
     let log = program.woven(&aspect);
     assert!(log.contains("a branch of it opens with declarations"), "{log}");
-    assert!(log.contains("1 insert refused (at src/main.c:40:1)"), "{log}");
+    assert!(log.contains("1 insert refused (at src/main.c:50:1)"), "{log}");
     std::fs::remove_dir_all(program.path("out")).unwrap();
     let strict = program.weave(&aspect, &["--strict"]);
     let err = String::from_utf8_lossy(&strict.stderr);

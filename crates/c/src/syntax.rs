@@ -90,6 +90,16 @@ pub fn conditional_branches(group: Node<'_>) -> (Vec<Vec<Node<'_>>>, bool) {
     (branches, has_else)
 }
 
+/// Is `node`, a block item, a declaration: of objects or functions, of a
+/// typedef, or of a tag alone (`enum { on = 1 };` is an `enum_specifier`
+/// item to tree-sitter-c)?
+pub fn is_declaration_item(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "declaration" | "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier"
+    )
+}
+
 /// Is `node` a conditional group opening with `#if`, `#ifdef` or `#ifndef`?
 pub fn is_conditional_group(node: Node<'_>) -> bool {
     matches!(node.kind(), "preproc_if" | "preproc_ifdef")

@@ -24,7 +24,7 @@ use tree_sitter::Node;
 use super::edit_set::{Insertion, Layer, Op, Side};
 use super::layout::{self, LineEnd};
 use weft_c::ParsedFile;
-use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group};
+use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group, is_declaration_item};
 use weft_lang::engine::InsertAt;
 
 /// Why an insertion was refused, at an offset of the original text.
@@ -324,6 +324,17 @@ impl Ctx<'_> {
         // `stmt` may now be a later sibling: it shares the ancestors.
         let chain = [above, &[stmt]].concat();
         let range = self.with_blanked_lead(&chain, self.understood(&chain)?);
+        if is_conditional_group(stmt) {
+            // Its `#if` may start in column 0: the code is indented like
+            // the group's first item.
+            let first = conditional_branches(stmt).0.into_iter().flatten().next();
+            let at = first.map_or(range.start, |n| self.file.map.approximate(n.start_byte()));
+            let indent = layout::indentation(self.text, at);
+            return Ok(match side {
+                Side::Before => self.lines_before(range, code, indent, Layer::Code),
+                Side::After => self.lines_after(range, code, indent, Layer::Code, false),
+            });
+        }
         if !parent.is_some_and(|p| is_control(p, stmt)) {
             return Ok(self.own_line(range, side, code, Layer::Code));
         }
@@ -611,7 +622,7 @@ fn opens_with_declaration(node: Node<'_>) -> bool {
         && conditional_branches(node)
             .0
             .iter()
-            .any(|b| b.first().is_some_and(|n| is_declaration(*n)))
+            .any(|b| b.first().is_some_and(|n| is_declaration_item(*n)))
 }
 
 /// Is `node` a conditional group whose branches hold no item in the view

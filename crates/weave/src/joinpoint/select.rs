@@ -16,7 +16,7 @@ use super::vars::is_var_use;
 use weft_c::ParsedFile;
 use weft_c::syntax::{
     KindSet, PREPROCESSOR, ancestors, conditional_branches, holds_no_block, holds_no_statement,
-    is_conditional_group, is_statement,
+    is_conditional_group, is_declaration_item, is_statement,
 };
 use weft_lang::engine::HostError;
 
@@ -229,7 +229,7 @@ fn first_statements<'t>(items: &[Node<'t>]) -> Vec<Node<'t>> {
         let (branches, has_else) = conditional_branches(item);
         let opens_with_declaration = branches
             .iter()
-            .any(|b| b.first().is_some_and(|n| is_declaration(*n)));
+            .any(|b| b.first().is_some_and(|n| is_declaration_item(*n)));
         if opens_with_declaration && has_else {
             let firsts: Vec<Vec<Node<'t>>> = branches.iter().map(|b| first_statements(b)).collect();
             if firsts.iter().all(|f| !f.is_empty()) {
@@ -250,7 +250,7 @@ fn declares_only(item: Node<'_>) -> bool {
             .iter()
             .all(|b| b.iter().all(|n| declares_only(*n)));
     }
-    is_declaration(item) || item.kind().starts_with("preproc_")
+    is_declaration_item(item) || item.kind().starts_with("preproc_")
 }
 
 /// Whether the node `at` stands on is a join point of the code kind `kind`.
