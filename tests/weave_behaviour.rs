@@ -283,7 +283,8 @@ fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_ret
 
 /// Functions whose statements are inside conditional groups: all of the
 /// body (`#if`/`#else`, `#ifdef`/`#elif`/`#else`, with declarations
-/// opening the branches), or half of it, or only declarations in them.
+/// opening the branches), or half of it, or only declarations in them, or
+/// declarations and statements but no return (entered after the group).
 const CONDITIONAL_BODIES: &str = r#"#include <stdio.h>
 int f(void)
 {
@@ -322,13 +323,22 @@ int e(int d)
   #endif
   return t + d;
 }
+int w(int x)
+{
+#ifdef B
+  int y = x;
+  x = y + 1;
+#endif
+  return x;
+}
 int main(void)
 {
   int a = f();
   int b = g(3);
   int c = h(4);
   int d = e(5);
-  printf("%d %d %d %d\n", a, b, c, d);
+  int v = w(6);
+  printf("%d %d %d %d %d\n", a, b, c, d, v);
   return 0;
 }
 "#;
@@ -347,7 +357,7 @@ fn a_function_whose_body_is_inside_conditional_groups_is_entered_once_on_every_p
     let woven = program.text("out/src/main.c");
     for flags in [&[][..], &["-DA"], &["-DB"], &["-DC=1"], &["-DA", "-DB"]] {
         let expected = program.run_with("src", "main.c", flags);
-        let entered = format!("enter f\nenter g\nenter h\nenter e\nenter main\n{expected}");
+        let entered = format!("enter f\nenter g\nenter h\nenter e\nenter w\nenter main\n{expected}");
         assert_eq!(
             program.run_with("out/src", "main.c", flags),
             entered,
@@ -363,7 +373,7 @@ fn a_function_weft_cannot_enter_is_reported_and_strict_makes_it_an_error() {
     let aspect = program.aspect(ENTRY);
     let log = program.woven(&aspect);
     assert!(log.contains("a branch of it opens with declarations"), "{log}");
-    assert!(log.contains("1 insert refused (at src/main.c:50:1)"), "{log}");
+    assert!(log.contains("1 insert refused (at src/main.c:59:1)"), "{log}");
     std::fs::remove_dir_all(program.path("out")).unwrap();
     let strict = program.weave(&aspect, &["--strict"]);
     let err = String::from_utf8_lossy(&strict.stderr);

@@ -299,7 +299,7 @@ impl Ctx<'_> {
                 if opens_with_declaration(stmt) && !is_declarations(code) {
                     return self.refuse(
                         stmt,
-                        "cannot insert statements before this conditional group: a branch of it opens with declarations (C89 wants declarations first), and not every branch has a statement to go before",
+                        "cannot insert statements before this conditional group: a branch of it opens with declarations (C89 wants declarations first), and code after the group would not run on every path",
                     );
                 }
                 stmt

@@ -215,8 +215,10 @@ fn items(body: Node<'_>) -> Vec<Node<'_>> {
 /// branch of the group opens with declarations, code before the group
 /// would precede them (C89 wants declarations first): with an `#else`,
 /// and a first statement in every branch, those are what runs first
-/// (one on every path); otherwise it is still the group, where placement
-/// refuses with a reason rather than leave the function silently alone.
+/// (one on every path); else, when no branch holds a `return` or `goto`,
+/// what follows the group (control always gets there); otherwise it is
+/// still the group, where placement refuses with a reason rather than
+/// leave the function silently alone.
 /// Groups and directives holding only declarations count as declarations.
 fn first_statements<'t>(items: &[Node<'t>]) -> Vec<Node<'t>> {
     for &item in items {
@@ -230,15 +232,32 @@ fn first_statements<'t>(items: &[Node<'t>]) -> Vec<Node<'t>> {
         let opens_with_declaration = branches
             .iter()
             .any(|b| b.first().is_some_and(|n| is_declaration_item(*n)));
-        if opens_with_declaration && has_else {
+        if !opens_with_declaration {
+            return vec![item];
+        }
+        if has_else {
             let firsts: Vec<Vec<Node<'t>>> = branches.iter().map(|b| first_statements(b)).collect();
             if firsts.iter().all(|f| !f.is_empty()) {
                 return firsts.concat();
             }
         }
+        // Control that always passes the group reaches what follows it.
+        if !returns_or_jumps(item) {
+            continue;
+        }
         return vec![item];
     }
     Vec::new()
+}
+
+/// Does `node` hold a `return` or a `goto`, so that control may not pass it?
+fn returns_or_jumps(node: Node<'_>) -> bool {
+    if matches!(node.kind(), "return_statement" | "goto_statement") {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let found = node.named_children(&mut cursor).any(returns_or_jumps);
+    found
 }
 
 /// Does `item` (a block item) hold declarations and directives only, in
