@@ -116,10 +116,13 @@ fn constructor_program(defines: &str, lead: &str, spec: &str) -> String {
     )
 }
 
+/// Files beside the program: (path, text).
+type Headers = &'static [(&'static str, &'static str)];
+
 #[test]
 fn an_insert_before_a_function_goes_before_its_attribute_macros() {
     let attr = "#define ATTR __attribute__((__constructor__))";
-    let cases: &[(&str, String, &[(&str, &str)])] = &[
+    let cases: &[(&str, String, Headers)] = &[
         (
             "the issue's repro",
             constructor_program(attr, "ATTR\n", "static void"),

@@ -256,8 +256,7 @@ fn returns_or_jumps(node: Node<'_>) -> bool {
         return true;
     }
     let mut cursor = node.walk();
-    let found = node.named_children(&mut cursor).any(returns_or_jumps);
-    found
+    node.named_children(&mut cursor).any(returns_or_jumps)
 }
 
 /// Does `item` (a block item) hold declarations and directives only, in
