@@ -384,3 +384,48 @@ fn a_function_weft_cannot_enter_is_reported_and_strict_makes_it_an_error() {
     assert!(err.contains("--strict: 1 insert refused"), "{err}");
     assert!(!program.path("out").exists(), "a strict failure wrote its output");
 }
+
+/// A conditional group whose branches do not balance braces: the view
+/// keeps the first branch and blanks the `#ifdef` line, which lies just
+/// before `i = 0;` but does not lead it.
+const UNBALANCED: &str = r#"#include <stdio.h>
+static int steps;
+static int f(int i)
+{
+  if (i == 1) {
+    steps += 10;
+#ifdef B
+    i = 0;
+  }
+#else
+    i = 2;
+  }
+#endif
+  return i;
+}
+int main(void)
+{
+  int r = f(1);
+  printf("%d %d\n", r, steps);
+  return 0;
+}
+"#;
+
+#[test]
+fn code_before_a_statement_stays_inside_the_conditional_branch_that_holds_it() {
+    let program = Program::new(&[("src/main.c", UNBALANCED)]);
+    let aspect =
+        "aspectdef Count\n select function.assignment end\n apply insert before 'steps++;'; end\nend\n";
+    program.woven(&program.aspect(aspect));
+    let woven = program.text("out/src/main.c");
+    assert_eq!(program.run("src", "main.c"), "2 10\n");
+    assert_eq!(program.run_with("src", "main.c", &["-DB"]), "0 10\n");
+    // Both assignments counted with B; without it, `i = 0;` is not
+    // compiled, and neither is the code before it.
+    assert_eq!(
+        program.run_with("out/src", "main.c", &["-DB"]),
+        "0 12\n",
+        "{woven}"
+    );
+    assert_eq!(program.run("out/src", "main.c"), "2 11\n", "{woven}");
+}

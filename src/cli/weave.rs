@@ -62,7 +62,7 @@ fn weave(args: &Args) -> Result<(), Failure> {
     program.set_loop_analysis(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout)));
     let report = run_aspect(&module, &aspect_args, &mut program)?;
     let left_out = LeftOut::of(&report.warnings, program.skipped());
-    left_out.print();
+    left_out.print(args.strict);
     if args.strict && !left_out.is_empty() {
         return Err(Failure::Failed(anyhow::anyhow!(
             "--strict: {}; nothing written",
@@ -142,8 +142,9 @@ impl<'a> LeftOut<'a> {
 
     /// Each refused insert at its insert in the aspect (see
     /// [`print_warnings`]), each place a transformation left alone, and a
-    /// closing count with the C locations of the refused inserts.
-    fn print(&self) {
+    /// closing count with the C locations of the refused inserts (and,
+    /// unless `strict`, how to make them an error).
+    fn print(&self, strict: bool) {
         print_warnings(self.refused);
         for skipped in self.skipped.iter().take(PLACES_LISTED) {
             eprintln!("warning: {skipped}");
@@ -165,10 +166,12 @@ impl<'a> LeftOut<'a> {
             (false, 0) => format!(" (at {})", at.join(", ")),
             (false, more) => format!(" (at {}, and {more} more)", at.join(", ")),
         };
-        eprintln!(
-            "warning: {}{listed}; `--strict` makes this an error",
-            self.summary()
-        );
+        let hint = if strict {
+            ""
+        } else {
+            "; `--strict` makes this an error"
+        };
+        eprintln!("warning: {}{listed}{hint}", self.summary());
     }
 }
 

@@ -87,16 +87,22 @@ pub fn open_conditionals(text: &str) -> usize {
 /// reads those tokens as part of the next item. Comments are not tokens.
 /// A directive at the outer level (`#define`, or an `#else`/`#endif` closing
 /// a group that opened before `lead`) stands between: only tokens after it
-/// count. A whole `#if` group inside `lead` belongs to the item. `None`
-/// when no token leads the item.
+/// count. A whole `#if` group inside `lead` belongs to the item; a group
+/// left open holds it, so only the tokens after its last directive count.
+/// `None` when no token leads the item.
 pub fn leading_tokens(lead: &str) -> Option<usize> {
     let mut start = None;
     let mut depth = 0usize;
+    // Where the last directive ends: a group still open at the end of
+    // `lead` holds the item (a branch the view kept), so only what follows
+    // its last directive leads it.
+    let mut after_directive = 0;
     for t in tokenize(lead) {
         if t.kind != TokenKind::Directive {
             start = start.or(Some(t.range.start));
             continue;
         }
+        after_directive = t.range.end;
         match directive_parts(t.text(lead)).0 {
             "if" | "ifdef" | "ifndef" => {
                 if depth == 0 {
@@ -108,6 +114,11 @@ pub fn leading_tokens(lead: &str) -> Option<usize> {
             _ if depth > 0 => {}
             _ => start = None,
         }
+    }
+    if depth > 0 {
+        return tokenize(&lead[after_directive..])
+            .first()
+            .map(|t| after_directive + t.range.start);
     }
     start
 }
@@ -226,6 +237,10 @@ mod tests {
         let closing = "\n#else\nlong a;\n#endif\nATTR\n";
         assert_eq!(leading_tokens(closing), closing.find("ATTR"));
         assert_eq!(leading_tokens("\nX\n#define Y 1\n"), None);
+        // The item is inside a group the view kept a branch of.
+        assert_eq!(leading_tokens("\n#ifdef A\n   "), None);
+        let open = "\nX\n#if A\nY\n#else\nATTR\n";
+        assert_eq!(leading_tokens(open), open.find("ATTR"));
     }
 
     #[test]
