@@ -326,8 +326,12 @@ impl Ctx<'_> {
         let range = self.with_blanked_lead(&chain, self.understood(&chain)?);
         if is_conditional_group(stmt) {
             // Its `#if` may start in column 0: the code is indented like
-            // the group's first item.
-            let first = conditional_branches(stmt).0.into_iter().flatten().next();
+            // the group's first item (inside nested groups).
+            let first_item = |group| conditional_branches(group).0.into_iter().flatten().next();
+            let mut first = first_item(stmt);
+            while let Some(group) = first.filter(|n| is_conditional_group(*n)) {
+                first = first_item(group);
+            }
             let at = first.map_or(range.start, |n| self.file.map.approximate(n.start_byte()));
             let indent = layout::indentation(self.text, at);
             return Ok(match side {
