@@ -5,6 +5,7 @@
 # it twice, and print the value ranges the runs recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== building weft (cargo build --release; the first build takes several minutes of CPU, later ones seconds)"
 cargo build --release
 weft=$PWD/target/release/weft
 

@@ -22,7 +22,7 @@ fn example_aspects_check_clean() {
         assert!(!diagnostics.has_errors(), "{}:\n{diagnostics}", aspect.display());
         checked += 1;
     }
-    assert_eq!(checked, 4);
+    assert_eq!(checked, 5);
 }
 
 /// Runs `weft weave` on example `name` into `out`.
@@ -82,6 +82,12 @@ fn loop_iterations_counts_for_loops() {
 #[test]
 fn instrument_function_calls_prints_caller_and_callee() {
     let name = "instrument-function-calls";
+    assert_eq!(weave_compile_run(name), expected(name, "expected-run.txt"));
+}
+
+#[test]
+fn count_allocations_counts_calls_in_initializers_too_and_reports_at_exit() {
+    let name = "count-allocations";
     assert_eq!(weave_compile_run(name), expected(name, "expected-run.txt"));
 }
 

@@ -95,7 +95,7 @@ fn without_the_include_dir_unknown_types_are_skipped_and_reported() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let stderr = text(&run.stderr);
     assert!(
-        stderr.contains("AssignExpansion: ") && stderr.contains("main.c:10: type of `gained` is unknown"),
+        stderr.contains("AssignExpansion: ") && stderr.contains("main.c:10:9: type of `gained` is unknown"),
         "{stderr}"
     );
     // `gained += …` was left alone; nothing else in main.c is compound.

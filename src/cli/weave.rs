@@ -8,7 +8,7 @@ use anyhow::bail;
 
 use super::tree::{self, Failure, TreeArgs};
 use crate::aspect::Module;
-use crate::engine::{EngineError, HostError};
+use crate::engine::{EngineError, HostError, RunReport, Warning};
 use crate::program::Program;
 
 /// Weave an aspect into C files and write the woven tree.
@@ -38,6 +38,10 @@ pub struct Args {
     /// Seconds each solver query may take.
     #[arg(long = "solver-timeout", default_value_t = 10.0, value_name = "S")]
     solver_timeout: f64,
+    /// Fail (exit status 1, nothing written) when any insert is refused or
+    /// a transformation leaves any place alone, instead of warning.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     tree: TreeArgs,
 }
@@ -56,7 +60,15 @@ fn weave(args: &Args) -> Result<(), Failure> {
     let kind = args.solver.as_deref().and_then(weft_smt::Kind::parse);
     let timeout = Duration::from_secs_f64(args.solver_timeout.max(0.001));
     program.set_loop_analysis(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout)));
-    run_aspect(&module, &aspect_args, &mut program)?;
+    let report = run_aspect(&module, &aspect_args, &mut program)?;
+    let left_out = LeftOut::of(&report.warnings, program.skipped());
+    left_out.print(args.strict);
+    if args.strict && !left_out.is_empty() {
+        return Err(Failure::Failed(anyhow::anyhow!(
+            "--strict: {}; nothing written",
+            left_out.summary()
+        )));
+    }
     tree::finish(&args.tree, program, &entries)
 }
 
@@ -72,7 +84,11 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 
 /// Runs the aspect against the program. Errors in the aspect itself are
 /// usage errors; failures while running are weaving failures.
-fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program) -> Result<(), Failure> {
+fn run_aspect(
+    module: &Module,
+    args: &[(String, String)],
+    program: &mut Program,
+) -> Result<RunReport, Failure> {
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
     let report =
         crate::engine::run(module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
@@ -83,18 +99,86 @@ fn run_aspect(module: &Module, args: &[(String, String)], program: &mut Program)
             }
             other => diagnosed(1, other.to_string()),
         })?;
-    print_warnings(&report.warnings);
-    Ok(())
+    Ok(report)
 }
 
 /// Refused inserts shown in full for each insert of the aspect and reason;
 /// the rest are counted, so a large program does not bury the output.
 const WARNINGS_SHOWN_PER_INSERT: usize = 3;
 
+/// Places listed in the closing summary before it says how many more.
+const PLACES_LISTED: usize = 10;
+
+/// What the aspect asked for and weft did not do: inserts refused, places
+/// transformations left alone.
+struct LeftOut<'a> {
+    refused: &'a [Warning],
+    skipped: &'a [String],
+}
+
+impl<'a> LeftOut<'a> {
+    fn of(refused: &'a [Warning], skipped: &'a [String]) -> LeftOut<'a> {
+        LeftOut { refused, skipped }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.refused.is_empty() && self.skipped.is_empty()
+    }
+
+    /// `3 inserts refused, 1 place left alone by transformations`.
+    fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if !self.refused.is_empty() {
+            let n = self.refused.len();
+            parts.push(format!("{n} insert{} refused", plural(n)));
+        }
+        if !self.skipped.is_empty() {
+            let n = self.skipped.len();
+            parts.push(format!("{n} place{} left alone by transformations", plural(n)));
+        }
+        parts.join(", ")
+    }
+
+    /// Each refused insert at its insert in the aspect (see
+    /// [`print_warnings`]), each place a transformation left alone, and a
+    /// closing count with the C locations of the refused inserts (and,
+    /// unless `strict`, how to make them an error).
+    fn print(&self, strict: bool) {
+        print_warnings(self.refused);
+        for skipped in self.skipped.iter().take(PLACES_LISTED) {
+            eprintln!("warning: {skipped}");
+        }
+        if self.skipped.len() > PLACES_LISTED {
+            eprintln!(
+                "warning: {} more places left alone by transformations",
+                self.skipped.len() - PLACES_LISTED
+            );
+        }
+        if self.is_empty() {
+            return;
+        }
+        let mut at: Vec<&str> = self.refused.iter().map(|w| w.c_location.as_str()).collect();
+        let more = at.len().saturating_sub(PLACES_LISTED);
+        at.truncate(PLACES_LISTED);
+        let listed = match (at.is_empty(), more) {
+            (true, _) => String::new(),
+            (false, 0) => format!(" (at {})", at.join(", ")),
+            (false, more) => format!(" (at {}, and {more} more)", at.join(", ")),
+        };
+        let hint = if strict {
+            ""
+        } else {
+            "; `--strict` makes this an error"
+        };
+        eprintln!("warning: {}{listed}{hint}", self.summary());
+    }
+}
+
 /// Prints each refused insert at the insert in the aspect, with the C
 /// location and the reason in its message, at most
 /// [`WARNINGS_SHOWN_PER_INSERT`] per insert and reason, then how many more.
-fn print_warnings(warnings: &[crate::engine::Warning]) {
+fn print_warnings(warnings: &[Warning]) {
     let mut seen: Vec<(Option<String>, &str, usize)> = Vec::new();
     for warning in warnings {
         let key = (warning.diagnostic.location(), warning.message.as_str());

@@ -80,6 +80,49 @@ pub fn open_conditionals(text: &str) -> usize {
         })
 }
 
+/// Where the tokens of `lead` start that belong to the item that follows
+/// it: `lead` is the text between an item and the one before it, where the
+/// view blanked macro uses (`ATTR` on the line above `static void f(void)`,
+/// or conditional branches the front end did not keep), and the compiler
+/// reads those tokens as part of the next item. Comments are not tokens.
+/// A directive at the outer level (`#define`, or an `#else`/`#endif` closing
+/// a group that opened before `lead`) stands between: only tokens after it
+/// count. A whole `#if` group inside `lead` belongs to the item; a group
+/// left open holds it, so only the tokens after its last directive count.
+/// `None` when no token leads the item.
+pub fn leading_tokens(lead: &str) -> Option<usize> {
+    let mut start = None;
+    let mut depth = 0usize;
+    // Where the last directive ends: a group still open at the end of
+    // `lead` holds the item (a branch the view kept), so only what follows
+    // its last directive leads it.
+    let mut after_directive = 0;
+    for t in tokenize(lead) {
+        if t.kind != TokenKind::Directive {
+            start = start.or(Some(t.range.start));
+            continue;
+        }
+        after_directive = t.range.end;
+        match directive_parts(t.text(lead)).0 {
+            "if" | "ifdef" | "ifndef" => {
+                if depth == 0 {
+                    start = start.or(Some(t.range.start));
+                }
+                depth += 1;
+            }
+            "endif" if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            _ => start = None,
+        }
+    }
+    if depth > 0 {
+        return tokenize(&lead[after_directive..])
+            .first()
+            .map(|t| after_directive + t.range.start);
+    }
+    start
+}
+
 /// Finds every conditional group in `tokens`, with its balance.
 pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
     struct Open {
@@ -182,6 +225,22 @@ mod tests {
         assert_eq!(open_conditionals("/* #if A */\n\"#if\";\n"), 0);
         assert_eq!(open_conditionals("#if A\n#else\n#endif\n#endif\n"), 0);
         assert_eq!(open_conditionals("#include <x.h>\n#define F(x) x\n"), 0);
+    }
+
+    #[test]
+    fn leading_tokens_are_those_after_the_last_outer_directive() {
+        assert_eq!(leading_tokens("\nATTR\n"), Some(1));
+        assert_eq!(leading_tokens(" /* doc */\n  \n"), None);
+        assert_eq!(leading_tokens("\n// x\nA(1) B\n/* y */\n"), Some(6));
+        let group = "\n#if A\nX\n#else\nY\n#endif\n";
+        assert_eq!(leading_tokens(group), Some(1));
+        let closing = "\n#else\nlong a;\n#endif\nATTR\n";
+        assert_eq!(leading_tokens(closing), closing.find("ATTR"));
+        assert_eq!(leading_tokens("\nX\n#define Y 1\n"), None);
+        // The item is inside a group the view kept a branch of.
+        assert_eq!(leading_tokens("\n#ifdef A\n   "), None);
+        let open = "\nX\n#if A\nY\n#else\nATTR\n";
+        assert_eq!(leading_tokens(open), open.find("ATTR"));
     }
 
     #[test]

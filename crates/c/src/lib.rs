@@ -27,7 +27,7 @@ mod tree_edit;
 pub mod sema;
 
 pub use classify::MacroClass;
-pub use conditional::open_conditionals;
+pub use conditional::{leading_tokens, open_conditionals};
 pub use frontend::FrontEnd;
 pub use health::{Culprit, FileHealth, Health, Region};
 pub use macros::{Macro, MacroDef, MacroTable};

@@ -66,6 +66,45 @@ pub fn is_statement(node: Node<'_>) -> bool {
     STATEMENTS.contains(node)
 }
 
+/// The branches of conditional group `group` (`#if`/`#ifdef` and each
+/// `#elif`/`#else` after it), each as its items without comments, and
+/// whether an `#else` ends it (so that some branch is always compiled).
+pub fn conditional_branches(group: Node<'_>) -> (Vec<Vec<Node<'_>>>, bool) {
+    let mut branches = Vec::new();
+    let mut has_else = false;
+    let mut at = Some(group);
+    while let Some(branch) = at {
+        let condition = branch
+            .child_by_field_name("condition")
+            .or_else(|| branch.child_by_field_name("name"));
+        let alternative = branch.child_by_field_name("alternative");
+        let mut cursor = branch.walk();
+        let items = branch
+            .named_children(&mut cursor)
+            .filter(|c| Some(*c) != condition && Some(*c) != alternative && c.kind() != "comment")
+            .collect();
+        branches.push(items);
+        has_else |= branch.kind() == "preproc_else";
+        at = alternative;
+    }
+    (branches, has_else)
+}
+
+/// Is `node`, a block item, a declaration: of objects or functions, of a
+/// typedef, or of a tag alone (`enum { on = 1 };` is an `enum_specifier`
+/// item to tree-sitter-c)?
+pub fn is_declaration_item(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "declaration" | "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier"
+    )
+}
+
+/// Is `node` a conditional group opening with `#if`, `#ifdef` or `#ifndef`?
+pub fn is_conditional_group(node: Node<'_>) -> bool {
+    matches!(node.kind(), "preproc_if" | "preproc_ifdef")
+}
+
 /// The ancestors of `node` under `root`, root first, in one walk down from
 /// `root`. tree-sitter nodes have no parent pointer: each `parent()` call
 /// walks down from the root, so climbing a chain of them costs depth² steps.

@@ -523,24 +523,33 @@ impl<'a, 't> Builder<'a, 't> {
     }
 }
 
-/// Applies a declarator to a base type. Returns the declared identifier, its
-/// type, and the function declarator directly around the identifier, if any.
+/// Applies a declarator to a base type. Returns the declared name, its
+/// type, and the function declarator directly around the name, if any.
+///
+/// The name is an identifier, or a macro call that writes it: a function
+/// declarator directly inside another one would declare a function
+/// returning a function, which C does not have, so
+/// `PREFIX(scanToken)(const ENC *enc)` declares the function that
+/// `PREFIX(scanToken)` names (a different one wherever `PREFIX` is
+/// defined differently), and its type is read from the specifiers and the
+/// layers around that call only.
 pub(super) fn apply_declarator<'t>(
     base: CType,
     declarator: Node<'t>,
 ) -> Option<(Node<'t>, CType, Option<Node<'t>>)> {
     let mut ty = base;
     let mut node = declarator;
-    // The node the descent came from, which is the identifier's parent
-    // once it is reached (callers never pass a function declarator's
-    // child, so `declarator`'s own parent is never one).
+    // The node the descent came from, which is the name's parent once it
+    // is reached (callers never pass a function declarator's child, so
+    // `declarator`'s own parent is never one).
     let mut above: Option<Node<'t>> = None;
     loop {
+        let function = above.filter(|p| p.kind() == "function_declarator");
         match node.kind() {
             "identifier" | "type_identifier" | "field_identifier" => {
-                let function = above.filter(|p| p.kind() == "function_declarator");
                 return Some((node, ty, function));
             }
+            "function_declarator" if function.is_some() => return Some((node, ty, function)),
             "pointer_declarator" => {
                 let (c, v) = qualifiers(node);
                 ty = CType::new(TypeKind::Pointer(Box::new(ty))).qualified(c, v);
@@ -555,6 +564,14 @@ pub(super) fn apply_declarator<'t>(
             .child_by_field_name("declarator")
             .or_else(|| node.named_child(0))?;
     }
+}
+
+/// The name a declarator declares, as [`apply_declarator`] finds it: an
+/// identifier, or the macro call that writes a function's name
+/// (`PREFIX(scanToken)` in `PREFIX(scanToken)(const ENC *enc)`), whose text
+/// is then the declaration's name.
+pub fn declared_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    apply_declarator(CType::unknown(), declarator).map(|(name, _, _)| name)
 }
 
 fn qualifiers(node: Node<'_>) -> (bool, bool) {

@@ -20,7 +20,7 @@ mod shift;
 mod spelling;
 mod stdtypes;
 
-pub use builder::StructDef;
+pub use builder::{StructDef, declared_name};
 pub use change::FileChange;
 pub use ctype::{CType, TypeKind};
 pub use declaration::{DeclKind, DeclSite, Declaration, StorageClass};

@@ -430,7 +430,7 @@ static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "first_stmt",
         aliases: &["firstStmt"],
-        doc: "The first statement of a body that is not a declaration (where code can go right after the declarations). Selected from a function or loop (through its body), a body, or a file or the program (through each function); none when the body holds only declarations.",
+        doc: "The first statement of a body that is not a declaration (where code can go right after the declarations). Selected from a function or loop (through its body), a body, or a file or the program (through each function); none when the body holds only declarations. When a conditional group (`#if`) comes first, it is the group (code before it runs first in every branch), or the first statement of each branch when branches open with declarations and an `#else` ends the group, or what follows a group that cannot return.",
         selects: in_code![],
         attributes: STMT_ATTRS,
         actions: INSERT,

@@ -128,11 +128,15 @@ impl TableSpec {
             return String::new();
         }
         let table = self.table_name();
-        format!(
-            "{RUNTIME_HOT}static struct weft_slot weft_fallback_{stem}[{n}];\n\
+        let own = format!(
+            "static struct weft_slot weft_fallback_{stem}[{n}];\n\
              static struct weft_slot *{table} = weft_fallback_{stem};\n",
             stem = self.stem,
             n = self.entries.len(),
+        );
+        format!(
+            "{RUNTIME_HOT}{}",
+            once(&format!("WEFT_RANGES_TABLE_{}", self.stem), &own)
         )
     }
 
@@ -155,16 +159,28 @@ impl TableSpec {
                 key.value_type
             );
         }
-        format!(
-            "\n{RUNTIME_COLD}static const char *const weft_names_{stem}[] = {{\n{names}}};\n\
+        let own = format!(
+            "static const char *const weft_names_{stem}[] = {{\n{names}}};\n\
              static struct weft_tu weft_tu_{stem} = {{\n    \"{stem}\", {n}, weft_names_{stem}, weft_fallback_{stem},\n    &{table}, 0, 0\n}};\n\
              static void weft_child_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 0);\n}}\n\
              static void weft_init_{stem}(void) __attribute__((constructor));\n\
              static void weft_init_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 1);\n    pthread_atfork(0, 0, weft_child_{stem});\n}}\n",
             n = self.entries.len(),
             table = self.table_name(),
+        );
+        format!(
+            "\n{RUNTIME_COLD}{}",
+            once(&format!("WEFT_RANGES_TU_{stem}"), &own)
         )
     }
+}
+
+/// `text` under the guard macro `guard`, so that a woven file another
+/// one `#include`s (an implementation file a driver includes once per
+/// configuration) defines its table and constructor once per translation
+/// unit; the copies of its code share them.
+fn once(guard: &str, text: &str) -> String {
+    format!("#ifndef {guard}\n#define {guard}\n{text}#endif /* {guard} */\n")
 }
 
 #[cfg(test)]

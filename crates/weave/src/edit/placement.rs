@@ -24,7 +24,7 @@ use tree_sitter::Node;
 use super::edit_set::{Insertion, Layer, Op, Side};
 use super::layout::{self, LineEnd};
 use weft_c::ParsedFile;
-use weft_c::syntax::ancestors;
+use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group, is_declaration_item};
 use weft_lang::engine::InsertAt;
 
 /// Why an insertion was refused, at an offset of the original text.
@@ -195,28 +195,37 @@ impl Ctx<'_> {
     /// chain), with the blanked text that leads it.
     fn file_item(&self, item: &[Node<'_>]) -> Result<Range<usize>, Refusal> {
         let range = self.understood(item)?;
-        Ok(self.with_blanked_lead(last(item), range))
+        Ok(self.with_blanked_lead(item, range))
     }
 
-    /// `range`, the original range of `node`, widened back over the text
-    /// the view blanked just before it on its line: attribute, storage-class
-    /// and type macros (`local`, `__init`, `REGISTER`) are blanks in the
-    /// view, so the node starts after them, but the compiler reads them as
-    /// part of the same declaration or statement, and code inserted before
-    /// it must not land between them and it.
-    fn with_blanked_lead(&self, node: Node<'_>, range: Range<usize>) -> Range<usize> {
-        let view = &self.file.view;
-        let start = node.start_byte();
-        let gap = view[..start]
-            .trim_end_matches([' ', '\t'])
-            .len()
-            .max(layout::line_start(view, start));
-        let Some(blanked) = self.file.outer_range(gap..start) else {
+    /// `range`, the original range of the last node of `chain`, widened
+    /// back over the text the view blanked between it and the item before
+    /// it: attribute, storage-class and calling-convention macros (`local`,
+    /// `ATTR` on the line above, a conditional branch not kept) are blanks
+    /// in the view, so the node starts after them, but the compiler reads
+    /// them as part of the same declaration or statement, and code inserted
+    /// before it must not land between them and it. A conditional group
+    /// that holds nothing but such blanks (`#ifdef __GNUC__` `ATTR`
+    /// `#endif`) leads the node too. Comments between them stay where they
+    /// are.
+    fn with_blanked_lead(&self, chain: &[Node<'_>], range: Range<usize>) -> Range<usize> {
+        let node = last(chain);
+        let Some((parent, _)) = parent_of(chain) else {
             return range;
         };
-        match self.text[blanked.clone()].find(|c: char| !c.is_whitespace()) {
-            Some(lead) => blanked.start + lead..range.end,
-            None => range,
+        let mut cursor = parent.walk();
+        let gap_start = parent
+            .children(&mut cursor)
+            .take_while(|c| c.id() != node.id() && c.end_byte() <= node.start_byte())
+            .filter(|c| c.kind() != "comment" && !holds_no_item(*c))
+            .last()
+            .map_or(parent.start_byte(), |c| c.end_byte());
+        let Some(gap) = self.file.outer_range(gap_start..node.start_byte()) else {
+            return range;
+        };
+        match weft_c::leading_tokens(&self.text[gap.clone()]) {
+            Some(lead) if gap.start + lead < range.start => gap.start + lead..range.end,
+            _ => range,
         }
     }
 
@@ -287,6 +296,12 @@ impl Ctx<'_> {
                         "cannot insert statements among a block's leading declarations (C89 wants declarations first); insert before the first statement instead",
                     );
                 }
+                if opens_with_declaration(stmt) && !is_declarations(code) {
+                    return self.refuse(
+                        stmt,
+                        "cannot insert statements before this conditional group: a branch of it opens with declarations (C89 wants declarations first), and code after the group would not run on every path",
+                    );
+                }
                 stmt
             }
             Side::After => {
@@ -308,7 +323,22 @@ impl Ctx<'_> {
         };
         // `stmt` may now be a later sibling: it shares the ancestors.
         let chain = [above, &[stmt]].concat();
-        let range = self.with_blanked_lead(stmt, self.understood(&chain)?);
+        let range = self.with_blanked_lead(&chain, self.understood(&chain)?);
+        if is_conditional_group(stmt) {
+            // Its `#if` may start in column 0: the code is indented like
+            // the group's first item (inside nested groups).
+            let first_item = |group| conditional_branches(group).0.into_iter().flatten().next();
+            let mut first = first_item(stmt);
+            while let Some(group) = first.filter(|n| is_conditional_group(*n)) {
+                first = first_item(group);
+            }
+            let at = first.map_or(range.start, |n| self.file.map.approximate(n.start_byte()));
+            let indent = layout::indentation(self.text, at);
+            return Ok(match side {
+                Side::Before => self.lines_before(range, code, indent, Layer::Code),
+                Side::After => self.lines_after(range, code, indent, Layer::Code, false),
+            });
+        }
         if !parent.is_some_and(|p| is_control(p, stmt)) {
             return Ok(self.own_line(range, side, code, Layer::Code));
         }
@@ -574,8 +604,10 @@ fn is_declaration(node: Node<'_>) -> bool {
     matches!(node.kind(), "declaration" | "type_definition")
 }
 
+/// Statements, declarations, and conditional groups in a block (which
+/// first_stmt selects when what runs first is inside one).
 fn is_statement(node: Node<'_>) -> bool {
-    is_declaration(node) || weft_c::syntax::is_statement_kind(node.kind())
+    is_declaration(node) || weft_c::syntax::is_statement_kind(node.kind()) || is_conditional_group(node)
 }
 
 /// Preprocessor nodes that group whole items (`#if`…`#endif` and branches),
@@ -585,6 +617,30 @@ fn is_preproc_group(node: Node<'_>) -> bool {
         node.kind(),
         "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
     )
+}
+
+/// Is `node` a conditional group one of whose branches opens with a
+/// declaration?
+fn opens_with_declaration(node: Node<'_>) -> bool {
+    is_conditional_group(node)
+        && conditional_branches(node)
+            .0
+            .iter()
+            .any(|b| b.first().is_some_and(|n| is_declaration_item(*n)))
+}
+
+/// Is `node` a conditional group whose branches hold no item in the view
+/// (only blanked text and comments)?
+fn holds_no_item(node: Node<'_>) -> bool {
+    if !is_preproc_group(node) {
+        return false;
+    }
+    let condition = node
+        .child_by_field_name("condition")
+        .or_else(|| node.child_by_field_name("name"));
+    let mut cursor = node.walk();
+    let mut children = node.named_children(&mut cursor);
+    children.all(|c| c.kind() == "comment" || Some(c) == condition || holds_no_item(c))
 }
 
 /// The last node of a chain (a node after its ancestors).

@@ -14,7 +14,10 @@ use super::tree::{
 };
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
-use weft_c::syntax::{KindSet, PREPROCESSOR, ancestors, holds_no_block, holds_no_statement, is_statement};
+use weft_c::syntax::{
+    KindSet, PREPROCESSOR, ancestors, conditional_branches, holds_no_block, holds_no_statement,
+    is_conditional_group, is_declaration_item, is_statement,
+};
 use weft_lang::engine::HostError;
 
 /// The join points of kind `kind` (canonical name or alias) selected from
@@ -105,7 +108,7 @@ fn collect(
                     .collect()
             };
             for body in bodies {
-                out.extend(role(body, kind).map(|s| handle(kind, index, s)));
+                out.extend(role(body, kind).into_iter().map(|s| handle(kind, index, s)));
             }
         }
         _ => {
@@ -178,17 +181,94 @@ fn is_declaration(node: Node<'_>) -> bool {
     matches!(node.kind(), "declaration" | "type_definition")
 }
 
-/// The statement of a body playing `role` (first_stmt, last_stmt,
-/// first_decl, last_decl).
-fn role<'t>(body: Node<'t>, role: &str) -> Option<Node<'t>> {
+/// The statements of a body playing `role` (first_stmt, last_stmt,
+/// first_decl, last_decl): one, or none, but for a first_stmt inside
+/// conditional groups (see [`first_statements`]).
+fn role<'t>(body: Node<'t>, role: &str) -> Vec<Node<'t>> {
     let stmts = statements(body);
     let mut decls = stmts.iter().filter(|s| s.kind() == "declaration");
-    match role {
-        "first_stmt" => stmts.iter().find(|s| !is_declaration(**s)).copied(),
-        "last_stmt" => stmts.last().copied(),
-        "first_decl" => decls.next().copied(),
-        _ => decls.next_back().copied(),
+    let found = match role {
+        "first_stmt" => return first_statements(&items(body)),
+        "last_stmt" => stmts.last(),
+        "first_decl" => decls.next(),
+        _ => decls.next_back(),
+    };
+    found.copied().into_iter().collect()
+}
+
+/// The items of a body: a block's named children but comments, or the
+/// single statement of a brace-less body.
+fn items(body: Node<'_>) -> Vec<Node<'_>> {
+    if body.kind() != "compound_statement" {
+        return vec![body];
     }
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter(|s| s.kind() != "comment")
+        .collect()
+}
+
+/// What runs first among `items`, after their leading declarations: the
+/// first statement, or, when a conditional group comes first
+/// (`#if A` `return 1;` `#else` `return 0;` `#endif`), the group itself
+/// (code before it runs first whichever branch is compiled). When a
+/// branch of the group opens with declarations, code before the group
+/// would precede them (C89 wants declarations first): with an `#else`,
+/// and a first statement in every branch, those are what runs first
+/// (one on every path); else, when no branch holds a `return` or `goto`,
+/// what follows the group (control always gets there); otherwise it is
+/// still the group, where placement refuses with a reason rather than
+/// leave the function silently alone.
+/// Groups and directives holding only declarations count as declarations.
+fn first_statements<'t>(items: &[Node<'t>]) -> Vec<Node<'t>> {
+    for &item in items {
+        if is_statement_kind(item.kind()) {
+            return vec![item];
+        }
+        if !is_conditional_group(item) || declares_only(item) {
+            continue;
+        }
+        let (branches, has_else) = conditional_branches(item);
+        let opens_with_declaration = branches
+            .iter()
+            .any(|b| b.first().is_some_and(|n| is_declaration_item(*n)));
+        if !opens_with_declaration {
+            return vec![item];
+        }
+        if has_else {
+            let firsts: Vec<Vec<Node<'t>>> = branches.iter().map(|b| first_statements(b)).collect();
+            if firsts.iter().all(|f| !f.is_empty()) {
+                return firsts.concat();
+            }
+        }
+        // Control that always passes the group reaches what follows it.
+        if !returns_or_jumps(item) {
+            continue;
+        }
+        return vec![item];
+    }
+    Vec::new()
+}
+
+/// Does `node` hold a `return` or a `goto`, so that control may not pass it?
+fn returns_or_jumps(node: Node<'_>) -> bool {
+    if matches!(node.kind(), "return_statement" | "goto_statement") {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).any(returns_or_jumps)
+}
+
+/// Does `item` (a block item) hold declarations and directives only, in
+/// every branch of a conditional group?
+fn declares_only(item: Node<'_>) -> bool {
+    if is_conditional_group(item) {
+        return conditional_branches(item)
+            .0
+            .iter()
+            .all(|b| b.iter().all(|n| declares_only(*n)));
+    }
+    is_declaration_item(item) || item.kind().starts_with("preproc_")
 }
 
 /// Whether the node `at` stands on is a join point of the code kind `kind`.

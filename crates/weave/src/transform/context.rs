@@ -46,10 +46,20 @@ impl<'a> PassContext<'a> {
 
     /// Records that `node` was left untouched, and why.
     pub fn skip(&mut self, node: Node<'_>, reason: impl Into<String>) {
+        // Repairs keep line breaks: the view's row is the original line.
+        let line = node.start_position().row + 1;
+        self.skip_at(self.file.map.approximate(node.start_byte()), line, reason.into());
+    }
+
+    /// Records that the code at original offset `offset`, on 1-based line
+    /// `line`, was left untouched, and why.
+    fn skip_at(&mut self, offset: usize, line: usize, reason: String) {
+        let column = offset - weft_text::line_start(&self.file.text, offset) + 1;
         self.outcome.skipped.push(Skipped {
             path: self.file.path.clone(),
-            line: node.start_position().row + 1,
-            reason: reason.into(),
+            line,
+            column,
+            reason,
         });
     }
 
@@ -133,17 +143,13 @@ impl<'a> PassContext<'a> {
             });
             if overlaps {
                 let (line, _) = weft_text::line_col(&self.file.text, edit.range.start);
-                self.outcome.skipped.push(Skipped {
-                    path: self.file.path.clone(),
-                    line,
-                    reason: "nested inside another rewrite".into(),
-                });
+                self.skip_at(edit.range.start, line, "nested inside another rewrite".into());
             } else {
                 kept.push(edit);
             }
         }
         self.outcome.edits = kept;
-        self.outcome.skipped.sort_by_key(|s| s.line);
+        self.outcome.skipped.sort_by_key(|s| (s.line, s.column));
         self.outcome
     }
 }

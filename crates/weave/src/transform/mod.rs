@@ -41,14 +41,21 @@ use weft_c::syntax::{KindSet, Occurrences};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     pub path: PathBuf,
-    /// 1-based line in the text the pass ran on.
+    /// 1-based line and column in the text the pass ran on.
     pub line: usize,
+    pub column: usize,
     pub reason: String,
 }
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.path.display(), self.line, self.reason)
+        let Skipped {
+            path,
+            line,
+            column,
+            reason,
+        } = self;
+        write!(f, "{}:{line}:{column}: {reason}", path.display())
     }
 }
 

@@ -25,7 +25,7 @@ use super::indentation_at;
 use super::reachability::falls_through;
 use super::temporary::block;
 use super::{Needles, walk};
-use weft_c::sema::{DeclKind, Declaration};
+use weft_c::sema::{DeclKind, Declaration, declared_name};
 use weft_c::syntax::KindSet;
 
 static FUNCTIONS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["function_definition"], &[]));
@@ -134,12 +134,6 @@ fn normalize(ctx: &mut PassContext<'_>, function: &Function<'_>, tmp: &str) {
     if !noreturn {
         report_open_end(ctx, function, body, &decl.name);
     }
-    let Some(spelling) = decl.spelling.clone() else {
-        return ctx.skip(
-            function,
-            format!("return type of `{}` cannot be spelled", decl.name),
-        );
-    };
     for &r in returns {
         let Some(value) = r.named_children(&mut r.walk()).find(|n| n.kind() != "comment") else {
             continue;
@@ -147,6 +141,13 @@ fn normalize(ctx: &mut PassContext<'_>, function: &Function<'_>, tmp: &str) {
         if is_variable(ctx, value) {
             continue;
         }
+        // Said once, at the first return that needs a temporary.
+        let Some(spelling) = decl.spelling.clone() else {
+            return ctx.skip(
+                function,
+                format!("return type of `{}` cannot be spelled", decl.name),
+            );
+        };
         let range = match ctx.editable(r) {
             Ok(range) => range,
             Err(reason) => {
@@ -195,13 +196,7 @@ fn understood(ctx: &PassContext<'_>, body: Node<'_>) -> bool {
 
 /// The function's own declaration, as visible inside its body.
 fn declaration<'a>(ctx: &PassContext<'a>, function: Node<'_>, body: Node<'_>) -> Option<&'a Declaration> {
-    let mut node = function.child_by_field_name("declarator")?;
-    while node.kind() != "identifier" {
-        node = node
-            .child_by_field_name("declarator")
-            .or_else(|| node.named_child(0))?;
-    }
-    let name = ctx.view_text(node);
+    let name = ctx.view_text(declared_name(function.child_by_field_name("declarator")?)?);
     let decl = ctx.sema.lookup(ctx.index, body.start_byte(), name)?;
     (decl.kind == DeclKind::Function).then_some(decl)
 }
