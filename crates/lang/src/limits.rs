@@ -139,9 +139,13 @@ impl Limits {
             let hint = crate::diag::closest(name, LIMIT_NAMES.iter().map(|l| l.name))
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default();
+            let described: Vec<String> = LIMIT_NAMES
+                .iter()
+                .map(|l| format!("{} ({})", l.name, l.what))
+                .collect();
             return Err(LimitError(format!(
                 "no limit named `{name}`: {hint}the limits are {}",
-                known()
+                described.join(", ")
             )));
         };
         let count = parse_count(value.trim()).ok_or_else(|| {
