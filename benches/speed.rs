@@ -124,8 +124,8 @@ fn raw_parse<'a>(texts: impl IntoIterator<Item = &'a str>) {
 
 /// The whole tree: raw parse, front end, no-op and instrumenting weaves.
 fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
-    let aspect =
-        weft::aspect::load(&root.join("benches/instrument.lara")).expect("benches/instrument.lara loads");
+    let aspect = weft::aspect::load(&root.join("benches/instrument.lara"), &weft::Limits::default())
+        .expect("benches/instrument.lara loads");
     let entries = scan(
         &[gzip.to_path_buf()],
         &Selection::new(&[], &[]).expect("empty selection"),
@@ -169,8 +169,15 @@ fn whole_tree(root: &Path, gzip: &Path, runs: usize) {
         let mut p = p.expect("loaded");
         let mut woven = None;
         run.time(|| {
-            weft::engine::run(&aspect, None, &[], weft_monitor::SCRIPT_APIS, &mut p)
-                .expect("instrument.lara runs");
+            weft::engine::run(
+                &aspect,
+                None,
+                &[],
+                weft_monitor::SCRIPT_APIS,
+                &weft::Limits::default(),
+                &mut p,
+            )
+            .expect("instrument.lara runs");
             p.commit();
             woven = Some(std::mem::take(&mut p).woven());
         });

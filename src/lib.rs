@@ -20,7 +20,7 @@ pub mod cli;
 
 pub use weft_c as c;
 pub use weft_c::sema;
-pub use weft_lang::{aspect, diag, engine};
+pub use weft_lang::{Limits, aspect, diag, engine, limits};
 pub use weft_monitor as monitor;
 pub use weft_monitor::ranges;
 pub use weft_study as experiment;

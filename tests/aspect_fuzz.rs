@@ -29,8 +29,8 @@ aspectdef Other input a, b end output c end c = [a, b]; end
 /// Parses and, if that succeeds, statically checks `text`.
 fn exercise(text: &str) {
     let file = SourceFile::new("fuzz.lara", text);
-    if let Ok(module) = weft::aspect::load_source(file) {
-        let _ = weft::engine::check(&module);
+    if let Ok(module) = weft::aspect::load_source(file, &weft::Limits::default()) {
+        let _ = weft::engine::check(&module, &weft::Limits::default());
     }
     if let Some(first_line) = text.lines().next() {
         let _ = weft::aspect::parse_chain(first_line);

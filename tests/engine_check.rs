@@ -4,8 +4,8 @@
 use weft::diag::SourceFile;
 
 fn check(src: &str) -> String {
-    match weft::aspect::load_source(SourceFile::new("t.lara", src)) {
-        Ok(module) => weft::engine::check(&module).to_string(),
+    match weft::aspect::load_source(SourceFile::new("t.lara", src), &weft::Limits::default()) {
+        Ok(module) => weft::engine::check(&module, &weft::Limits::default()).to_string(),
         Err(e) => e.to_string(),
     }
 }
@@ -64,10 +64,11 @@ fn imports_resolve_relative_to_the_importing_file() {
         "import \"a.lara\";\naspectdef B end",
     )
     .unwrap();
-    let module = weft::aspect::load(&dir.path().join("main.lara")).unwrap_or_else(|e| panic!("{e}"));
+    let module = weft::aspect::load(&dir.path().join("main.lara"), &weft::Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<&str> = module.aspects.iter().map(|a| a.name.name.as_str()).collect();
     assert_eq!(names, ["Main", "A", "B"]);
-    assert!(!weft::engine::check(&module).has_errors());
+    assert!(!weft::engine::check(&module, &weft::Limits::default()).has_errors());
 }
 
 #[test]
@@ -79,7 +80,7 @@ fn missing_imports_and_duplicate_aspects() {
     )
     .unwrap();
     std::fs::write(dir.path().join("dup.lara"), "aspectdef A end").unwrap();
-    let text = weft::aspect::load(&dir.path().join("main.lara"))
+    let text = weft::aspect::load(&dir.path().join("main.lara"), &weft::Limits::default())
         .unwrap_err()
         .to_string();
     assert!(

@@ -17,8 +17,8 @@ fn example_aspects_check_clean() {
         if !aspect.exists() {
             continue;
         }
-        let module = weft::aspect::load(&aspect).unwrap_or_else(|e| panic!("{e}"));
-        let diagnostics = weft::engine::check(&module);
+        let module = weft::aspect::load(&aspect, &weft::Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let diagnostics = weft::engine::check(&module, &weft::Limits::default());
         assert!(!diagnostics.has_errors(), "{}:\n{diagnostics}", aspect.display());
         checked += 1;
     }

@@ -46,9 +46,17 @@ fn program() -> MockHost {
 
 #[test]
 fn seed_runs() {
-    let module = weft::aspect::load_source(SourceFile::new("seed.lara", SEED)).unwrap();
-    let report = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut program())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let module =
+        weft::aspect::load_source(SourceFile::new("seed.lara", SEED), &weft::Limits::default()).unwrap();
+    let report = weft::engine::run(
+        &module,
+        None,
+        &[],
+        weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
+        &mut program(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.printed, vec!["[1, 0.3333333333333333, #{\"k\": 1}]"]);
 }
 
@@ -69,8 +77,8 @@ proptest! {
         // Endless loops are stopped by the operation limit; keep mutations
         // from spelling loops so the test stays fast.
         prop_assume!(!text.contains("while") && !text.contains("loop {"));
-        if let Ok(module) = weft::aspect::load_source(SourceFile::new("m.lara", text)) {
-            let _ = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut program());
+        if let Ok(module) = weft::aspect::load_source(SourceFile::new("m.lara", text), &weft::Limits::default()) {
+            let _ = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &weft::Limits::default(), &mut program());
         }
     }
 }

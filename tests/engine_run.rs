@@ -10,10 +10,17 @@ use weft::engine::{EngineError, RunReport};
 use weft::joinpoint::Value;
 
 fn run_with(src: &str, host: &mut MockHost, args: &[(&str, &str)]) -> Result<RunReport, EngineError> {
-    let module = weft::aspect::load_source(SourceFile::new("t.lara", src))
+    let module = weft::aspect::load_source(SourceFile::new("t.lara", src), &weft::Limits::default())
         .unwrap_or_else(|e| panic!("does not parse:\n{e}"));
     let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    weft::engine::run(&module, None, &args, weft_monitor::SCRIPT_APIS, host)
+    weft::engine::run(
+        &module,
+        None,
+        &args,
+        weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
+        host,
+    )
 }
 
 fn run(src: &str, host: &mut MockHost) -> RunReport {
@@ -268,7 +275,7 @@ fn endless_loop_hits_the_operation_limit() {
         &[],
     )
     .unwrap_err();
-    assert!(matches!(err, EngineError::OperationLimit(_)), "{err}");
+    assert!(matches!(err, EngineError::Limit(_)), "{err}");
     assert!(err.to_string().contains("t.lara:3"), "{err}");
 }
 
@@ -365,8 +372,8 @@ fn select_sees_edits_of_previous_applies() {
 #[test]
 fn check_reports_script_syntax_in_the_aspect() {
     let src = "aspectdef A\n  select loop end\n  apply\n    x = ;\n  end\nend";
-    let module = weft::aspect::load_source(SourceFile::new("t.lara", src)).unwrap();
-    let text = weft::engine::check(&module).to_string();
+    let module = weft::aspect::load_source(SourceFile::new("t.lara", src), &weft::Limits::default()).unwrap();
+    let text = weft::engine::check(&module, &weft::Limits::default()).to_string();
     assert!(text.contains("t.lara:4:"), "{text}");
     let err = run_with(src, &mut loops(), &[]).unwrap_err().to_string();
     assert!(err.contains("t.lara:4:"), "{err}");

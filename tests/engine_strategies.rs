@@ -10,7 +10,7 @@ fn load(name: &str) -> weft::aspect::Module {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/engine_strategies")
         .join(name);
-    weft::aspect::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    weft::aspect::load(&path, &weft::Limits::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn flags(primitive: bool) -> Vec<(&'static str, Value)> {
@@ -64,8 +64,15 @@ fn program() -> MockHost {
 fn ascv3_instruments_parameters_writes_and_returns() {
     let module = load("ascv3.lara");
     let mut h = program();
-    let report = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut h)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let report = weft::engine::run(
+        &module,
+        None,
+        &[],
+        weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
+        &mut h,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.warnings.is_empty());
     let log = h.log.join("\n");
     for expected in [
@@ -118,6 +125,7 @@ fn run_choice(file: &str, dir: &std::path::Path) -> Vec<String> {
         None,
         &args,
         weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
         &mut MockHost::new(),
     )
     .unwrap_or_else(|e| panic!("{e}"));

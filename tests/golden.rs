@@ -18,9 +18,17 @@ fn weave(case: &Path) -> Result<String, String> {
     let path = Path::new("input.c");
     let front = FrontEnd::new(MacroTable::learn([(path, input.as_str())]));
     let mut program = Program::new(front, [(path.to_path_buf(), input)]);
-    let module = weft::aspect::load(&case.join("aspect.lara")).map_err(|d| d.to_string())?;
-    weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &mut program)
-        .map_err(|e| e.to_string())?;
+    let module =
+        weft::aspect::load(&case.join("aspect.lara"), &weft::Limits::default()).map_err(|d| d.to_string())?;
+    weft::engine::run(
+        &module,
+        None,
+        &[],
+        weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
+        &mut program,
+    )
+    .map_err(|e| e.to_string())?;
     program.commit();
     Ok(program.files()[0].text.to_string())
 }

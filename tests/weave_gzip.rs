@@ -69,9 +69,17 @@ fn re_parsing_woven_gzip_matches_a_fresh_parse() {
     let gzip = setup_support::gzip_dir();
     assert!(gzip.is_dir(), "gzip sources missing: run scripts/fetch-gzip.sh");
     let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
-    let aspect = weft::aspect::load(&root.join("benches/instrument.lara")).unwrap();
+    let aspect = weft::aspect::load(&root.join("benches/instrument.lara"), &weft::Limits::default()).unwrap();
     let mut program = Program::load(&entries, None).unwrap();
-    weft::engine::run(&aspect, None, &[], weft_monitor::SCRIPT_APIS, &mut program).unwrap();
+    weft::engine::run(
+        &aspect,
+        None,
+        &[],
+        weft_monitor::SCRIPT_APIS,
+        &weft::Limits::default(),
+        &mut program,
+    )
+    .unwrap();
     let front = program.front_end().clone();
     let changed = program.woven().len();
     assert!(changed > 50, "the aspect changes most files ({changed})");

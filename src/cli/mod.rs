@@ -7,6 +7,7 @@ mod experiment;
 mod files;
 mod invariants;
 mod joinpoints;
+mod limits;
 mod multiversion;
 mod nonterm;
 mod parse_health;

@@ -99,10 +99,26 @@ pub fn load(args: &TreeArgs, protected: &[PathBuf]) -> Result<(Program, Vec<Entr
         )));
     }
     let entries = output::scan(&args.paths, &selection).map_err(Failure::Usage)?;
+    warn_unselected_inputs(&args.paths, &entries);
     let mut program = Program::load(&entries, args.macro_file.as_deref()).map_err(Failure::Failed)?;
     program.add_include_dirs(&args.include_dirs);
     warn_not_understood(&mut program);
     Ok((program, entries))
+}
+
+/// Says, on stderr, which files named on the command line are not woven
+/// because the selection (`--include`, default `*.c`) leaves them out: a
+/// user naming a file expects it woven, and would otherwise see nothing.
+fn warn_unselected_inputs(paths: &[PathBuf], entries: &[Entry]) {
+    let unselected = entries
+        .iter()
+        .filter(|e| e.kind == output::EntryKind::File { weave: false } && paths.contains(&e.source));
+    for entry in unselected {
+        eprintln!(
+            "warning: `{}` is copied, not woven: its name does not match --include (default `*.c`)",
+            entry.source.display()
+        );
+    }
 }
 
 /// Says, on stderr, how much C the front end did not understand: those

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 
+use super::limits::LimitArgs;
 use super::tree::{self, Failure, TreeArgs};
 use crate::aspect::Module;
 use crate::engine::{EngineError, HostError, RunReport, Warning};
@@ -43,6 +44,8 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
     #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
     tree: TreeArgs,
 }
 
@@ -53,14 +56,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 fn weave(args: &Args) -> Result<(), Failure> {
     let aspect_args = parse_args(&args.args).map_err(Failure::Usage)?;
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
-    let module = crate::aspect::load(&args.aspect).map_err(|d| diagnosed(2, d.to_string()))?;
+    let limits = args.limits.limits().map_err(Failure::Usage)?;
+    let module = crate::aspect::load(&args.aspect, &limits).map_err(|d| diagnosed(2, d.to_string()))?;
     // The aspect and the files it imports are inputs the output must not hold.
     let aspect_files: Vec<PathBuf> = module.files.iter().map(|f| f.path.clone()).collect();
     let (mut program, entries) = tree::load(&args.tree, &aspect_files)?;
     let kind = args.solver.as_deref().and_then(weft_smt::Kind::parse);
     let timeout = Duration::from_secs_f64(args.solver_timeout.max(0.001));
     program.set_loop_analysis(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout)));
-    let report = run_aspect(&module, &aspect_args, &mut program)?;
+    let report = run_aspect(&module, &aspect_args, &limits, &mut program)?;
     let left_out = LeftOut::of(&report.warnings, program.skipped());
     left_out.print(args.strict);
     if args.strict && !left_out.is_empty() {
@@ -87,19 +91,19 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 fn run_aspect(
     module: &Module,
     args: &[(String, String)],
+    limits: &crate::Limits,
     program: &mut Program,
 ) -> Result<RunReport, Failure> {
     let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
-    let report =
-        crate::engine::run(module, None, args, weft_monitor::SCRIPT_APIS, program).map_err(|e| match e {
-            EngineError::Aspect(d) => diagnosed(2, d.to_string()),
-            // A missing solver is the setup's fault, like a bad aspect.
-            EngineError::Host { error, diagnostic } if matches!(*error, HostError::Unavailable(_)) => {
-                diagnosed(2, diagnostic.to_string())
-            }
-            other => diagnosed(1, other.to_string()),
-        })?;
-    Ok(report)
+    let apis = weft_monitor::SCRIPT_APIS;
+    crate::engine::run(module, None, args, apis, limits, program).map_err(|e| match e {
+        EngineError::Aspect(d) => diagnosed(2, d.to_string()),
+        // A missing solver is the setup's fault, like a bad aspect.
+        EngineError::Host { error, diagnostic } if matches!(*error, HostError::Unavailable(_)) => {
+            diagnosed(2, diagnostic.to_string())
+        }
+        other => diagnosed(1, other.to_string()),
+    })
 }
 
 /// Refused inserts shown in full for each insert of the aspect and reason;

@@ -11,18 +11,21 @@ use std::sync::Arc;
 
 use super::ast::Module;
 use super::parser::parse_file;
+use crate::Limits;
 use crate::diag::{Diagnostic, Diagnostics, SourceFile};
+use crate::files::read_text;
 
 /// Reads, parses and resolves the imports of the aspect file at `path`.
-pub fn load(path: &Path) -> Result<Module, Diagnostics> {
-    let text = std::fs::read_to_string(path)
+/// Each file read is bounded by the `file` limit of `limits`.
+pub fn load(path: &Path, limits: &Limits) -> Result<Module, Diagnostics> {
+    let text = read_text(path, limits.file_bytes)
         .map_err(|e| Diagnostic::bare(format!("cannot read {}: {e}", path.display())))?;
-    load_source(SourceFile::new(path, text))
+    load_source(SourceFile::new(path, text), limits)
 }
 
 /// Parses `entry` (already in memory) and loads the files it imports,
 /// relative to `entry.path`.
-pub fn load_source(entry: Arc<SourceFile>) -> Result<Module, Diagnostics> {
+pub fn load_source(entry: Arc<SourceFile>, limits: &Limits) -> Result<Module, Diagnostics> {
     let mut module = Module {
         files: Vec::new(),
         aspects: Vec::new(),
@@ -46,7 +49,7 @@ pub fn load_source(entry: Arc<SourceFile>) -> Result<Module, Diagnostics> {
             if !seen.insert(identity(&path)) {
                 continue;
             }
-            match std::fs::read_to_string(&path) {
+            match read_text(&path, limits.file_bytes) {
                 Ok(text) => queue.push(SourceFile::new(path, text)),
                 Err(e) => errors.push(
                     Diagnostic::error(&span.file, span.range, format!("cannot import `{target}`: {e}"))

@@ -53,9 +53,11 @@ pub enum RawPiece {
     Interpolation(std::ops::Range<usize>),
 }
 
-/// Splits a literal body at `[[ … ]]`. An unclosed `[[` is plain text.
-/// Splitting happens before escape decoding, so ranges are source ranges.
-pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
+/// Splits a literal body at `[[ … ]]`. Splitting happens before escape
+/// decoding, so ranges are source ranges. A `[[` that no `]]` closes is an
+/// error: the byte offset of that `[[` (copied to C, it would be neither
+/// the interpolation meant nor C). A `]]` alone is text (`a[b[i]]`).
+pub fn split_interpolations(body: &str) -> Result<Vec<RawPiece>, usize> {
     let mut pieces = Vec::new();
     let mut text_start = 0;
     let mut cursor = 0;
@@ -65,9 +67,7 @@ pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
         while body[open + 2..].starts_with('[') {
             open += 1;
         }
-        let Some(close) = interpolation_end(body, open + 2) else {
-            break;
-        };
+        let close = interpolation_end(body, open + 2).ok_or(open)?;
         if open > text_start {
             pieces.push(RawPiece::Text(text_start..open));
         }
@@ -78,7 +78,7 @@ pub fn split_interpolations(body: &str) -> Vec<RawPiece> {
     if text_start < body.len() {
         pieces.push(RawPiece::Text(text_start..body.len()));
     }
-    pieces
+    Ok(pieces)
 }
 
 /// Where the `]]` closing an interpolation whose expression starts at
@@ -134,6 +134,7 @@ mod tests {
     /// The interpolated expressions of `body`.
     fn interpolations(body: &str) -> Vec<&str> {
         split_interpolations(body)
+            .unwrap()
             .into_iter()
             .filter_map(|p| match p {
                 RawPiece::Interpolation(r) => Some(&body[r]),
@@ -152,6 +153,7 @@ mod tests {
         assert_eq!(interpolations("[[a]][[b]]"), ["a", "b"]);
         let body = "a[[[n]]] = 0;";
         let texts: Vec<&str> = split_interpolations(body)
+            .unwrap()
             .into_iter()
             .filter_map(|p| match p {
                 RawPiece::Text(r) => Some(&body[r]),
@@ -174,13 +176,23 @@ mod tests {
         let body = "Range __r_a[ [[size]] ];";
         assert_eq!(
             split_interpolations(body),
-            vec![
+            Ok(vec![
                 RawPiece::Text(0..13),
                 RawPiece::Interpolation(15..19),
                 RawPiece::Text(21..24)
-            ]
+            ])
         );
-        assert_eq!(split_interpolations("a[[b"), vec![RawPiece::Text(0..4)]);
+        assert_eq!(
+            split_interpolations("a[b[i]] = 0;"),
+            Ok(vec![RawPiece::Text(0..12)])
+        );
+    }
+
+    #[test]
+    fn an_unclosed_interpolation_is_an_error_at_its_brackets() {
+        assert_eq!(split_interpolations("a[[b"), Err(1));
+        assert_eq!(split_interpolations("[[x]] + [[m[k ]]"), Err(8));
+        assert_eq!(split_interpolations("[[ \"]]"), Err(0));
     }
 
     #[test]

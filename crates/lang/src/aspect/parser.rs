@@ -553,8 +553,28 @@ impl Builder<'_> {
                 span,
             };
         }
+        let raws = match split_interpolations(text) {
+            Ok(raws) => raws,
+            Err(open) => {
+                let at = body_start + open;
+                self.errors.push(
+                    Diagnostic::error(
+                        self.file,
+                        at..at + 2,
+                        "unterminated `[[`: no `]]` closes this interpolation",
+                    )
+                    .with_hint(
+                        "`[[ expr ]]` puts a script value in the code; C never needs `[[` without `]]`",
+                    ),
+                );
+                return Literal {
+                    pieces: vec![Piece::Text(decode(text))],
+                    span,
+                };
+            }
+        };
         let mut pieces = Vec::new();
-        for raw in split_interpolations(text) {
+        for raw in raws {
             match raw {
                 RawPiece::Text(r) => pieces.push(Piece::Text(decode(&text[r]))),
                 RawPiece::Interpolation(r) => {

@@ -12,12 +12,10 @@ use super::host::{Host, HostError, InsertAt};
 use super::select::{join, select};
 use super::shared_host::SharedHost;
 use super::translate::Translation;
-use super::{ScriptApi, Warning, laraobject};
+use super::{ScriptApi, Warning, json, laraobject};
+use crate::Limits;
 use crate::diag::Diagnostic;
 use crate::model::catalogue;
-
-/// How many rhai operations a run may take before it is stopped as runaway.
-pub const MAX_OPERATIONS: u64 = 50_000_000;
 
 /// A host failure carried through rhai as the payload of a runtime error,
 /// with the action site (if any) that caused it.
@@ -44,6 +42,7 @@ pub struct Context {
     pub collected: Arc<Mutex<Collected>>,
     /// The script APIs of the layers above the engine (monitors).
     pub apis: Arc<[ScriptApi]>,
+    pub limits: Limits,
 }
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
@@ -126,20 +125,57 @@ impl Context {
 /// A rhai engine with every weft function registered.
 pub fn engine(context: &Context) -> Engine {
     let mut engine = Engine::new();
-    engine.set_max_operations(MAX_OPERATIONS);
-    // Debug builds of rhai default to very shallow limits.
-    engine.set_max_call_levels(96);
-    engine.set_max_expr_depths(256, 128);
+    set_limits(&mut engine, &context.limits);
     // Lets the registered `/` below replace rhai's integer division.
     engine.set_fast_operators(false);
     register_joinpoints(&mut engine, context);
     register_actions(&mut engine, context);
     register_script_library(&mut engine, context);
+    json::register(&mut engine, context.limits);
     laraobject::register(&mut engine);
     for register in context.apis.iter() {
         register(&mut engine);
     }
     engine
+}
+
+/// rhai's limits from the run's: every count rhai keeps is bounded (rhai
+/// reads 0 as "no limit", as weft does). CPU time is checked every few
+/// thousand operations against the script thread's clock.
+pub fn set_limits(engine: &mut Engine, limits: &Limits) {
+    let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    engine.set_max_operations(limits.operations);
+    engine.set_max_call_levels(size(limits.call_levels));
+    engine.set_max_expr_depths(size(limits.expression_depth), size(limits.expression_depth / 2));
+    engine.set_max_string_size(size(limits.string_bytes));
+    engine.set_max_array_size(size(limits.array_items));
+    engine.set_max_map_size(size(limits.map_entries));
+    let seconds = limits.cpu_seconds;
+    if seconds != 0 {
+        engine.on_progress(move |operations| {
+            let over = operations % 4096 == 0 && thread_cpu_seconds() > seconds as f64;
+            over.then(|| Dynamic::from(CPU_TOKEN))
+        });
+    }
+}
+
+/// What the progress callback stops a run with when its time is up.
+pub const CPU_TOKEN: &str = "weft: cpu-seconds";
+
+/// CPU seconds used by the calling thread: the script runs on a thread of
+/// its own, so this is the run's time, without the solver processes it
+/// waits for.
+fn thread_cpu_seconds() -> f64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given, nothing else.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    if status != 0 {
+        return 0.0;
+    }
+    now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
 }
 
 /// The `joinpoint` type and a property getter per catalogue attribute.
@@ -227,6 +263,13 @@ fn register_script_library(engine: &mut Engine, context: &Context) {
                         .into(),
                 );
             }
+            if let Some(f) = value.as_float().ok().filter(|f| !f.is_finite()) {
+                return Err(format!(
+                    "`[[…]]` is the number {f}, which C cannot spell: \
+                     a division by zero, or an overflow, in the aspect"
+                )
+                .into());
+            }
             Ok(text(&value))
         })
         .register_fn("weft_truthy", |value: Dynamic| truthy(&value))
@@ -245,17 +288,4 @@ fn register_script_library(engine: &mut Engine, context: &Context) {
                 (a as rhai::FLOAT / b as rhai::FLOAT).into()
             }
         });
-    for name in ["readJSON", "fileToJSON"] {
-        engine.register_fn(name, |path: &str| -> Fallible<Dynamic> {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let json: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| format!("{path} is not JSON: {e}"))?;
-            rhai::serde::to_dynamic(json)
-        });
-    }
-    engine.register_fn("writeJSON", |path: &str, value: Dynamic| -> Fallible<()> {
-        let json: serde_json::Value = rhai::serde::from_dynamic(&value)?;
-        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {path}: {e}").into())
-    });
 }

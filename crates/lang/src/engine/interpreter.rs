@@ -11,7 +11,8 @@ use super::error::{EngineError, from_parse, from_rhai};
 use super::host::Host;
 use super::shared_host::SharedHost;
 use super::translate::{Translation, aspect_function, translate};
-use super::{RunReport, ScriptApi};
+use super::{RunReport, ScriptApi, check};
+use crate::Limits;
 use crate::aspect::Module;
 use crate::aspect::ast::AspectDef;
 use crate::diag::{Diagnostic, Diagnostics, closest};
@@ -23,7 +24,9 @@ const SCRIPT_STACK: usize = 64 * 1024 * 1024;
 /// of `module` against `host`. `args` set inputs by name (`--arg N=V`):
 /// integers, floats and `true`/`false` are parsed, anything else is a string.
 /// `apis` are the script functions of the layers above the engine that
-/// this run offers the aspect (the monitors' table builders).
+/// this run offers the aspect (the monitors' table builders). `limits`
+/// bound what the script may use (operations, time, value sizes, files).
+/// The module is first checked as `weft check` checks it.
 ///
 /// For the length of the run the host is moved out of `host` (which holds
 /// `H::default()` meanwhile) into a handle the script's functions share,
@@ -33,8 +36,13 @@ pub fn run<H: Host + Send + Default + 'static>(
     entry: Option<&str>,
     args: &[(String, String)],
     apis: &[ScriptApi],
+    limits: &Limits,
     host: &mut H,
 ) -> Result<RunReport, EngineError> {
+    let diagnostics = check(module, limits);
+    if diagnostics.has_errors() {
+        return Err(EngineError::Aspect(diagnostics));
+    }
     let aspect = entry_aspect(module, entry)?;
     let inputs = input_map(aspect, args)?;
     let translation = Arc::new(translate(module).map_err(EngineError::Aspect)?);
@@ -50,6 +58,7 @@ pub fn run<H: Host + Send + Default + 'static>(
         translation: Arc::clone(&translation),
         collected: Arc::clone(&collected),
         apis: apis.into(),
+        limits: *limits,
     };
     let outcome = std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -92,6 +101,7 @@ fn evaluate(
     translation: &Translation,
 ) -> Result<(), EngineError> {
     let engine = engine(&context);
+    let limits = context.limits;
     drop(context);
     let ast = engine
         .compile(script)
@@ -101,10 +111,14 @@ fn evaluate(
     engine
         .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
         .map(|_| ())
-        .map_err(|e| from_rhai(*e, translation))
+        .map_err(|e| from_rhai(*e, translation, &limits))
 }
 
-fn entry_aspect<'m>(module: &'m Module, entry: Option<&str>) -> Result<&'m AspectDef, EngineError> {
+/// The aspect a run starts with: `entry`, or the module's first.
+pub(super) fn entry_aspect<'m>(
+    module: &'m Module,
+    entry: Option<&str>,
+) -> Result<&'m AspectDef, EngineError> {
     let Some(name) = entry else {
         return module.aspects.first().ok_or_else(|| {
             EngineError::Aspect(Diagnostic::bare("the aspect file defines no aspectdef").into())

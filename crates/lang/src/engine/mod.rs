@@ -9,6 +9,7 @@ mod emit;
 mod error;
 mod host;
 mod interpreter;
+mod json;
 mod laraobject;
 mod names;
 mod select;
@@ -16,12 +17,12 @@ mod shared_host;
 mod translate;
 mod translate_expr;
 
-pub use builtins::MAX_OPERATIONS;
 pub use error::EngineError;
 pub use host::{Host, HostError, InsertAt};
 pub use interpreter::run;
 pub use select::{Tuple, join, select};
 
+use crate::Limits;
 use crate::aspect::Module;
 use crate::aspect::ast::{Expr, Piece, Token};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -54,16 +55,21 @@ pub struct Warning {
     pub diagnostic: Diagnostic,
 }
 
-/// Static checks of a loaded module: everything translation can see
+/// Static checks of a loaded module, the same for `weft check` and before
+/// every run: an aspect to start with, everything translation can see
 /// (unknown join point kinds, attributes, aspects, labels, `$` variables)
-/// and the script syntax rhai reports when compiling the translation.
-pub fn check(module: &Module) -> Diagnostics {
+/// and the script syntax rhai reports when compiling the translation
+/// (with the expression depth of `limits`).
+pub fn check(module: &Module, limits: &Limits) -> Diagnostics {
+    if let Err(EngineError::Aspect(diagnostics)) = interpreter::entry_aspect(module, None) {
+        return diagnostics;
+    }
     let translation = match translate::translate(module) {
         Ok(translation) => translation,
         Err(diagnostics) => return diagnostics,
     };
     let mut engine = rhai::Engine::new_raw();
-    engine.set_max_expr_depths(256, 128);
+    builtins::set_limits(&mut engine, limits);
     // Every variable must be declared before use: what a run would only
     // find when it reached the use.
     engine.set_strict_variables(true);

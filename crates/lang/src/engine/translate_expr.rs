@@ -216,6 +216,8 @@ impl Translator<'_> {
             match piece {
                 Piece::Text(text) => self.out.glue(&format!(" + {}", rhai_string(text))),
                 Piece::Interpolation(expr) => {
+                    // A value C cannot take is an error at its `[[…]]`.
+                    self.out.at(&expr.span);
                     self.out.glue(" + weft_interpolate(");
                     self.expr(expr);
                     self.out.glue(")");

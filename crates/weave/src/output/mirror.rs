@@ -74,8 +74,15 @@ pub fn scan(inputs: &[PathBuf], selection: &Selection) -> anyhow::Result<Vec<Ent
         }
         let meta =
             std::fs::metadata(input).with_context(|| format!("cannot read input `{}`", input.display()))?;
-        if !meta.is_dir() {
-            let weave = meta.is_file() && selection.weaves(&name);
+        if !meta.is_dir() && !meta.is_file() {
+            bail!(
+                "input `{}` is neither a file nor a directory (a pipe or a device: standard input, say); \
+                 save the C to a .c file and give that",
+                input.display()
+            );
+        }
+        if meta.is_file() {
+            let weave = selection.weaves(&name);
             entries.push(Entry {
                 source: input.clone(),
                 dest: name,
