@@ -86,10 +86,10 @@ fn defined_names(file: &ParsedFile, node: Node<'_>, out: &mut Vec<String>) {
     match node.kind() {
         "preproc_def" | "preproc_function_def" => push(node.child_by_field_name("name")),
         "function_definition" => {
-            if let Some(name) = function_name(file, node) {
-                if !out.contains(&name) {
-                    out.push(name);
-                }
+            if let Some(name) = function_name(file, node)
+                && !out.contains(&name)
+            {
+                out.push(name);
             }
         }
         "preproc_call"

@@ -103,10 +103,10 @@ fn uses(file: &ParsedFile, node: tree_sitter::Node<'_>, name: &str, at: &mut Vec
         // A function whose parameter or local has the name: its uses there
         // are the local's (the name in its declarator is still the global).
         "function_definition" if shadows(file, node, name) => {
-            if let Some(d) = node.child_by_field_name("declarator").and_then(declarator_name) {
-                if file.node_text(d) == name {
-                    at.extend(file.original_range(d.byte_range()));
-                }
+            if let Some(d) = node.child_by_field_name("declarator").and_then(declarator_name)
+                && file.node_text(d) == name
+            {
+                at.extend(file.original_range(d.byte_range()));
             }
             return;
         }

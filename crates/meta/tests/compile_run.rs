@@ -523,7 +523,6 @@ fn mutated(original: &str, dice: &mut Dice) -> String {
             .lines()
             .zip(other.lines())
             .filter(|(a, b)| a != b)
-            .map(|(a, b)| (a, b))
             .collect();
         if !differing.is_empty() {
             let (from, to) = differing[dice.below(differing.len())];
