@@ -109,7 +109,10 @@ def check(root, program, weft, every, scratch):
     def one(job):
         n, exe, t = job
         env = dict(os.environ, WEFT_REV=str(n))
-        return run(meta_exe, t, inputs, env) != run(exe, t, inputs, os.environ)
+        differs = run(meta_exe, t, inputs, env) != run(exe, t, inputs, os.environ)
+        if differs:
+            print(f"  revision {n} differs from its version alone on: {t}", file=sys.stderr)
+        return differs
 
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=2) as pool:
