@@ -519,11 +519,7 @@ fn mutated(original: &str, dice: &mut Dice) -> String {
     for _ in 0..1 + dice.below(3) {
         let other = generated(dice);
         // Take one line of the other program where the two differ.
-        let differing: Vec<(&str, &str)> = text
-            .lines()
-            .zip(other.lines())
-            .filter(|(a, b)| a != b)
-            .collect();
+        let differing: Vec<(&str, &str)> = text.lines().zip(other.lines()).filter(|(a, b)| a != b).collect();
         if !differing.is_empty() {
             let (from, to) = differing[dice.below(differing.len())];
             text = text.replacen(&format!("{from}\n"), &format!("{to}\n"), 1);
