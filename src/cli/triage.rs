@@ -10,7 +10,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use weft_triage::ask::{ask, conclusion};
@@ -123,9 +123,8 @@ fn triage(args: Args) -> anyhow::Result<i32> {
     if args.ask && !std::io::stdin().is_terminal() {
         bail!("--ask asks on the terminal, but stdin is not one (leave --ask out to print the questions)");
     }
-    let start = Instant::now();
-    let table = observe(&plan)?;
-    let elapsed = start.elapsed();
+    let observed = observe(&plan)?;
+    let table = observed.table;
     let report = weft_triage::analyse(&args.command, &table, truth.as_ref())?;
     if let Some(file) = &args.json {
         replace_file(file, &report.to_json(), "triage report", is_json_report)?;
@@ -135,7 +134,11 @@ fn triage(args: Args) -> anyhow::Result<i32> {
     }
     print!("{}", summary(&report, !args.ask));
     let runs = table.revisions.len() * table.inputs.len();
-    println!("{runs} runs in {:.2} s.", elapsed.as_secs_f64());
+    println!(
+        "{runs} runs in {:.2} s; scratch removed in {:.2} s.",
+        observed.run_time.as_secs_f64(),
+        observed.clean_up_time.as_secs_f64()
+    );
     if args.ask {
         let outcome = ask(
             &report,

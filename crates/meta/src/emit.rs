@@ -5,7 +5,6 @@
 use std::fmt::Write;
 
 use super::dispatch;
-use super::filescope;
 use super::place::Text;
 use super::site::{Granularity, Site};
 
@@ -16,7 +15,12 @@ const RUNTIME: &str = include_str!("../runtime/weft_meta.h");
 /// `ids`, for a program of `revisions` revisions.
 pub fn file(original: &Text, sites: &[Site], ids: &[usize], revisions: usize) -> String {
     let text = &*original.file.text;
-    let mut out = String::from("static int weft_meta_rev(int weft_slot); /* weft: which revision runs */\n");
+    // File-scope sites keep every revision's text and switch nothing.
+    let switches = sites.iter().any(|s| s.granularity != Granularity::FileScope);
+    let mut out = match switches {
+        true => String::from("static int weft_meta_rev(int weft_slot); /* weft: which revision runs */\n"),
+        false => String::new(),
+    };
     let mut pos = 0;
     for (slot, (site, id)) in sites.iter().zip(ids).enumerate() {
         let start = original.offset(site.lines.start);
@@ -25,7 +29,7 @@ pub fn file(original: &Text, sites: &[Site], ids: &[usize], revisions: usize) ->
             Granularity::Statements { .. } => out.push_str(&chain(slot, *id, site, indent(&text[start..]))),
             Granularity::Functions { .. } => out.push_str(&dispatch::write(slot, *id, site)),
             Granularity::FileScope => match &site.merged {
-                Some(merged) => out.push_str(&filescope::write(slot, *id, merged)),
+                Some(merged) => out.push_str(&merged.text),
                 None => out.push_str(&site.original),
             },
         }
@@ -34,6 +38,9 @@ pub fn file(original: &Text, sites: &[Site], ids: &[usize], revisions: usize) ->
     out.push_str(&text[pos..]);
     if !out.ends_with('\n') {
         out.push('\n');
+    }
+    if !switches {
+        return out;
     }
     let cache = vec!["-1"; sites.len()].join(", ");
     let ids: Vec<String> = ids.iter().map(usize::to_string).collect();

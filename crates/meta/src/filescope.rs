@@ -1,219 +1,200 @@
-//! File-scope sites: changes between functions, as fixes often make them
-//! (an added `#include`, a new static flag, a macro with a new body).
-//! There is no statement to switch there, so declarations a revision adds
-//! are kept for every revision (they change nothing for the others), and a
-//! macro whose body a revision changes gets one body that picks the
-//! revision where it is used. Anything else is refused.
+//! File-scope sites: changes between functions (an added `#include`, a
+//! new static flag, a global's new size or initializer, a macro with a new
+//! body, a function with a new signature). There is no statement to switch
+//! there, so the meta program keeps every revision's file-scope text: what
+//! the original has and what each revision adds. That is only right when
+//! nothing collides, so a name whose definition differs between revisions
+//! is first given one copy per revision ([`crate::split`]: `K__weft_rev1`,
+//! with the uses renamed, which moves the switch to the uses); [`merge`]
+//! asks for that with [`NeedsSplit`].
 
-use std::fmt::Write;
+use std::fmt;
 
 use anyhow::bail;
+use tree_sitter::Node;
+use weft_c::ParsedFile;
 
+use super::ctext;
+use super::place::{declarator_name, function_name};
 use super::site::Branch;
 
-/// A file-scope site merged across revisions.
+/// The meta text of a file-scope site.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Merged {
-    /// The original items, with changed macros made to pick.
-    kept: Vec<Item>,
-    /// Text the revisions add, each once, in revision order.
-    added: Vec<String>,
+    /// The original text, then what revisions add, each once.
+    pub text: String,
 }
 
+/// Names whose definitions differ between revisions, so that each
+/// revision needs its own copy before the site can be merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Item {
-    Text(String),
-    Macro(Macro),
+pub struct NeedsSplit(pub Vec<String>);
+
+impl fmt::Display for NeedsSplit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "revisions define {} differently", self.0.join(", "))
+    }
 }
 
-/// A `#define` and the body each revision gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Macro {
-    /// `#define NAME` or `#define NAME(params)`.
-    head: String,
-    name: String,
-    original: String,
-    /// Bodies other than the original, with their revisions.
-    bodies: Vec<(Vec<usize>, String)>,
+impl std::error::Error for NeedsSplit {}
+
+/// One top-level item of a file-scope text.
+struct Item {
+    text: String,
+    /// Its code without comments and spacing.
+    code: String,
+    /// The names it defines (macros, globals, functions, types, tags).
+    names: Vec<String>,
+    /// A conditional directive (`#if` … `#endif`) that defines nothing.
+    conditional: bool,
 }
 
-/// Splits file-scope text into items: a directive with its continuation
-/// lines, or a run of other lines (declarations, comments, blanks).
-fn items(text: &str) -> Vec<Item> {
-    let mut out: Vec<Item> = Vec::new();
-    let mut lines = text.split_inclusive('\n').peekable();
-    while let Some(line) = lines.next() {
-        if line.trim_start().starts_with('#') {
-            let mut directive = line.to_string();
-            while directive.trim_end().ends_with('\\') {
-                let Some(next) = lines.next() else { break };
-                directive.push_str(next);
+/// The top-level items of `text` (comments are not items).
+fn items(text: &str, parse: &dyn Fn(&str) -> ParsedFile) -> Vec<Item> {
+    let file = parse(text);
+    let root = file.tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .map(|n| {
+            let text = match file.original_range(n.byte_range()) {
+                Some(r) => file.text[r].to_string(),
+                None => file.node_text(n).to_string(),
+            };
+            let mut names = Vec::new();
+            defined_names(&file, n, &mut names);
+            Item {
+                code: ctext::code(&text),
+                conditional: names.is_empty() && n.kind().starts_with("preproc_if"),
+                names,
+                text,
             }
-            out.push(match define(&directive) {
-                Some((head, name, body)) => Item::Macro(Macro {
-                    head,
-                    name,
-                    original: body,
-                    bodies: Vec::new(),
-                }),
-                None => Item::Text(directive),
-            });
-        } else if let Some(Item::Text(t)) = out
-            .last_mut()
-            .filter(|i| matches!(i, Item::Text(t) if !t.trim_start().starts_with('#')))
-        {
-            t.push_str(line);
-        } else {
-            out.push(Item::Text(line.to_string()));
+        })
+        .collect()
+}
+
+/// Collects the names `node` defines at file scope.
+fn defined_names(file: &ParsedFile, node: Node<'_>, out: &mut Vec<String>) {
+    let mut push = |n: Option<Node<'_>>| {
+        if let Some(n) = n {
+            let name = file.node_text(n).to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
         }
+    };
+    match node.kind() {
+        "preproc_def" | "preproc_function_def" => push(node.child_by_field_name("name")),
+        "function_definition" => {
+            if let Some(name) = function_name(file, node)
+                && !out.contains(&name)
+            {
+                out.push(name);
+            }
+        }
+        "preproc_call"
+            if file
+                .node_text(node)
+                .trim_start()
+                .trim_start_matches('#')
+                .trim_start()
+                .starts_with("undef") =>
+        {
+            let args = node.child_by_field_name("argument").map(|a| file.node_text(a));
+            if let Some(name) = args.and_then(|a| ctext::identifiers(a).next()) {
+                let name = name.to_string();
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        "declaration" | "type_definition" => {
+            let mut cursor = node.walk();
+            for d in node.children_by_field_name("declarator", &mut cursor) {
+                push(declarator_name(d));
+            }
+        }
+        "enumerator" => push(node.child_by_field_name("name")),
+        "struct_specifier" | "union_specifier" | "enum_specifier"
+            if node.child_by_field_name("body").is_some() =>
+        {
+            push(node.child_by_field_name("name"))
+        }
+        _ => {}
     }
-    out
+    if node.kind() == "function_definition" {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        defined_names(file, child, out);
+    }
 }
 
-/// `(head, name, body)` of a `#define` directive.
-fn define(directive: &str) -> Option<(String, String, String)> {
-    let rest = directive
-        .trim_start()
-        .strip_prefix('#')?
-        .trim_start()
-        .strip_prefix("define")?;
-    let rest = rest.trim_start_matches([' ', '\t']);
-    let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
-    let (name, mut after) = rest.split_at(name_len);
-    let mut head = format!("#define {name}");
-    if after.starts_with('(') {
-        let close = after.find(')')?;
-        head.push_str(&after[..=close]);
-        after = &after[close + 1..];
-    }
-    Some((head, name.to_string(), after.trim().to_string()))
-}
-
-/// Merges a file-scope site's texts, or says why it cannot be switched.
-/// `uses_in_conditionals` says whether a macro name is tested by `#if`
-/// somewhere in the file (a run-time pick cannot serve the preprocessor).
+/// Merges a file-scope site's texts: the original's items, then the items
+/// each revision adds. `is_split` says whether a name already has one copy
+/// per revision. Fails with [`NeedsSplit`] when a revision drops or
+/// rewrites an item defining a name that has not, or when revisions add
+/// different definitions of one name; and with a message when a revision
+/// changes a conditional that defines nothing (no copy can switch it).
 pub fn merge(
     path: &str,
     line: usize,
     original: &str,
     branches: &[Branch],
-    uses_in_conditionals: impl Fn(&str) -> bool,
+    is_split: impl Fn(&str) -> bool,
+    parse: &dyn Fn(&str) -> ParsedFile,
 ) -> anyhow::Result<Merged> {
-    let mut kept = items(original);
-    let mut added: Vec<String> = Vec::new();
+    let kept = items(original, parse);
+    let mut added: Vec<Item> = Vec::new();
+    let mut needs: Vec<String> = Vec::new();
+    let need = |names: &[String], needs: &mut Vec<String>| {
+        for n in names.iter().filter(|n| !is_split(n)) {
+            if !needs.contains(n) {
+                needs.push(n.clone());
+            }
+        }
+    };
     for branch in branches {
-        let revs = &branch.revisions;
-        let mut theirs = items(&branch.text);
-        for item in &mut kept {
-            let Some(at) = theirs.iter().position(|t| same_item(t, item)) else {
+        let mut theirs = items(&branch.text, parse);
+        for item in &kept {
+            if let Some(at) = theirs.iter().position(|t| t.code == item.code) {
+                theirs.remove(at);
+                continue;
+            }
+            if item.conditional {
                 bail!(
-                    "{path}:{line}: revision {} removes or rewrites file-scope text it cannot switch \
-                     (only added declarations and new macro bodies can be): {}",
-                    revs[0],
-                    first_line(item)
+                    "{path}:{line}: revision {} changes a conditional directive at file scope ({}); \
+                     the preprocessor runs before a revision is picked",
+                    branch.revisions[0],
+                    item.text.lines().next().unwrap_or("").trim()
                 );
-            };
-            if let (Item::Macro(m), Item::Macro(t)) = (item, theirs.remove(at))
-                && t.original != m.original
-            {
-                m.bodies.push((revs.clone(), t.original));
             }
+            need(&item.names, &mut needs);
         }
-        for rest in theirs {
-            let text = match rest {
-                Item::Text(t) => t,
-                Item::Macro(m) => format!("{} {}\n", m.head, m.original),
-            };
-            if !added.contains(&text) {
-                added.push(text);
+        for item in theirs {
+            if added.iter().any(|a| a.code == item.code) {
+                continue;
             }
-        }
-    }
-    for item in &kept {
-        if let Item::Macro(m) = item
-            && !m.bodies.is_empty()
-            && uses_in_conditionals(&m.name)
-        {
-            bail!(
-                "{path}:{line}: revisions change macro `{}`, which an #if tests: the preprocessor cannot pick a revision",
-                m.name
-            );
-        }
-    }
-    Ok(Merged { kept, added })
-}
-
-fn same_item(a: &Item, b: &Item) -> bool {
-    match (a, b) {
-        (Item::Text(x), Item::Text(y)) => x == y,
-        (Item::Macro(x), Item::Macro(y)) => x.head == y.head,
-        _ => false,
-    }
-}
-
-fn first_line(item: &Item) -> String {
-    let text = match item {
-        Item::Text(t) => t.trim(),
-        Item::Macro(m) => m.head.as_str(),
-    };
-    text.lines().next().unwrap_or("").to_string()
-}
-
-/// The site's text in the meta program.
-pub fn write(slot: usize, id: usize, merged: &Merged) -> String {
-    let mut out = String::new();
-    for item in &merged.kept {
-        match item {
-            Item::Text(t) => out.push_str(t),
-            Item::Macro(m) if m.bodies.is_empty() => {
-                let _ = writeln!(out, "{} {}", m.head, m.original);
+            let clash = |other: &Item| other.names.iter().any(|n| item.names.contains(n));
+            if kept.iter().chain(&added).any(clash) {
+                need(&item.names, &mut needs);
             }
-            Item::Macro(m) => out.push_str(&picking_macro(slot, id, m)),
+            added.push(item);
         }
     }
-    for text in &merged.added {
-        out.push_str(text);
-        if !text.ends_with('\n') {
-            out.push('\n');
-        }
+    if !needs.is_empty() {
+        return Err(NeedsSplit(needs).into());
     }
-    out
-}
-
-/// A macro whose body picks the revision where it is expanded: a
-/// conditional expression, or when a body is a statement (`do … while
-/// (0)`, `{ … }`) an `if` chain inside `do … while (0)`.
-fn picking_macro(slot: usize, id: usize, m: &Macro) -> String {
-    let test = |revs: &[usize]| {
-        revs.iter()
-            .map(|r| format!("weft_meta_rev({slot}) == {r}"))
-            .collect::<Vec<_>>()
-            .join(" || ")
-    };
-    // A revision whose body is a statement can only be used where a
-    // statement goes, so one statement body makes the whole pick a
-    // statement (an expression body is a statement too).
-    let statement = |b: &str| b.starts_with("do") || b.starts_with('{');
-    let any_statement = statement(&m.original) || m.bodies.iter().any(|(_, b)| statement(b));
-    let mut out = format!(
-        "/* weft site {id}: the body of {} picks the revision */\n{} \\\n",
-        m.name, m.head
-    );
-    if any_statement {
-        out.push_str("  do { \\\n");
-        for (i, (revs, body)) in m.bodies.iter().enumerate() {
-            let keyword = if i == 0 { "if" } else { "else if" };
-            let _ = writeln!(out, "    {keyword} ({}) {{ {body}; }} \\", test(revs));
+    let mut text = original.to_string();
+    for item in &added {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
         }
-        let _ = write!(out, "    else {{ {}; }} \\\n  }} while (0)\n", m.original);
-    } else {
-        out.push_str("  ( \\\n");
-        for (revs, body) in &m.bodies {
-            let _ = writeln!(out, "    ({}) ? ({body}) : \\", test(revs));
-        }
-        let _ = writeln!(out, "    ({}))", m.original);
+        text.push_str(&item.text);
+        text.push('\n');
     }
-    out
+    Ok(Merged { text })
 }
 
 #[cfg(test)]
@@ -228,43 +209,110 @@ mod tests {
         }
     }
 
-    #[test]
-    fn added_declarations_are_kept_and_changed_macros_pick() {
-        let original = "#define flush_output(w) (wp=(w),flush_window())\n";
-        let rev = "/* fresh */\nstatic bool fresh;\n#define flush_output(w) (fresh = 0, \\\n  wp = (w), flush_window ())\n";
-        let merged = merge("f.c", 3, original, &[branch(&[1, 2], rev)], |_| false).unwrap();
-        assert_eq!(merged.added, ["/* fresh */\nstatic bool fresh;\n"]);
-        let text = write(0, 4, &merged);
-        assert!(text.contains("#define flush_output(w) \\\n  ( \\\n    (weft_meta_rev(0) == 1 || weft_meta_rev(0) == 2) ? ((fresh = 0, \\\n  wp = (w), flush_window ())) : \\\n    ((wp=(w),flush_window())))\n"), "{text}");
-        assert!(text.ends_with("static bool fresh;\n"), "{text}");
+    fn plain(text: &str) -> ParsedFile {
+        ParsedFile::parse_plain("site.c", text)
+    }
+
+    fn needs(err: anyhow::Error) -> Vec<String> {
+        err.downcast::<NeedsSplit>().expect("a split is asked for").0
     }
 
     #[test]
-    fn removals_and_preprocessor_tested_macros_are_refused() {
-        let original = "static int a;\n#define N 3\n";
-        let err = merge("f.c", 7, original, &[branch(&[1], "#define N 4\n")], |_| false).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("f.c:7: revision 1 removes or rewrites file-scope text"),
-            "{err}"
-        );
+    fn added_declarations_are_kept_for_every_revision() {
+        let original = "#define flush_output(w) (wp=(w),flush_window())\n";
+        let rev = "/* fresh */\nstatic int fresh;\n#define flush_output(w) (wp=(w),flush_window())\n";
+        let merged = merge("f.c", 3, original, &[branch(&[1, 2], rev)], |_| false, &plain).unwrap();
+        assert_eq!(merged.text, format!("{original}static int fresh;\n"));
+    }
+
+    #[test]
+    fn a_changed_definition_asks_for_one_copy_per_revision() {
+        let original = "static int a[4];\n#define N 3\nint f(int x);\n";
         let err = merge(
             "f.c",
             7,
             original,
-            &[branch(&[2], "static int a;\n#define N 4\n")],
-            |n| n == "N",
+            &[branch(&[1], "static int a[3];\n#define N 3\nint f(int x);\n")],
+            |_| false,
+            &plain,
         )
         .unwrap_err();
-        assert!(err.to_string().contains("macro `N`, which an #if tests"), "{err}");
+        assert_eq!(needs(err), ["a"]);
+        let err = merge(
+            "f.c",
+            7,
+            original,
+            &[branch(
+                &[1],
+                "static int a[4];\n#define N 4\nint f(int x, int y);\n",
+            )],
+            |_| false,
+            &plain,
+        )
+        .unwrap_err();
+        assert_eq!(needs(err), ["N", "f"]);
+        // A removed global, and two revisions adding one name differently.
+        let err = merge(
+            "f.c",
+            7,
+            original,
+            &[branch(&[1], "#define N 3\nint f(int x);\n")],
+            |_| false,
+            &plain,
+        )
+        .unwrap_err();
+        assert_eq!(needs(err), ["a"]);
+        let err = merge(
+            "f.c",
+            7,
+            "",
+            &[branch(&[1], "int z = 1;\n"), branch(&[2], "int z = 2;\n")],
+            |_| false,
+            &plain,
+        )
+        .unwrap_err();
+        assert_eq!(needs(err), ["z"]);
+        // Once split, both copies are kept.
         let merged = merge(
             "f.c",
             7,
-            "#define S do { a(); } while (0)\n",
-            &[branch(&[1], "#define S do { b(); } while (0)\n")],
-            |_| false,
+            "static int a__weft_rev0[4];\n",
+            &[branch(&[1], "static int a__weft_rev1[3];\n")],
+            |n| n.contains("__weft_rev"),
+            &plain,
         )
         .unwrap();
-        assert_eq!(merged.added, Vec::<String>::new());
+        assert_eq!(
+            merged.text,
+            "static int a__weft_rev0[4];\nstatic int a__weft_rev1[3];\n"
+        );
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_no_change_and_a_bare_conditional_is_refused() {
+        let original = "/* v0 */\n\nint x;\n";
+        let merged = merge(
+            "f.c",
+            1,
+            original,
+            &[branch(&[1], "/* version 1 */\nint  x;\n")],
+            |_| false,
+            &plain,
+        )
+        .unwrap();
+        assert_eq!(merged.text, original);
+        let err = merge(
+            "f.c",
+            1,
+            "#if A\n#include <x.h>\n#endif\n",
+            &[branch(&[1], "#if B\n#include <x.h>\n#endif\n")],
+            |_| false,
+            &plain,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("changes a conditional directive"),
+            "{err}"
+        );
     }
 }

@@ -9,6 +9,7 @@
 //! changed file is then written with its sites switched ([`emit`],
 //! [`dispatch`]). The user's tree is only read.
 
+mod ctext;
 mod dispatch;
 mod emit;
 mod filescope;
@@ -16,6 +17,7 @@ mod hunks;
 mod patch;
 mod place;
 mod site;
+mod split;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -76,49 +78,127 @@ pub fn build(tree: &Path, patches: &[PathBuf], options: &Options) -> anyhow::Res
         .enumerate()
         .map(|(i, p)| patch::apply(p, tree, options.strip).with_context(|| format!("revision {}", i + 1)))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut changed: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut texts: split::Texts = vec![BTreeMap::new()];
     for rev in &revisions {
         for rel in rev.files.keys() {
-            if !changed.contains_key(rel) {
-                let text = std::fs::read_to_string(tree.join(rel))
-                    .with_context(|| format!("cannot read {}", tree.join(rel).display()))?;
-                changed.insert(rel.clone(), text);
+            if !texts[0].contains_key(rel) {
+                texts[0].insert(rel.clone(), read(tree, rel)?);
             }
         }
     }
-    changed.retain(|rel, text| {
-        revisions
-            .iter()
-            .any(|r| r.files.get(rel).is_some_and(|t| t != text))
-    });
-    if changed.is_empty() {
-        bail!("the patches change nothing in {}", tree.display());
+    for rev in &revisions {
+        let mut files = texts[0].clone();
+        for (rel, text) in &rev.files {
+            files.insert(rel.clone(), split::without_cosmetic_changes(&texts[0][rel], text));
+        }
+        texts.push(files);
     }
-    if let Some(header) = changed
-        .keys()
-        .find(|rel| rel.extension().is_none_or(|e| e != "c"))
-    {
+    if texts[1..].iter().all(|files| *files == texts[0]) {
         bail!(
-            "{}: a patch changes this file; revisions can be switched in .c files only \
-             (a header is read by several units, and a change to it holds for all of them)",
-            header.display()
+            "the patches change nothing in {} (comments and spacing aside)",
+            tree.display()
         );
     }
     let front = Sources::collect(&[tree.to_path_buf()], false)?.front_end(None)?;
+    let all_files = c_files(tree)?;
+    let mut names: Vec<String> = Vec::new();
+    loop {
+        let mut involved = texts.clone();
+        for rel in &all_files {
+            if !involved[0].contains_key(rel) {
+                let text = read(tree, rel)?;
+                if ctext::identifiers(&text).any(|i| names.iter().any(|n| n == i)) {
+                    for files in &mut involved {
+                        files.insert(rel.clone(), text.clone());
+                    }
+                }
+            }
+        }
+        let parse = |rel: &Path, text: &str| front.parse(&tree.join(rel), Arc::from(text));
+        let involved = split::split(involved, &names, &parse);
+        match assemble(tree, patches, &front, &involved) {
+            Err(e) => match e.downcast_ref::<filescope::NeedsSplit>() {
+                Some(filescope::NeedsSplit(more)) if more.iter().any(|m| !names.contains(m)) => {
+                    if let Some(main) = more.iter().find(|m| *m == "main") {
+                        bail!(
+                            "revisions define `{main}` differently (its signature); the program's entry cannot be copied per revision"
+                        );
+                    }
+                    for m in more {
+                        if !names.contains(m) {
+                            names.push(m.clone());
+                        }
+                    }
+                }
+                _ => return Err(e),
+            },
+            done => return done,
+        }
+    }
+}
+
+fn read(tree: &Path, rel: &Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(tree.join(rel))
+        .with_context(|| format!("cannot read {}", tree.join(rel).display()))
+}
+
+/// The C files (`.c`, `.h`) of `tree`, relative to it; links are not
+/// followed.
+fn c_files(tree: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(tree) {
+        let entry = entry?;
+        let is_c = entry.path().extension().is_some_and(|e| e == "c" || e == "h");
+        if entry.file_type().is_file() && is_c {
+            out.push(entry.path().strip_prefix(tree)?.to_path_buf());
+        }
+    }
+    Ok(out)
+}
+
+/// The meta program of the texts of every revision (`texts[0]` the
+/// original's, with split names already renamed).
+fn assemble(
+    tree: &Path,
+    patches: &[PathBuf],
+    front: &weft_c::FrontEnd,
+    texts: &split::Texts,
+) -> anyhow::Result<MetaProgram> {
     let mut program = MetaProgram {
         revisions: patches.to_vec(),
         files: BTreeMap::new(),
         sites: Vec::new(),
     };
-    for (rel, text) in &changed {
+    for (rel, text) in &texts[0] {
         let parse = |t: &str| front.parse(&tree.join(rel), Arc::from(t));
         let original = parse(text);
-        let parsed: Vec<(usize, ParsedFile)> = revisions
+        let parsed: Vec<(usize, ParsedFile)> = texts[1..]
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| Some((i + 1, parse(r.files.get(rel)?))))
+            .filter(|(_, files)| files[rel] != *text)
+            .map(|(i, files)| (i + 1, parse(&files[rel])))
             .collect();
-        add_file(&mut program, rel, &original, &parsed, patches.len())?;
+        let first_site = program.sites.len();
+        if parsed.is_empty() {
+            // Only renamed: the copies of split names live here.
+            if read(tree, rel)? != *text {
+                program.files.insert(rel.clone(), text.clone());
+            }
+            continue;
+        }
+        add_file(&mut program, tree, front, rel, &original, &parsed, patches.len())?;
+        let is_c = rel.extension().is_some_and(|e| e == "c");
+        if let Some(site) = program.sites[first_site..]
+            .iter()
+            .find(|s| !is_c && s.level != "file scope")
+        {
+            bail!(
+                "{}:{}: a patch changes code in this header; revisions can be switched in .c files \
+                 only (a header is read by several units, and a switch in it would be copied to each)",
+                rel.display(),
+                site.first_line
+            );
+        }
     }
     Ok(program)
 }
@@ -126,13 +206,17 @@ pub fn build(tree: &Path, patches: &[PathBuf], options: &Options) -> anyhow::Res
 /// Finds one file's sites and writes its meta text into `program`.
 fn add_file(
     program: &mut MetaProgram,
+    tree: &Path,
+    front: &weft_c::FrontEnd,
     rel: &Path,
     original: &ParsedFile,
     parsed: &[(usize, ParsedFile)],
     revisions: usize,
 ) -> anyhow::Result<()> {
+    let parse = |text: &str| front.parse(&tree.join(rel), Arc::from(text));
     let versions = site::FileVersions {
         path: rel.display().to_string(),
+        parse: &parse,
         original: place::Text::new(original),
         revisions: parsed
             .iter()

@@ -351,6 +351,28 @@ impl<'f> Text<'f> {
 }
 
 impl Text<'_> {
+    /// The whole lines of the top-level items that `lines` overlap (with
+    /// `lines` themselves), when each item's place is known.
+    pub fn top_level_hull(&self, lines: &Range<usize>) -> Option<Range<usize>> {
+        let target = self.bytes(lines);
+        let mut hull = lines.clone();
+        for top in named_children(self.file.tree.root_node()) {
+            let Some(r) = self.range(top) else {
+                let view = top.byte_range();
+                let r = self.file.map.approximate(view.start)..self.file.map.approximate(view.end);
+                if overlaps(&r, &target) {
+                    return None;
+                }
+                continue;
+            };
+            if overlaps(&r, &target) {
+                hull.start = hull.start.min(self.line(r.start));
+                hull.end = hull.end.max(self.line(r.end.saturating_sub(1)) + 1);
+            }
+        }
+        Some(hull)
+    }
+
     /// Whether `lines` hold only whole top-level items (or, when empty,
     /// lie between two of them).
     pub fn top_level(&self, lines: &Range<usize>) -> bool {

@@ -6,9 +6,10 @@ use std::ops::Range;
 
 use anyhow::bail;
 
-use super::filescope;
+use super::filescope::{self, NeedsSplit};
 use super::hunks::{Hunk, map_range};
 use super::place::{Definition, Text};
+use super::split;
 
 /// How a site picks its revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +55,8 @@ pub struct Site {
 /// One file as the original and each revision that changes it have it.
 pub struct FileVersions<'f> {
     pub path: String,
+    /// Parses a piece of the file's text (with the front end).
+    pub parse: &'f dyn Fn(&str) -> weft_c::ParsedFile,
     pub original: Text<'f>,
     /// Revision number (1-based), its text, and its hunks against the original.
     pub revisions: Vec<(usize, Text<'f>, Vec<Hunk>)>,
@@ -138,6 +141,18 @@ impl FileVersions<'_> {
                     ..region.clone()
                 });
             }
+            // Part of a declaration (a line of an array's initializer):
+            // the whole declaration is the site.
+            if let Some(lines) = self
+                .original
+                .top_level_hull(&region.lines)
+                .filter(|l| *l != region.lines)
+            {
+                return Ok(Region {
+                    lines,
+                    ..region.clone()
+                });
+            }
             bail!(
                 "{}:{}: {} changes code outside function bodies (or in a function that shares a line \
                  with other code); only changes inside functions can be switched",
@@ -146,21 +161,27 @@ impl FileVersions<'_> {
                 self.who(&region.lines)
             );
         };
+        // Functions with one copy per revision are kept side by side.
+        if !found.names.is_empty() && found.names.iter().all(|n| split::is_copy(n)) {
+            return Ok(Region {
+                lines: found.lines,
+                functions: region.functions.clone(),
+                file_scope: true,
+            });
+        }
         if found.lines == region.lines {
-            for (rev, text, hunks) in self.touching(&region.lines) {
+            let mut names = found.names.clone();
+            for (_, text, hunks) in self.touching(&region.lines) {
                 let mapped = map_range(hunks, region.lines.clone());
-                if text
-                    .functions(&mapped)
-                    .is_none_or(|f| f.lines != mapped || f.names != found.names)
-                {
-                    bail!(
-                        "{}:{}: revision {rev} does not keep the function definitions {} whole \
-                         (renamed, split or merged); cannot switch between them",
-                        self.path,
-                        region.lines.start + 1,
-                        found.names.join(", ")
-                    );
+                match text.functions(&mapped) {
+                    Some(f) if f.lines == mapped && f.names == found.names => {}
+                    // Renamed, split or merged: every revision's functions
+                    // get their own copies.
+                    other => names.extend(other.map(|f| f.names).unwrap_or_default()),
                 }
+            }
+            if names.len() > found.names.len() {
+                return Err(NeedsSplit(names).into());
             }
         }
         Ok(Region {
@@ -233,7 +254,7 @@ impl FileVersions<'_> {
         if !region.file_scope {
             check_directives(&self.path, lines.start + 1, &original)?;
         }
-        let at_functions = region.functions.is_some();
+        let at_functions = region.functions.is_some() && !region.file_scope;
         let definitions = if at_functions {
             self.definitions(&self.original, lines)?
         } else {
@@ -262,14 +283,16 @@ impl FileVersions<'_> {
             } else {
                 Vec::new()
             };
-            if let Some((d, o)) = defs.iter().zip(&definitions).find(|(d, o)| !same_call(d, o)) {
-                bail!(
-                    "{}:{}: revision {rev} changes how `{}` is called ({}); a dispatcher cannot call every revision",
-                    self.path,
-                    lines.start + 1,
-                    &body[d.name_at.clone()],
-                    o.signature
-                );
+            if defs.len() != definitions.len() || defs.iter().zip(&definitions).any(|(d, o)| !same_call(d, o))
+            {
+                // No dispatcher can call every revision: one copy each,
+                // and the calls switched.
+                let names = self
+                    .original
+                    .functions(lines)
+                    .map(|f| f.names)
+                    .unwrap_or_default();
+                return Err(NeedsSplit(names).into());
             }
             branches.push(Branch {
                 revisions: vec![*rev],
@@ -283,7 +306,8 @@ impl FileVersions<'_> {
                 lines.start + 1,
                 &original,
                 &branches,
-                |name| tested_by_preprocessor(&self.original.file.text, name),
+                split::is_copy,
+                self.parse,
             )?),
             false => None,
         };
@@ -324,12 +348,9 @@ impl FileVersions<'_> {
             .iter()
             .map(|d| match &d.call {
                 Ok(_) => Ok(d.shifted(origin)),
-                Err(why) => bail!(
-                    "{}:{}: cannot switch `{}` at function level: {why}",
-                    self.path,
-                    text.line(d.start) + 1,
-                    &text.file.text[d.name_at.clone()]
-                ),
+                // No dispatcher can call it (old-style, `...`): a copy per
+                // revision, and the calls switched.
+                Err(_) => Err(NeedsSplit(vec![text.file.text[d.name_at.clone()].to_string()]).into()),
             })
             .collect()
     }
@@ -341,21 +362,6 @@ fn same_call(revision: &Definition, original: &Definition) -> bool {
         (Ok(r), Ok(o)) => r.params.len() == o.params.len() && r.returns_void == o.returns_void,
         _ => false,
     }
-}
-
-/// Whether an `#if`, `#ifdef`, `#ifndef` or `#elif` line of `text` names
-/// `name`.
-fn tested_by_preprocessor(text: &str, name: &str) -> bool {
-    text.lines().any(|line| {
-        let Some(rest) = line.trim_start().strip_prefix('#') else {
-            return false;
-        };
-        let rest = rest.trim_start();
-        ["if", "elif"].iter().any(|d| rest.starts_with(d))
-            && rest
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|word| word == name)
-    })
 }
 
 /// Whether two line ranges overlap or touch (an insertion at either end

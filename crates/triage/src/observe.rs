@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use rayon::prelude::*;
-use weft_study::run::{Abnormal, RunRecord, execute};
+use weft_study::run::{Abnormal, Execution, RunRecord, execute};
 
 use super::inputs::{Input, sh_quote};
 use super::table::{Aspect, Observation, Outputs, ProcessValues, Table};
@@ -39,10 +39,22 @@ pub struct Plan {
     pub keep: Option<PathBuf>,
 }
 
+/// The table of what the runs did, and how long running and cleaning up
+/// took (the scratch directory is removed after the runs, and on some file
+/// systems that is slow: it is measured apart).
+pub struct Observed {
+    pub table: Table,
+    pub run_time: Duration,
+    pub clean_up_time: Duration,
+}
+
 /// Runs every revision on every input and returns the table of what they
 /// did. A run that times out or crashes is an observation; only what
 /// stops weft itself (a scratch directory it cannot write) is an error.
-pub fn observe(plan: &Plan) -> anyhow::Result<Table> {
+/// Without `keep`, each worker reuses one directory for all its runs and
+/// outputs stay in memory, so a run costs no new directory.
+pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
+    let start = std::time::Instant::now();
     let scratch = Scratch::new(plan.keep.as_deref())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(plan.jobs).build()?;
     let runs: Vec<(u32, usize)> = plan
@@ -56,10 +68,12 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Table> {
     let observed: anyhow::Result<Vec<Observation>> = pool.install(|| {
         runs.par_iter()
             .map(|&(revision, input)| {
-                let dir = scratch
-                    .path()
-                    .join(format!("rev-{revision}"))
-                    .join(format!("input-{input}"));
+                let dir = match &scratch {
+                    Scratch::Kept(dir) => dir.join(format!("rev-{revision}")).join(format!("input-{input}")),
+                    Scratch::Temporary(dir) => dir
+                        .path()
+                        .join(format!("worker-{}", rayon::current_thread_index().unwrap_or(0))),
+                };
                 let run = Run {
                     plan,
                     revision,
@@ -86,7 +100,13 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Table> {
     table.texts = texts.into_inner().unwrap_or_else(|e| e.into_inner());
     table.problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
     table.problems.sort();
-    Ok(table)
+    let run_time = start.elapsed();
+    drop(scratch);
+    Ok(Observed {
+        table,
+        run_time,
+        clean_up_time: start.elapsed() - run_time,
+    })
 }
 
 /// Where the runs' files go: a kept directory, or a temporary one removed
@@ -111,18 +131,12 @@ impl Scratch {
             )),
         }
     }
-
-    fn path(&self) -> &Path {
-        match self {
-            Scratch::Kept(dir) => dir,
-            Scratch::Temporary(dir) => dir.path(),
-        }
-    }
 }
 
-/// One revision on one input, in its own directory: `cwd` (what
-/// `execute` needs; it saves `stdout` and `stderr` beside it) and `out`
-/// (the run's `$WEFT_OUT`).
+/// One revision on one input, in a directory (its own when kept, else its
+/// worker's, emptied first): `cwd` (where the shell starts) and `out` (the
+/// run's `$WEFT_OUT`); a kept run's `stdout` and `stderr` are saved
+/// beside them.
 struct Run<'a> {
     plan: &'a Plan,
     revision: u32,
@@ -138,20 +152,35 @@ impl Run<'_> {
     ) -> anyhow::Result<Observation> {
         let (cwd, out) = (self.dir.join("cwd"), self.dir.join("out"));
         for dir in [&cwd, &out] {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            empty(dir)?;
         }
-        let record = self.execute(&out, &cwd)?;
+        let run = self.execute(&out, &cwd)?;
+        let record = &run.record;
         let compares = |aspect| self.plan.compare.contains(&aspect);
         let mut observation = Observation::default();
         if compares(Aspect::Status) {
-            observation.status = Some(status(&record));
+            observation.status = Some(status(record));
         }
-        for (aspect, digest, file, slot) in [
-            (Aspect::Stdout, &record.stdout, "stdout", &mut observation.stdout),
-            (Aspect::Stderr, &record.stderr, "stderr", &mut observation.stderr),
+        for (aspect, digest, text, slot) in [
+            (
+                Aspect::Stdout,
+                &record.stdout,
+                &run.stdout,
+                &mut observation.stdout,
+            ),
+            (
+                Aspect::Stderr,
+                &record.stderr,
+                &run.stderr,
+                &mut observation.stderr,
+            ),
         ] {
             if compares(aspect) {
-                self.keep_text(texts, digest, file)?;
+                texts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(digest.clone())
+                    .or_insert_with(|| text.clone());
                 *slot = Some(digest.clone());
             }
         }
@@ -166,7 +195,7 @@ impl Run<'_> {
         Ok(observation)
     }
 
-    fn execute(&self, out: &Path, cwd: &Path) -> anyhow::Result<RunRecord> {
+    fn execute(&self, out: &Path, cwd: &Path) -> anyhow::Result<Execution> {
         let (command, stdin) = self.input.shell_command(&self.plan.program);
         // `execute` starts the shell in `cwd`; the command itself starts
         // where weft was started.
@@ -181,36 +210,24 @@ impl Run<'_> {
         .into();
         let run = execute(&script, cwd, &env, stdin, &[], self.plan.timeout, OUTPUT_CAP)
             .with_context(|| format!("cannot run revision {} on {}", self.revision, self.input.name))?;
-        run.save_texts(cwd.parent().unwrap_or(cwd))?;
-        Ok(run.record)
-    }
-
-    /// Stores the text of `file` (saved by `execute` only when not empty)
-    /// under its digest, once.
-    fn keep_text(
-        &self,
-        texts: &Mutex<BTreeMap<String, Vec<u8>>>,
-        digest: &str,
-        file: &str,
-    ) -> anyhow::Result<()> {
-        if texts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(digest)
-        {
-            return Ok(());
+        if self.plan.keep.is_some() {
+            run.save_texts(self.dir)?;
         }
-        let path = self.dir.join(file);
-        let text = match std::fs::read(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
-        };
-        texts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(digest.to_string(), text);
-        Ok(())
+        Ok(run)
+    }
+}
+
+/// Makes `dir` an empty directory (a worker's directory keeps nothing of
+/// its previous run).
+fn empty(dir: &Path) -> anyhow::Result<()> {
+    let fresh = || std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()));
+    match std::fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(()),
+        Ok(false) => {
+            std::fs::remove_dir_all(dir).with_context(|| format!("cannot empty {}", dir.display()))?;
+            fresh()
+        }
+        Err(_) => fresh(),
     }
 }
 

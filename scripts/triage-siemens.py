@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Patch triage on the Siemens programs: every faulty version as a patch.
+
+For each program of ../shared/benchmarks/siemens (or the directory given with
+--siemens): unpack it into a scratch directory, write each faulty version as a
+patch of the original (`diff -u`), and check that `weft multiversion` accepts
+every patch alone and all of them together. Then build the meta program once
+and every version alone (gcc), run each revision of the meta program
+(WEFT_REV=n) and each version alone on the tests of the universe (every k-th
+with --every k), and count the tests where stdout or the exit status differ.
+Prints one table row per program.
+
+    scripts/triage-siemens.py [--weft target/debug/weft] [--every 1] [PROGRAM...]
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+PROGRAMS = ["printtokens", "printtokens2", "replace", "schedule", "schedule2", "totinfo"]
+
+
+def patches(root, program, scratch):
+    """Writes each version as a patch of the original; returns their paths."""
+    base = os.path.join(root, program)
+    versions = os.path.join(base, "versions.alt", "versions.orig")
+    names = sorted((v for v in os.listdir(versions) if v[1:].isdigit()), key=lambda v: int(v[1:]))
+    out = []
+    for v in names:
+        diff = subprocess.run(
+            ["diff", "-u", "source.alt/source.orig", f"versions.alt/versions.orig/{v}"],
+            cwd=base, capture_output=True, text=True)
+        path = os.path.join(scratch, f"{program}-{v}.diff")
+        with open(path, "w") as f:
+            f.write(diff.stdout)
+        out.append(path)
+    return out
+
+
+def build(src_dir, exe):
+    # Strict C99: replace.c defines its own getline, which glibc declares
+    # in the GNU modes.
+    sources = [os.path.join(src_dir, f) for f in os.listdir(src_dir) if f.endswith(".c")]
+    r = subprocess.run(["gcc", "-std=c99", "-w", "-O0", "-o", exe] + sources + ["-lm"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"build of {src_dir} failed:\n{r.stderr[:2000]}")
+
+
+def run(exe, line, inputs, env):
+    try:
+        r = subprocess.run(f"'{exe}' {line}", shell=True, cwd=inputs, capture_output=True,
+                           timeout=10, env=env)
+        return (r.returncode, r.stdout)
+    except subprocess.TimeoutExpired:
+        return ("timeout", b"")
+
+
+def check(root, program, weft, every, scratch):
+    base = os.path.join(root, program)
+    tree = os.path.join(base, "source.alt", "source.orig")
+    diffs = patches(root, program, scratch)
+    alone = 0
+    for d in diffs:
+        out = os.path.join(scratch, "alone-out")
+        shutil.rmtree(out, ignore_errors=True)
+        r = subprocess.run([weft, "multiversion", "--output", out, tree, d], capture_output=True, text=True)
+        if r.returncode == 0:
+            alone += 1
+        else:
+            print(f"  refused alone: {os.path.basename(d)}: {r.stderr.strip()[:300]}", file=sys.stderr)
+    meta = os.path.join(scratch, f"meta-{program}")
+    t0 = time.time()
+    r = subprocess.run([weft, "multiversion", "--output", meta, tree] + diffs, capture_output=True, text=True)
+    together = r.returncode == 0
+    weave_s = time.time() - t0
+    row = {"program": program, "versions": len(diffs), "alone": alone, "together": together,
+           "weave_s": weave_s}
+    if not together:
+        print(f"  refused together: {r.stderr.strip()[:500]}", file=sys.stderr)
+        return row
+    meta_exe = os.path.join(scratch, f"{program}-meta")
+    try:
+        build(meta, meta_exe)
+    except RuntimeError as e:
+        print(f"  {e}"[:1500], file=sys.stderr)
+        row.update(disagreements="meta does not build")
+        return row
+    exes = []
+    for n, d in enumerate(diffs, start=1):
+        exe = os.path.join(scratch, f"{program}-v{n}")
+        build(os.path.join(base, "versions.alt", "versions.orig", f"v{n}"), exe)
+        exes.append(exe)
+    orig_exe = os.path.join(scratch, f"{program}-orig")
+    build(tree, orig_exe)
+    with open(os.path.join(base, "testplans.alt", "universe")) as f:
+        tests = [l.strip() for l in f if l.strip()][::every]
+    inputs = os.path.join(base, "inputs")
+    jobs = []
+    for n, exe in enumerate([orig_exe] + exes):
+        for t in tests:
+            jobs.append((n, exe, t))
+
+    def one(job):
+        n, exe, t = job
+        env = dict(os.environ, WEFT_REV=str(n))
+        differs = run(meta_exe, t, inputs, env) != run(exe, t, inputs, os.environ)
+        if differs:
+            print(f"  revision {n} differs from its version alone on: {t}", file=sys.stderr)
+        return differs
+
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        differ = list(pool.map(one, jobs))
+    row.update(tests=len(tests), runs=2 * len(jobs), disagreements=sum(differ), run_s=time.time() - t0)
+    return row
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--siemens", default=os.path.join(here, "..", "..", "shared", "benchmarks", "siemens"))
+    ap.add_argument("--weft", default=os.path.join(here, "..", "target", "debug", "weft"))
+    ap.add_argument("--every", type=int, default=1, help="run every k-th test of the universe")
+    ap.add_argument("programs", nargs="*", default=PROGRAMS)
+    args = ap.parse_args()
+    weft = os.path.abspath(args.weft)
+    print("| program | versions | accepted alone | accepted together | tests | runs | disagreements | weave s | run s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for program in args.programs:
+        with tempfile.TemporaryDirectory(prefix="weft-triage-siemens-") as scratch:
+            with tarfile.open(os.path.join(args.siemens, f"{program}.tar.gz")) as tar:
+                tar.extractall(scratch, filter="tar")
+            r = check(scratch, program, weft, args.every, scratch)
+            print(f"| {program} | {r['versions']} | {r['alone']} | {'yes' if r['together'] else 'no'} | "
+                  f"{r.get('tests', '-')} | {r.get('runs', '-')} | {r.get('disagreements', '-')} | "
+                  f"{r['weave_s']:.1f} | {r.get('run_s', 0):.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+//! The Siemens programs' faulty versions as patches (written with `diff -u`
+//! by scripts/triage-siemens.py): every patch is accepted alone and all of
+//! a program's together, and every revision of the meta program answers
+//! each test as its version built alone does. Two programs, every 80th
+//! test of their universe, to stay fast; the full table (all six
+//! programs, every test) is in docs/triage.md with the command that
+//! measures it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The Siemens archives: `WEFT_SIEMENS`, or `../shared/benchmarks/siemens`
+/// beside the checkout.
+fn siemens() -> PathBuf {
+    std::env::var_os("WEFT_SIEMENS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/siemens"))
+}
+
+#[test]
+fn siemens_patches_are_accepted_and_the_meta_program_equals_each_version() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(root.join("scripts/triage-siemens.py"))
+        .arg("--siemens")
+        .arg(siemens())
+        .args(["--weft", env!("CARGO_BIN_EXE_weft"), "--every", "80"])
+        .args(["schedule2", "printtokens2"])
+        .output()
+        .expect("python3 runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{table}\n{said}");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .filter(|l| l.starts_with("| schedule2") || l.starts_with("| printtokens2"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}\n{said}");
+    for row in rows {
+        // | program | versions | alone | together | tests | runs | disagreements | …
+        assert_eq!(row[2], row[3], "every patch accepted alone: {row:?}\n{said}");
+        assert_eq!(row[4], "yes", "all accepted together: {row:?}\n{said}");
+        assert!(row[5].parse::<usize>().unwrap() > 20, "{row:?}");
+        assert_eq!(
+            row[7], "0",
+            "the meta program disagrees with a version alone: {row:?}"
+        );
+    }
+}
