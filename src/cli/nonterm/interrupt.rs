@@ -43,30 +43,52 @@ pub fn guard(scratch: Option<PathBuf>) {
     });
 }
 
-/// Kills every child of this process, and the process group of each that
-/// leads one (the runs), so that a woven program never outlives `check`.
+/// Kills every descendant of this process (the compiler's own children
+/// too), and the process group of each that leads one (the runs), so that
+/// nothing `check` started outlives it.
 fn kill_children() {
     // SAFETY: getpid has no preconditions.
     let me = unsafe { libc::getpid() };
-    let Ok(entries) = std::fs::read_dir("/proc") else { return };
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<libc::pid_t>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        // Fields after the command's closing parenthesis: state ppid pgrp.
-        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let (Some(ppid), Some(pgrp)) = (fields.get(1), fields.get(2)) else { continue };
-        if ppid.parse::<libc::pid_t>() != Ok(me) {
-            continue;
-        }
+    let table = processes();
+    let mut ours = vec![me];
+    let mut i = 0;
+    while i < ours.len() {
+        let parent = ours[i];
+        ours.extend(table.iter().filter(|p| p.1 == parent).map(|p| p.0));
+        i += 1;
+    }
+    for &(pid, _, pgrp) in table.iter().filter(|p| p.0 != me && ours.contains(&p.0)) {
         // SAFETY: kill with a pid read from /proc; at worst it fails.
         unsafe {
-            if pgrp.parse::<libc::pid_t>() == Ok(pid) {
+            if pgrp == pid {
                 libc::kill(-pid, libc::SIGKILL);
             }
             libc::kill(pid, libc::SIGKILL);
         }
     }
+}
+
+/// Every process as (pid, parent, process group), from /proc.
+fn processes() -> Vec<(libc::pid_t, libc::pid_t, libc::pid_t)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command's closing parenthesis: state ppid pgrp.
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let (Some(Ok(ppid)), Some(Ok(pgrp))) =
+            (fields.get(1).map(|f| f.parse()), fields.get(2).map(|f| f.parse()))
+        {
+            out.push((pid, ppid, pgrp));
+        }
+    }
+    out
 }
