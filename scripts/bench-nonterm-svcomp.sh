@@ -9,7 +9,8 @@
 # DIR defaults to ../shared/benchmarks/nonterm-svcomp, OUT to
 # target/bench-nonterm-svcomp. RUNS and TIMEOUT (seconds per run), when
 # set, are passed as check's --runs and --timeout (else check's defaults); ANALYSE_BUDGET (seconds,
-# default 60) bounds one analyse call; WEFT the binary (target/debug/weft).
+# default 60) bounds one analyse call; WEFT the binary (target/debug/weft);
+# JOBS (default 1, at most 2 on a shared machine) kernels at a time.
 # Prints one line per kernel: dynamic yes/no, static yes/no, and for a miss
 # the cause as check and analyse state it; then the totals.
 set -uo pipefail
@@ -26,11 +27,11 @@ weft=${WEFT:-$root/target/debug/weft}
 mkdir -p "$out"
 
 kernels=$(cd "$dir" && ls *.c loop-invgen/*.c 2>/dev/null)
-total=0 dyn=0 sta=0 both=0 either=0
-printf '%-58s %-4s %-4s %s\n' kernel dyn src cause
-for k in $kernels; do
+
+# One kernel: prints "name dyn src cause".
+one() {
+    k=$1
     name=${k//\//__}
-    total=$((total + 1))
     "$weft" nonterm check --svcomp ${opts[@]+"${opts[@]}"} --json "$dir/$k" \
         >"$out/$name.check.json" 2>"$out/$name.check.err"
     crc=$?
@@ -61,10 +62,18 @@ for k in $kernels; do
         fi
         cause="${cause:+$cause | }$why"
     fi
-    [ $d = yes ] && dyn=$((dyn + 1))
-    [ $s = yes ] && sta=$((sta + 1))
-    [ $d = yes ] && [ $s = yes ] && both=$((both + 1))
-    { [ $d = yes ] || [ $s = yes ]; } && either=$((either + 1))
     printf '%-58s %-4s %-4s %s\n' "$name" "$d" "$s" "$cause"
-done
+}
+export -f one
+export dir out weft budget
+export OPTS="${opts[*]-}"
+
+printf '%-58s %-4s %-4s %s\n' kernel dyn src cause
+table=$(printf '%s\n' $kernels | xargs -P "${JOBS:-1}" -I{} bash -c 'opts=($OPTS); one "$1"' _ {} | sort)
+echo "$table"
+total=$(echo "$table" | wc -l)
+dyn=$(echo "$table" | awk '$2 == "yes"' | wc -l)
+sta=$(echo "$table" | awk '$3 == "yes"' | wc -l)
+both=$(echo "$table" | awk '$2 == "yes" && $3 == "yes"' | wc -l)
+either=$(echo "$table" | awk '$2 == "yes" || $3 == "yes"' | wc -l)
 echo "kernels: $total; dynamic: $dyn; static SRC: $sta; both: $both; either: $either"
