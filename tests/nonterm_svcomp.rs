@@ -237,3 +237,17 @@ fn nonterm_help_describes_every_subcommand() {
         assert!(t.contains(word), "{word}: {t}");
     }
 }
+
+#[test]
+fn a_loop_that_spends_its_analysis_budget_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "budget.c",
+        "int main(void)\n{\n    int x = 1, y = 2;\n    while (x != y)\n        x = x + 3;\n    return 0;\n}\n",
+    );
+    let out = weft(&["nonterm", "analyse", "--budget", "0.000001", &file]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("time budget spent"), "{t}");
+}
