@@ -9,7 +9,7 @@
 # DIR defaults to ../shared/benchmarks/nonterm-svcomp, OUT to
 # target/bench-nonterm-svcomp. RUNS and TIMEOUT (seconds per run), when
 # set, are passed as check's --runs and --timeout (else check's defaults); ANALYSE_BUDGET (seconds,
-# default 60) bounds one analyse call; WEFT the binary (target/debug/weft);
+# default 90) bounds one analyse call; WEFT the binary (target/debug/weft);
 # JOBS (default 1, at most 2 on a shared machine) kernels at a time.
 # Prints one line per kernel: dynamic yes/no, static yes/no, and for a miss
 # the cause as check and analyse state it; then the totals.
@@ -22,43 +22,44 @@ out=${2:-$root/target/bench-nonterm-svcomp}
 opts=()
 [ -n "${RUNS:-}" ] && opts+=(--runs "$RUNS")
 [ -n "${TIMEOUT:-}" ] && opts+=(--timeout "$TIMEOUT")
-budget=${ANALYSE_BUDGET:-60}
+budget=${ANALYSE_BUDGET:-90}
 weft=${WEFT:-$root/target/debug/weft}
 mkdir -p "$out"
 
 kernels=$(cd "$dir" && ls *.c loop-invgen/*.c 2>/dev/null)
 
-# One kernel: prints "name dyn src cause".
+# One kernel: prints "name dyn src cause". With REUSE=1, a kernel whose
+# outputs are in OUT already is not run again (an interrupted run resumes).
 one() {
     k=$1
     name=${k//\//__}
-    "$weft" nonterm check --svcomp ${opts[@]+"${opts[@]}"} --json "$dir/$k" \
-        >"$out/$name.check.json" 2>"$out/$name.check.err"
-    crc=$?
-    timeout "$budget" "$weft" nonterm analyse --json "$dir/$k" \
-        >"$out/$name.analyse.json" 2>"$out/$name.analyse.err"
-    arc=$?
-    d=no s=no
-    [ $crc -eq 1 ] && d=yes
-    if [ $arc -eq 0 ] && jq -e 'select(.results != null) | .results[] | select(.src != null)' \
-        "$out/$name.analyse.json" >/dev/null 2>&1; then
-        s=yes
+    c=$out/$name.check a=$out/$name.analyse
+    if [ -z "${REUSE:-}" ] || { [ ! -s "$c.json" ] && ! grep -q "^error" "$c.err" 2>/dev/null; }; then
+        "$weft" nonterm check --svcomp ${opts[@]+"${opts[@]}"} --json "$dir/$k" >"$c.json" 2>"$c.err"
     fi
+    if [ -z "${REUSE:-}" ] || { [ ! -s "$a.json" ] && [ ! -s "$a.err" ] && [ ! -e "$a.over" ]; }; then
+        rm -f "$a.over"
+        timeout "$budget" "$weft" nonterm analyse --json "$dir/$k" >"$a.json" 2>"$a.err"
+        [ $? -eq 124 ] && touch "$a.over"
+    fi
+    d=no s=no
+    jq -e '.loops | length > 0' "$c.json" >/dev/null 2>&1 && d=yes
+    jq -e 'select(.results != null) | .results[] | select(.src != null)' "$a.json" >/dev/null 2>&1 && s=yes
+    [ -e "$a.over" ] && s=no
     cause=
     if [ $d = no ]; then
-        if [ $crc -eq 2 ]; then
-            cause="check: $(grep -m1 -v '^$' "$out/$name.check.err" | cut -c1-80)"
+        if [ ! -s "$c.json" ]; then
+            cause="check: $(grep -m1 -v '^$' "$c.err" | cut -c1-80)"
         else
-            cause="check: $(jq -r '[.runs[].ending] | group_by(.) | map("\(length) \(.[0])") | join(", ")' \
-                "$out/$name.check.json" 2>/dev/null)"
+            cause="check: $(jq -r '[.runs[].ending] | group_by(.) | map("\(length) \(.[0])") | join(", ")' "$c.json")"
         fi
     fi
     if [ $s = no ]; then
-        if [ $arc -eq 124 ]; then
+        if [ -e "$a.over" ]; then
             why="analyse: over ${budget} s"
         else
             why="analyse: $(jq -r -s '[.[] | (.outside // ([.results[]?.reason] | join("/")))] | unique | join("; ")' \
-                "$out/$name.analyse.json" 2>/dev/null | cut -c1-120)"
+                "$a.json" 2>/dev/null | cut -c1-120)"
         fi
         cause="${cause:+$cause | }$why"
     fi

@@ -436,7 +436,11 @@ impl Solver {
             let mut s = String::new();
             stdout.read_to_string(&mut s).map(|_| s)
         });
-        let deadline = Instant::now() + wall + Duration::from_secs(1);
+        let mut deadline = Instant::now() + wall + Duration::from_secs(1);
+        // A budget's deadline bounds a batch too (one per query otherwise).
+        if let Some(budget) = self.deadline {
+            deadline = deadline.min(budget.max(Instant::now() + Duration::from_millis(100)));
+        }
         loop {
             if child.try_wait().map_err(io)?.is_some() {
                 break;
