@@ -106,7 +106,9 @@ impl Args {
 
 /// Runs the check; usage, weave and build errors are exit status 2.
 pub fn run(args: &Args) -> anyhow::Result<i32> {
-    match check(args) {
+    let checked = check(args);
+    interrupt::settle();
+    match checked {
         Ok(outcome) => {
             if args.json {
                 println!("{}", outcome.to_json());

@@ -43,6 +43,14 @@ pub fn guard(scratch: Option<PathBuf>) {
     });
 }
 
+/// Waits for the cleanup thread when a signal came: the runs it killed
+/// must not make `check` end as if they had ended by themselves.
+pub fn settle() {
+    while RECEIVED.load(Ordering::SeqCst) != 0 {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Kills every descendant of this process (the compiler's own children
 /// too), and the process group of each that leads one (the runs), so that
 /// nothing `check` started outlives it.
