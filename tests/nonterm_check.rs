@@ -28,7 +28,7 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn a_corpus_loop_is_reported_with_its_witness_and_its_twin_is_not() {
-    let out = check(&[], &[&corpus("add_zero_step.c")]);
+    let out = check(&["--src", "off"], &[&corpus("add_zero_step.c")]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
@@ -42,7 +42,20 @@ fn a_corpus_loop_is_reported_with_its_witness_and_its_twin_is_not() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("0 loops reported; 1 run: 1 ended"), "{text}");
 
-    let out = check(&["--schedule", "interval"], &[&corpus("add_zero_step.c")]);
+    // By default (a solver on $PATH), its recurrence condition is checked
+    // too, and holds at once.
+    let out = check(&[], &[&corpus("add_zero_step.c")]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("its recurrence condition (i < n) && (step == 0) holds at iteration 1"),
+        "{text}"
+    );
+
+    let out = check(
+        &["--src", "off", "--schedule", "interval"],
+        &[&corpus("add_zero_step.c")],
+    );
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("with period 1 (i = 0)"), "{text}");
@@ -59,7 +72,7 @@ fn svcomp_runs_get_seeded_values_and_every_report_holds_a_cycling_state() {
          int main(void)\n{\n    unsigned char x = __VERIFIER_nondet_uchar();\n    while (x != 1)\n        x = x + 2;\n    return 0;\n}\n",
     )
     .unwrap();
-    let out = check(&["--svcomp", "--runs", "8", "--json"], &[&source]);
+    let out = check(&["--svcomp", "--src", "off", "--runs", "8", "--json"], &[&source]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -119,7 +132,7 @@ fn a_hang_whose_state_never_repeats_is_a_timeout_without_a_report() {
     .unwrap();
     let out = check(&["--timeout", "1"], &[&source]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(out.status.code(), Some(3), "{text}");
     assert!(
         text.contains("0 loops reported; 1 run: 1 timed out without a report"),
         "{text}"

@@ -12,7 +12,7 @@ use weft_c::sema::Semantics as Sema;
 use weft_smt::{Kind, Solver};
 use weft_weave::program::{Integers, LoopAnalysis, LoopFinding};
 
-use crate::{Semantics, find, loops_in};
+use crate::{LOOP_BUDGET, Semantics, find, loops_in};
 
 /// The SRC inference of [`crate::src`] with a solver found on first use.
 pub struct SolverAnalysis {
@@ -58,7 +58,7 @@ impl LoopAnalysis for SolverAnalysis {
             .map(|l| {
                 let src = match &l.fragment {
                     Err(why) => Err(format!("outside the integer fragment: {why}")),
-                    Ok(fragment) => find(fragment, semantics, solver)
+                    Ok(fragment) => find(fragment, semantics, &solver.with_budget(LOOP_BUDGET))
                         .map_err(|e| e.to_string())?
                         .map(|(c, method)| (c, method.to_string())),
                 };

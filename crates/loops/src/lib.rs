@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod candidates;
 pub mod constants;
+pub mod division;
 pub mod encode;
 pub mod eof;
 pub mod extract;
@@ -20,7 +21,7 @@ use std::path::Path;
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{Outcome, Src, Verdict, find, infer, verify};
+pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, verify};
 
 /// One loop of a file, as found by [`loops`].
 #[derive(Clone, Debug)]

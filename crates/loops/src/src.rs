@@ -17,6 +17,7 @@
 //! recurrent sets of the whole loop, for lassos through several paths.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use weft_smt::{Answer, Query, Solver};
 
@@ -125,7 +126,18 @@ impl Ctx<'_> {
 /// analysed at end of file gets its check ([`Src::at_eof`]), or the
 /// reason none can be woven.
 pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Result<Outcome, weft_smt::Error> {
-    Ok(match (infer_model(fragment, semantics, solver)?, &fragment.eof) {
+    if let Some(why) = wraps_by_definition(fragment, semantics) {
+        return Ok(Outcome::None(why));
+    }
+    let fragment = &crate::division::safe_paths(fragment);
+    let found = match infer_model(fragment, semantics, solver)? {
+        Outcome::Found(src) => Outcome::Found(Src {
+            condition: crate::division::guarded(src.condition),
+            ..src
+        }),
+        none => none,
+    };
+    Ok(match (found, &fragment.eof) {
         (Outcome::Found(src), Some(eof)) => match eof.check(&src.condition) {
             Ok(check) => Outcome::Found(Src {
                 at_eof: Some(check),
@@ -135,6 +147,22 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
         },
         (outcome, _) => outcome,
     })
+}
+
+/// Under ideal integers, why a loop cannot be judged: one of its variables
+/// is unsigned or narrower than `int`, so C defines what happens past its
+/// range (it wraps, or is converted back on assignment) and ideal integers,
+/// which never wrap, would call a loop endless that the machine ends
+/// (`unsigned char c = 250; while (c != 4) c++;`). Bit-vectors model it.
+fn wraps_by_definition(fragment: &Fragment, semantics: Semantics) -> Option<String> {
+    if semantics != Semantics::Ideal {
+        return None;
+    }
+    let (name, ty) = fragment.vars.iter().find(|(_, t)| !t.signed || t.width < 32)?;
+    Some(format!(
+        "{name} is {}, which wraps by definition: only bit-vectors model it",
+        ty.c_name()
+    ))
 }
 
 fn infer_model(
@@ -505,6 +533,7 @@ fn recurrence_query(ctx: &Ctx<'_>, s: &[Expr], next: &BTreeMap<String, Expr>) ->
 /// S(X) → ∨_p (C_p(X) ∧ S(T_p(X))) is valid. Paths are disjoint, so this
 /// is exactly "one body iteration stays in the loop and S holds again".
 pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, String> {
+    let fragment = &crate::division::safe_paths(fragment);
     let ctx = Ctx {
         vars: &fragment.vars,
         locals: &fragment.locals,
@@ -538,6 +567,13 @@ pub fn find(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resul
             Ok(false) => Err(format!("candidate {} failed re-verification", src.c())),
             Err(e) => Err(format!("re-verification: {e}")),
         },
+        Outcome::None(why) if solver.spent() => Err(format!("{}: {why}", weft_smt::BUDGET_SPENT)),
         Outcome::None(why) => Err(why),
     })
 }
+
+/// The time one loop's analysis may take, over all its solver queries
+/// (each also bounded by the solver's timeout), unless told otherwise: one
+/// nonlinear loop took minutes without it. Hitting it is reported as the
+/// loop's reason.
+pub const LOOP_BUDGET: Duration = Duration::from_secs(30);

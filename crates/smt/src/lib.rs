@@ -171,9 +171,30 @@ pub struct Solver {
     pub kind: Kind,
     pub path: PathBuf,
     pub timeout: Duration,
+    /// When set, queries after this instant are not asked: each answers
+    /// `Unknown` with [`BUDGET_SPENT`] (a budget over all the queries of
+    /// one loop, say).
+    pub deadline: Option<std::time::Instant>,
 }
 
+/// The reason of an `Unknown` answer to a query asked after the solver's
+/// deadline.
+pub const BUDGET_SPENT: &str = "time budget spent";
+
 impl Solver {
+    /// The same solver with a deadline `budget` from now.
+    pub fn with_budget(&self, budget: Duration) -> Solver {
+        Solver {
+            deadline: Some(std::time::Instant::now() + budget),
+            ..self.clone()
+        }
+    }
+
+    /// Whether the deadline has passed.
+    pub fn spent(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
     /// The solver `kind` names, or when None, `z3` if found on `$PATH`,
     /// else `cvc5`.
     pub fn find(kind: Option<Kind>, timeout: Duration) -> Result<Solver, Error> {
@@ -187,6 +208,7 @@ impl Solver {
                     kind: *k,
                     path,
                     timeout,
+                    deadline: None,
                 });
             }
         }
@@ -200,6 +222,7 @@ impl Solver {
             kind,
             path: path.into(),
             timeout,
+            deadline: None,
         }
     }
 
@@ -209,6 +232,9 @@ impl Solver {
 
     /// Asks whether `query`'s assertions are satisfiable.
     pub fn check(&self, query: &Query) -> Result<Answer, Error> {
+        if self.spent() {
+            return Ok(Answer::Unknown(BUDGET_SPENT.into()));
+        }
         let mut script = query.script(self.timeout);
         if !query.values.is_empty() {
             // Asked for after check-sat; a solver answering unsat or
@@ -255,6 +281,9 @@ impl Solver {
     pub fn check_many(&self, queries: &[Query]) -> Result<Vec<Answer>, Error> {
         if queries.is_empty() {
             return Ok(Vec::new());
+        }
+        if self.spent() {
+            return Ok(vec![Answer::Unknown(BUDGET_SPENT.into()); queries.len()]);
         }
         let mut script = String::new();
         script.push_str("(set-option :print-success false)\n");
@@ -407,7 +436,11 @@ impl Solver {
             let mut s = String::new();
             stdout.read_to_string(&mut s).map(|_| s)
         });
-        let deadline = Instant::now() + wall + Duration::from_secs(1);
+        let mut deadline = Instant::now() + wall + Duration::from_secs(1);
+        // A budget's deadline bounds a batch too (one per query otherwise).
+        if let Some(budget) = self.deadline {
+            deadline = deadline.min(budget.max(Instant::now() + Duration::from_millis(100)));
+        }
         loop {
             if child.try_wait().map_err(io)?.is_some() {
                 break;

@@ -39,6 +39,10 @@ pub struct Args {
     /// Seconds each solver query may take.
     #[arg(long, default_value_t = 10.0, value_name = "S")]
     timeout: f64,
+    /// Seconds one loop's analysis may take over all its queries, per
+    /// semantics; a loop that spends it says so as its reason.
+    #[arg(long, default_value_t = weft_loops::LOOP_BUDGET.as_secs_f64(), value_name = "S")]
+    budget: f64,
     /// Integer semantics: ideal (no overflow), bitvector (wrap at the
     /// types' widths) or both.
     #[arg(long, default_value = "both", value_parser = ["ideal", "bitvector", "both"])]
@@ -82,6 +86,7 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         "bitvector" => vec![Semantics::BitVector],
         _ => vec![Semantics::Ideal, Semantics::BitVector],
     };
+    let budget = Duration::from_secs_f64(args.budget.max(0.001));
     let started = Instant::now();
     let mut program = load(&args.files)?;
     crate::cli::tree::warn_not_understood(&mut program);
@@ -98,7 +103,7 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         .collect();
     let found: Vec<anyhow::Result<Found>> = jobs
         .par_iter()
-        .map(|(i, l)| analyse_loop(&files[*i].path, l, &semantics, &solver))
+        .map(|(i, l)| analyse_loop(&files[*i].path, l, &semantics, &solver, budget))
         .collect();
     let found = found.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
     let elapsed = started.elapsed();
@@ -169,7 +174,13 @@ fn in_original(file: &weft_c::ParsedFile, l: &Loop) -> Option<Loop> {
     })
 }
 
-fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver) -> anyhow::Result<Found> {
+fn analyse_loop(
+    file: &Path,
+    l: &Loop,
+    semantics: &[Semantics],
+    solver: &Solver,
+    budget: Duration,
+) -> anyhow::Result<Found> {
     let start = Instant::now();
     let mut found = Found {
         file: file.display().to_string(),
@@ -183,7 +194,9 @@ fn analyse_loop(file: &Path, l: &Loop, semantics: &[Semantics], solver: &Solver)
         Err(why) => found.outside = Some(why.clone()),
         Ok(fragment) => {
             for &s in semantics {
-                found.results.push((s, find(fragment, s, solver)?));
+                found
+                    .results
+                    .push((s, find(fragment, s, &solver.with_budget(budget))?));
             }
         }
     }

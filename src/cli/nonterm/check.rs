@@ -4,8 +4,10 @@
 //! loop whether it was monitored and whether it was reported, with the
 //! witness.
 //!
-//! Exit status: 0 nothing reported; 1 a loop was reported; 2 usage, weave
-//! or build error.
+//! Exit status: 0 nothing reported and every run ended; 1 a loop was
+//! reported; 2 usage, weave or build error; 3 nothing reported but a run
+//! timed out or did not start (a hang the monitor did not see, or no run
+//! at all).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ use weft_monitor::nonterm::harness::SVCOMP_HARNESS;
 use weft_monitor::nonterm::{Report, ReportFile};
 use weft_study::run::{Abnormal, RunRecord, execute};
 
+use super::interrupt;
 use super::show::{describe, read_all, report_json};
 
 /// The monitor's aspect, shipped inside the binary so that `check` works
@@ -49,12 +52,14 @@ pub struct Args {
     /// random stream (`__VERIFIER_assume(0)` ends a run quietly).
     #[arg(long)]
     svcomp: bool,
-    /// How many runs (seeds 0..N with --svcomp).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    runs: usize,
-    /// Seconds each run may take before it is stopped.
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
-    timeout: f64,
+    /// How many runs (seeds 0..N with --svcomp). Default 1, or 10 with
+    /// --svcomp (each seed draws other inputs).
+    #[arg(long, value_name = "N")]
+    runs: Option<usize>,
+    /// Seconds each run may take before it is stopped. Default 10, or 1
+    /// with --svcomp.
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
     /// What a report does: abort (stop the run), log (go on) or break
     /// (leave the loop).
     #[arg(long, default_value = "abort", value_parser = ["abort", "log", "break"])]
@@ -66,9 +71,11 @@ pub struct Args {
     /// Also check each loop's sufficient recurrence condition, found at
     /// weave time by an SMT solver (z3 or cvc5), under bitvector (wrap at
     /// the types' widths) or ideal integers: a loop is reported as soon as
-    /// its condition holds, even if its state never repeats.
-    #[arg(long, value_name = "SEMANTICS", value_parser = ["bitvector", "ideal"])]
-    src: Option<String>,
+    /// its condition holds, even if its state never repeats. auto (the
+    /// default): bitvector when a solver is on $PATH, else off.
+    #[arg(long, value_name = "SEMANTICS", default_value = "auto",
+          value_parser = ["auto", "off", "bitvector", "ideal"])]
+    src: String,
     /// An extra compiler flag (repeatable), e.g. --cflag=-DNDEBUG.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     cflags: Vec<String>,
@@ -87,16 +94,28 @@ pub struct Args {
     program_args: Vec<String>,
 }
 
+impl Args {
+    fn runs(&self) -> usize {
+        self.runs.unwrap_or(if self.svcomp { 10 } else { 1 })
+    }
+
+    fn timeout(&self) -> f64 {
+        self.timeout.unwrap_or(if self.svcomp { 1.0 } else { 10.0 })
+    }
+}
+
 /// Runs the check; usage, weave and build errors are exit status 2.
 pub fn run(args: &Args) -> anyhow::Result<i32> {
-    match check(args) {
+    let checked = check(args);
+    interrupt::settle();
+    match checked {
         Ok(outcome) => {
             if args.json {
                 println!("{}", outcome.to_json());
             } else {
                 outcome.print();
             }
-            Ok(if outcome.loops.is_empty() { 0 } else { 1 })
+            Ok(outcome.status())
         }
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -124,10 +143,11 @@ struct LoopFinding {
 }
 
 fn check(args: &Args) -> anyhow::Result<Outcome> {
-    if args.runs == 0 {
+    let (runs, timeout) = (args.runs(), args.timeout());
+    if runs == 0 {
         bail!("--runs must be at least 1");
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+    if !(timeout.is_finite() && timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds");
     }
     for file in args.files.iter().chain(&args.stdin) {
@@ -140,10 +160,12 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
         Some(dir) => {
             std::fs::create_dir(dir)
                 .with_context(|| format!("--keep {}: cannot create a new directory", dir.display()))?;
-            dir.clone()
+            interrupt::guard(None);
+            std::path::absolute(dir)?
         }
         None => {
             temp = tempfile::tempdir()?;
+            interrupt::guard(Some(temp.path().to_path_buf()));
             temp.path().to_path_buf()
         }
     };
@@ -152,9 +174,9 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
     eprintln!(
         "running {} {} time{} (timeout {} s each)…",
         program.display(),
-        args.runs,
-        if args.runs == 1 { "" } else { "s" },
-        args.timeout
+        runs,
+        if runs == 1 { "" } else { "s" },
+        timeout
     );
     let mut outcome = Outcome {
         weave_lines,
@@ -162,7 +184,7 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
         reported: Vec::new(),
         loops: BTreeMap::new(),
     };
-    for run in 0..args.runs {
+    for run in 0..runs {
         let (record, files) = run_once(args, &work, &program, run)?;
         outcome.reported.push(files.iter().any(|f| !f.reports.is_empty()));
         outcome.runs.push(record);
@@ -199,7 +221,9 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
         .arg("--arg")
         .arg(format!("schedule={}", args.schedule))
         .arg("--arg")
-        .arg(format!("src={}", args.src.as_deref().unwrap_or("off")))
+        .arg(format!("src={}", src_semantics(&args.src)))
+        .arg("--arg")
+        .arg(format!("svcomp={}", if args.svcomp { "on" } else { "off" }))
         .arg("--output")
         .arg(work.join("woven"))
         .args(&args.files)
@@ -211,6 +235,16 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
         bail!("weaving failed:\n{stdout}{stderr}");
     }
     Ok(stdout.lines().chain(stderr.lines()).map(str::to_string).collect())
+}
+
+/// The `src` input of the aspect: `auto` is bitvector when a solver is on
+/// `$PATH`.
+fn src_semantics(requested: &str) -> &str {
+    match requested {
+        "auto" if weft_smt::Solver::find(None, Duration::from_secs(1)).is_ok() => "bitvector",
+        "auto" => "off",
+        other => other,
+    }
 }
 
 /// Builds the woven files (and the SV-COMP harness) into `work/program`.
@@ -284,7 +318,7 @@ fn run_once(
         .chain(args.program_args.iter().cloned())
         .map(|a| sh_quote(&a))
         .collect();
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = Duration::from_secs_f64(args.timeout());
     let stdin = args.stdin.as_ref().map(std::path::absolute).transpose()?;
     let run = execute(
         &command.join(" "),
@@ -319,6 +353,22 @@ fn ending(record: &RunRecord, reported: bool) -> &'static str {
 }
 
 impl Outcome {
+    /// The exit status: 1 a loop reported, 3 none but a run timed out or
+    /// did not start, else 0.
+    fn status(&self) -> i32 {
+        if !self.loops.is_empty() {
+            1
+        } else if self
+            .runs
+            .iter()
+            .any(|r| matches!(r.abnormal, Some(Abnormal::Timeout | Abnormal::Spawn)))
+        {
+            3
+        } else {
+            0
+        }
+    }
+
     /// Runs counted by how they ended.
     fn endings(&self) -> BTreeMap<&'static str, usize> {
         let mut counts = BTreeMap::new();

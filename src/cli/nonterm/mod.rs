@@ -5,11 +5,14 @@
 
 mod analyse;
 mod check;
+mod interrupt;
 mod show;
 
 use std::path::PathBuf;
 
-/// Find and read non-termination reports.
+/// Find loops that never end: statically (`analyse`), by weaving a
+/// monitor and running the program (`check`), and read the monitor's
+/// reports (`show`).
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Print every report under the given directories (searched for

@@ -2,12 +2,16 @@
 //! programs declare and leave undefined, defined so that the program runs
 //! concretely. `__VERIFIER_nondet_X()` returns values from a seeded stream
 //! (`WEFT_SEED`), half of them small (−16..16, where loop bounds and steps
-//! live) and half any bits; `__VERIFIER_assume(0)` ends the run quietly,
+//! live) and half any bits, under every type name SV-COMP uses (`int`,
+//! `uint` and `unsigned_int`, `char`, `uchar`, `short`, `long`, `bool`,
+//! `float`, `double`, `pointer`, `size_t`, …); `__VERIFIER_assert(0)`,
+//! `__VERIFIER_error()` and `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
 //! since the path it was on is not one the program may take. Every
 //! definition is weak, so a program that defines one itself keeps its own.
 
 /// The harness, a translation unit of its own.
 pub const SVCOMP_HARNESS: &str = r#"/* weft's SV-COMP harness (docs/nonterm.md). */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -45,6 +49,20 @@ WEFT_WEAK short __VERIFIER_nondet_short(void) { return (short) weft_nondet_bits(
 WEFT_WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short) weft_nondet_bits(); }
 WEFT_WEAK int __VERIFIER_nondet_int(void) { return (int) weft_nondet_bits(); }
 WEFT_WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int) weft_nondet_bits(); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned_int(void) { return (unsigned int) weft_nondet_bits(); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned int) weft_nondet_bits(); }
+WEFT_WEAK unsigned char __VERIFIER_nondet_unsigned_char(void) { return (unsigned char) weft_nondet_bits(); }
+WEFT_WEAK unsigned short __VERIFIER_nondet_unsigned_short(void) { return (unsigned short) weft_nondet_bits(); }
+WEFT_WEAK unsigned long __VERIFIER_nondet_unsigned_long(void) { return (unsigned long) weft_nondet_bits(); }
+WEFT_WEAK _Bool __VERIFIER_nondet__Bool(void) { return weft_nondet_next() & 1; }
+WEFT_WEAK signed char __VERIFIER_nondet_schar(void) { return (signed char) weft_nondet_bits(); }
+WEFT_WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t) weft_nondet_bits(); }
+WEFT_WEAK long long __VERIFIER_nondet_loff_t(void) { return (long long) weft_nondet_bits(); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int) weft_nondet_bits(); }
+WEFT_WEAK unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short) weft_nondet_bits(); }
+WEFT_WEAK unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char) weft_nondet_bits(); }
+WEFT_WEAK __int128 __VERIFIER_nondet_int128(void) { return (__int128) (int64_t) weft_nondet_bits(); }
+WEFT_WEAK unsigned __int128 __VERIFIER_nondet_uint128(void) { return (unsigned __int128) weft_nondet_bits(); }
 WEFT_WEAK long __VERIFIER_nondet_long(void) { return (long) weft_nondet_bits(); }
 WEFT_WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long) weft_nondet_bits(); }
 WEFT_WEAK long long __VERIFIER_nondet_longlong(void) { return (long long) weft_nondet_bits(); }
@@ -54,4 +72,8 @@ WEFT_WEAK double __VERIFIER_nondet_double(void) { return (double) (int64_t) weft
 WEFT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
 WEFT_WEAK void __VERIFIER_assume(int condition) { if (!condition) exit(0); }
 WEFT_WEAK void __VERIFIER_error(void) { abort(); }
+WEFT_WEAK void __VERIFIER_assert(int condition) { if (!condition) abort(); }
+WEFT_WEAK void reach_error(void) { abort(); }
+WEFT_WEAK void __VERIFIER_atomic_begin(void) {}
+WEFT_WEAK void __VERIFIER_atomic_end(void) {}
 "#;

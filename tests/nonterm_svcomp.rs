@@ -1,0 +1,253 @@
+//! `weft nonterm` on SV-COMP-style programs and the hygiene of `check`:
+//! every nondet type of the harness, loops with no exit, unsigned wrap
+//! under ideal integers, divisions in recurrence conditions, a killed
+//! check, a relative `--keep`, runs that never end without a report.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn write(dir: &Path, name: &str, source: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn the_harness_defines_every_nondet_type_and_verifier_assert() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut decls = String::new();
+    let mut uses = String::new();
+    for (ty, name) in [
+        ("unsigned int", "unsigned_int"),
+        ("unsigned int", "uint"),
+        ("unsigned long", "ulong"),
+        ("unsigned short", "ushort"),
+        ("unsigned char", "uchar"),
+        ("_Bool", "bool"),
+        ("float", "float"),
+        ("double", "double"),
+        ("void *", "pointer"),
+        ("unsigned long", "size_t"),
+        ("long long", "longlong"),
+    ] {
+        decls.push_str(&format!("extern {ty} __VERIFIER_nondet_{name}(void);\n"));
+        uses.push_str(&format!("    (void)__VERIFIER_nondet_{name}();\n"));
+    }
+    let source = format!(
+        "extern void __VERIFIER_assert(int);\n{decls}int main(void)\n{{\n{uses}    __VERIFIER_assert(1);\n    return 0;\n}}\n"
+    );
+    let file = write(dir.path(), "types.c", &source);
+    let out = weft(&["nonterm", "check", "--svcomp", "--runs", "2", &file]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("2 runs: 2 ended"), "{}", text(&out));
+}
+
+#[test]
+fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    // A period-4 rotation: (x, y) -> (-y, x).
+    let rotation = write(
+        dir.path(),
+        "rotate.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc, y = 2, old_x;\n    while (1) {\n        old_x = x;\n        x = -y;\n        y = old_x;\n    }\n    return 0;\n}\n",
+    );
+    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &rotation]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    // No condition: the state is empty, and the first revisit is a hang.
+    assert!(t.contains("rotate.c:4: loop in main does not terminate"), "{t}");
+    // A loop with no exit that reads input is not exact: not monitored
+    // (quiet even while it spins at end of input), warned about unless
+    // allowed.
+    let server = write(
+        dir.path(),
+        "serve.c",
+        "#include <stdio.h>\nint main(void)\n{\n    long n = 0;\n    for (;;) {\n        int c = getchar();\n        n += c;\n    }\n}\n",
+    );
+    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "0.5", &server]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{t}");
+    assert!(
+        t.contains("0 loops reported; 1 run: 1 timed out without a report"),
+        "{t}"
+    );
+    assert!(t.contains("serve.c:5: the loop in main has no exit"), "{t}");
+    assert!(t.contains("not monitored: ") && t.contains("no exit"), "{t}");
+}
+
+#[test]
+fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each ends once its variable wraps around to 4; the class, not one spelling.
+    for ty in ["unsigned char", "unsigned short", "unsigned int", "short"] {
+        let file = write(
+            dir.path(),
+            &format!("wrap_{}.c", ty.replace(' ', "_")),
+            &format!(
+                "int main(void)\n{{\n    {ty} c = 250;\n    while (c != 4)\n        c++;\n    return 0;\n}}\n"
+            ),
+        );
+        let out = weft(&["nonterm", "analyse", "--semantics", "ideal", &file]);
+        let t = text(&out);
+        assert!(
+            t.contains("no SRC under ideal integers") && t.contains("wraps by definition"),
+            "{ty}: {t}"
+        );
+    }
+    let file = dir.path().join("wrap_unsigned_char.c").display().to_string();
+    let out = weft(&["nonterm", "check", "--src", "ideal", &file]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("1 run: 1 ended"), "{}", text(&out));
+}
+
+#[test]
+fn a_recurrence_condition_that_divides_checks_its_divisor_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "div.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc - 1, y = 5;\n    while (x < y && x < y / x)\n        y = y + 0;\n    return 0;\n}\n",
+    );
+    let out = weft(&["nonterm", "analyse", "--semantics", "bitvector", "--json", &file]);
+    let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let src = found["results"][0]["src"].as_str().expect("an SRC").to_string();
+    let guard = src.find("x != 0").expect(&src);
+    assert!(guard < src.find("/ x").expect(&src), "{src}");
+    // Woven, x = 1 is reported and x = 0 dies of the program's own division,
+    // never of the check's.
+    let out = weft(&["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("recurrence condition"), "{}", text(&out));
+}
+
+#[test]
+fn a_killed_check_leaves_no_process_and_no_temporary_directory() {
+    let scratch = tempfile::tempdir().unwrap();
+    let source = write(
+        scratch.path(),
+        "count.c",
+        "int main(void)\n{\n    unsigned long i = 0;\n    while (i + 1 != 0)\n        i++;\n    return 0;\n}\n",
+    );
+    let tmp = scratch.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["nonterm", "check", "--src", "off", "--timeout", "60", &source])
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let needle = tmp.display().to_string();
+    let start = Instant::now();
+    // Until the woven program runs (killing the compiler is covered too).
+    while !running_under(&needle)
+        .iter()
+        .any(|c| c.trim_end().ends_with("/program"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the woven program never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(running_under(&needle), Vec::<String>::new());
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "the scratch directory is left: {left:?}");
+}
+
+/// Command lines of running processes that name `needle`.
+fn running_under(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let zombie = state
+                .rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+            if cmd.contains(needle) && !zombie {
+                found.push(cmd);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_relative_keep_works_and_a_run_without_a_report_is_not_an_end() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "spin.c",
+        "int main(int argc, char **argv)\n{\n    unsigned long i = argc;\n    while (i + 1 != 0)\n        i++;\n    return 0;\n}\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "nonterm",
+            "check",
+            "--src",
+            "off",
+            "--timeout",
+            "0.5",
+            "--keep",
+            "kept2",
+            "spin.c",
+            "--",
+            "5",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{t}");
+    assert!(t.contains("1 run: 1 timed out without a report"), "{t}");
+    assert!(dir.path().join("kept2/program").is_file(), "{t}");
+}
+
+#[test]
+fn nonterm_help_describes_every_subcommand() {
+    let t = text(&weft(&["nonterm", "--help"]));
+    for word in ["show", "check", "analyse", "weav", "recurrence"] {
+        assert!(t.contains(word), "{word}: {t}");
+    }
+}
+
+#[test]
+fn a_loop_that_spends_its_analysis_budget_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "budget.c",
+        "int main(void)\n{\n    int x = 1, y = 2;\n    while (x != y)\n        x = x + 3;\n    return 0;\n}\n",
+    );
+    let out = weft(&["nonterm", "analyse", "--budget", "0.000001", &file]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("time budget spent"), "{t}");
+}
