@@ -25,7 +25,7 @@ pub struct Results {
     /// Per strategy: training runs usable (ended normally).
     pub training_runs: Vec<(String, usize)>,
     /// Per invariant strategy: which kinds of invariant caught faults and
-    /// which raised false alarms.
+    /// which raised alarms on passing runs.
     pub kind_breakdowns: Vec<KindBreakdown>,
 }
 
@@ -67,7 +67,8 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
             .map(|t| (t, &runs[0][t].1))
             .filter(|(_, o)| **o != Observation::Abnormal)
             .collect();
-        let observed: Vec<Vec<Observation>> = runs[1..]
+        let training_tests: Vec<usize> = training.iter().map(|(t, _)| *t).collect();
+        let observed: Vec<Vec<Observation>> = runs
             .iter()
             .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
             .collect();
@@ -96,7 +97,14 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                         _ => None,
                     })
                     .collect();
-                evaluations.push(evaluate(&st.name, &oracle, &training, &observed, &s.schedule()));
+                evaluations.push(evaluate(
+                    &st.name,
+                    &oracle,
+                    &training,
+                    &training_tests,
+                    &observed,
+                    &s.schedule(),
+                ));
             }
             Detector::Invariants => {
                 let training: Vec<PathBuf> = training
@@ -109,7 +117,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 let (evaluation, kinds) = evaluate_invariants(
                     &st.name,
                     &oracle,
-                    &training,
+                    (&training, &training_tests),
                     &observed,
                     &s.schedule(),
                     (st.holdout, st.unseen_points),

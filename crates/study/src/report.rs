@@ -28,10 +28,15 @@ struct JsonReport<'a> {
 /// one-screen summary (Markdown) that heads `report.md`.
 pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<String> {
     let out = &study.out_dir;
-    let (sentence, summary_table) = summary::summary(&results.oracle, &results.evaluations);
+    let (sentence, summary_table) =
+        summary::summary(&results.oracle, &results.evaluations, study.alarm_budget);
     let summary = format!("{sentence}\n{}", summary_table.to_markdown());
     let mut tables = vec![summary_table];
-    tables.extend(tables::build(&results.oracle, &results.evaluations));
+    tables.extend(tables::build(
+        &results.oracle,
+        &results.evaluations,
+        study.alarm_budget,
+    ));
     tables.extend(results.kind_breakdowns.iter().map(tables::kinds_table));
     for sub in ["tables", "matrices"] {
         std::fs::create_dir_all(out.join(sub))
@@ -98,6 +103,7 @@ fn markdown(study: &Study, results: &Results, sentence: &str, tables: &[Table]) 
     );
     md.push_str(sentence);
     md.push('\n');
+    md.push_str(&legend(study));
     for t in tables {
         md.push_str(&t.to_markdown());
         md.push('\n');
@@ -110,6 +116,24 @@ fn markdown(study: &Study, results: &Results, sentence: &str, tables: &[Table]) 
         ));
     }
     md
+}
+
+/// What the report's words mean.
+fn legend(study: &Study) -> String {
+    let k = study.draws.max(2);
+    format!(
+        "Legend. A run is *failing* when the oracle says the faulty version's output differs from the \
+         original's, *passing* otherwise. **Flagged failing runs**: failing runs the detector predicts \
+         to fail (it caught them). **Alarms on passing runs**: passing runs of faulty versions it \
+         flags (the fault changed the program's state but not its output). **Alarms on the \
+         original's unseen runs**: runs of the correct program that the draw did not train on, \
+         flagged: what a user of a correct program meets (at 100% training, by {k}-fold: each fold \
+         judged by what the other folds learned). A version is **detected** when one of its failing \
+         runs is flagged in at least one draw; detectors are ranked by the versions they detect at \
+         ≤ {}% alarms on the original's unseen runs. **All-pass accuracy**: the accuracy of \
+         answering pass everywhere. Runs are pooled over the {} draws of a percentage.\n\n",
+        study.alarm_budget, study.draws
+    )
 }
 
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {

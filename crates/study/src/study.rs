@@ -46,6 +46,9 @@ pub struct Study {
     /// Random draws of the training runs per percentage.
     pub draws: u32,
     pub percentages: Vec<u32>,
+    /// Alarms on the original's unseen runs a detector may raise, in
+    /// percent, for the versions it detects to count (the headline).
+    pub alarm_budget: f64,
     pub timeout: Duration,
     /// Bytes a run may write to stdout, stderr or any named output.
     pub output_cap: u64,
@@ -191,6 +194,8 @@ struct RawStudy {
     #[serde(default = "default_draws")]
     draws: u32,
     percentages: Option<Vec<u32>>,
+    #[serde(default = "default_alarm_budget")]
+    alarm_budget: f64,
     #[serde(default = "default_timeout")]
     timeout_secs: f64,
     #[serde(default = "default_cap")]
@@ -216,6 +221,9 @@ fn default_out_dir() -> PathBuf {
 }
 fn default_draws() -> u32 {
     10
+}
+fn default_alarm_budget() -> f64 {
+    1.0
 }
 fn default_timeout() -> f64 {
     10.0
@@ -352,6 +360,7 @@ impl Study {
             seed: s.seed,
             draws: s.draws,
             percentages,
+            alarm_budget: s.alarm_budget,
             timeout: Duration::from_secs_f64(s.timeout_secs),
             output_cap: s.output_cap_bytes,
             compare_stderr: s.compare_stderr,
@@ -450,6 +459,9 @@ impl ParseCx<'_> {
         }
         if s.draws == 0 {
             bail!(self.err("study.draws", "must be at least 1".into()));
+        }
+        if !(0.0..=100.0).contains(&s.alarm_budget) {
+            bail!(self.err("study.alarm_budget", "must be a percentage, 0 to 100".into()));
         }
         if !(s.timeout_secs.is_finite() && s.timeout_secs > 0.0 && s.timeout_secs < 1e6) {
             bail!(self.err(
