@@ -141,10 +141,7 @@ impl Schedule {
             let chosen = sample(rest.len(), size, draw_seed(self.seed, 0, f as u32));
             let mut fold: Vec<usize> = chosen.iter().map(|&i| rest[i]).collect();
             fold.sort_unstable();
-            rest = rest
-                .into_iter()
-                .filter(|i| fold.binary_search(i).is_err())
-                .collect();
+            rest.retain(|i| fold.binary_search(i).is_err());
             folds.push(fold);
         }
         folds
