@@ -31,6 +31,7 @@ use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score};
 use super::matrix::{FaultMatrix, Observation};
+use super::progress::Progress;
 
 /// Per kind of invariant, at the study's largest training percentage
 /// (pooled over its draws): how many failing runs a violated invariant of
@@ -82,20 +83,34 @@ pub fn evaluate_invariants(
     (holdout, unseen): (bool, UnseenPoints),
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
     let sets = schedule.sets(training.len());
-    let checks = learn_all(training, &sets, holdout, unseen)?;
+    let learning = Progress::new(
+        format!("experiment (scoring {strategy}, learning)"),
+        "runs",
+        training.len(),
+    );
+    let checks = learn_all(training, &sets, holdout, unseen, &learning)?;
+    learning.finish();
     // Faulty runs are judged by the draws only (they come first); the
     // original's also by the folds.
     let draws = sets.iter().take_while(|s| s.held_out.is_none()).count();
     let cells: Vec<(usize, usize)> = (0..observed.len())
         .flat_map(|row| (0..observed[row].len()).map(move |t| (row, t)))
         .collect();
+    let checking = Progress::new(
+        format!("experiment (scoring {strategy}, checking)"),
+        "runs",
+        cells.len(),
+    );
     let verdicts: Vec<Verdicts> = cells
         .par_iter()
         .map(|&(row, t)| {
             let judges = if row == 0 { &checks[..] } else { &checks[..draws] };
-            verdicts(judges, &observed[row][t], unseen)
+            let found = verdicts(judges, &observed[row][t], unseen);
+            checking.step();
+            found
         })
         .collect::<anyhow::Result<_>>()?;
+    checking.finish();
     let at = |row: usize, t: usize| &verdicts[row * oracle.tests.len() + t];
     let evaluation = score(strategy, oracle, training_tests, schedule, |i, row, t| {
         at(row, t)[i].0
@@ -143,6 +158,7 @@ fn learn_all(
     subsets: &[TrainingSet],
     holdout: bool,
     unseen: UnseenPoints,
+    progress: &Progress,
 ) -> anyhow::Result<Vec<Learned>> {
     // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
     let parts: Vec<Vec<usize>> = subsets
@@ -160,6 +176,7 @@ fn learn_all(
         .collect();
     let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(Config::default())).collect();
     for (run, dir) in training.iter().enumerate() {
+        progress.step();
         let traces = read_all(&run_files(dir)?)?;
         engines
             .par_iter_mut()

@@ -391,6 +391,33 @@ impl Study {
         }
     }
 
+    /// The strategy whose builds and runs strategy `i` uses: the first one
+    /// built and run the same way (same kind, aspect, arguments, reports,
+    /// flags, files and detector records), such as INV and INV_h, which
+    /// differ only in how their runs are scored.
+    pub fn runs_of(&self, i: usize) -> usize {
+        let same = |a: &Strategy, b: &Strategy| {
+            (
+                &a.kind,
+                a.detector,
+                &a.cflags,
+                &a.ldflags,
+                &a.libs,
+                &a.extra_files,
+            ) == (
+                &b.kind,
+                b.detector,
+                &b.cflags,
+                &b.ldflags,
+                &b.libs,
+                &b.extra_files,
+            )
+        };
+        (0..i)
+            .find(|&j| same(&self.strategies[j], &self.strategies[i]))
+            .unwrap_or(i)
+    }
+
     /// The study file's directory.
     pub fn base_dir(&self) -> &Path {
         self.file.parent().unwrap_or(Path::new("/"))
