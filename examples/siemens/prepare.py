@@ -171,6 +171,21 @@ holdout = true
 aspect = "{aspects}/invariants.lara"
 
 [[strategy]]
+name = "INV_c"
+kind = "weave"
+detector = "invariants"
+confidence = 0.99999
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
+name = "INV_hc"
+kind = "weave"
+detector = "invariants"
+holdout = true
+confidence = 0.99999
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
 name = "ASCV3"
 kind = "weave"
 aspect = "{aspects}/ascv3.lara"

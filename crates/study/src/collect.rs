@@ -143,7 +143,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                     (&training, &training_tests),
                     &observed,
                     &s.schedule(),
-                    (st.holdout, st.unseen_points),
+                    (st.holdout, st.unseen_points, st.confidence),
                 )?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);

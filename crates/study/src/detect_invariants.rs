@@ -80,7 +80,7 @@ pub fn evaluate_invariants(
     (training, training_tests): (&[PathBuf], &[usize]),
     observed: &[Vec<Observation>],
     schedule: &Schedule,
-    (holdout, unseen): (bool, UnseenPoints),
+    (holdout, unseen, confidence): (bool, UnseenPoints, f64),
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
     let sets = schedule.sets(training.len());
     let learning = Progress::new(
@@ -88,7 +88,11 @@ pub fn evaluate_invariants(
         "runs",
         training.len(),
     );
-    let checks = learn_all(training, &sets, holdout, unseen, &learning)?;
+    let config = Config {
+        conf_limit: confidence,
+        ..Config::default()
+    };
+    let checks = learn_all(training, &sets, (holdout, unseen, config), &learning)?;
     learning.finish();
     // Faulty runs are judged by the draws only (they come first); the
     // original's also by the folds.
@@ -156,8 +160,7 @@ pub fn evaluate_invariants(
 fn learn_all(
     training: &[PathBuf],
     subsets: &[TrainingSet],
-    holdout: bool,
-    unseen: UnseenPoints,
+    (holdout, unseen, config): (bool, UnseenPoints, Config),
     progress: &Progress,
 ) -> anyhow::Result<Vec<Learned>> {
     // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
@@ -174,7 +177,7 @@ fn learn_all(
             [subset.clone(), a, b]
         })
         .collect();
-    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(Config::default())).collect();
+    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
     for (run, dir) in training.iter().enumerate() {
         progress.step();
         let traces = read_all(&run_files(dir)?)?;

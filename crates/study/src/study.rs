@@ -130,6 +130,10 @@ pub struct Strategy {
     /// Invariants only: drop what does not hold from one half of the
     /// training runs to the other (see `detect_invariants`).
     pub holdout: bool,
+    /// Invariants only: Daikon's confidence limit (`--conf_limit`): an
+    /// invariant is kept when the probability that it held by chance over
+    /// its samples is below 1 - confidence (0.99 by default).
+    pub confidence: f64,
     /// Invariants only: which points a run reaches and no training run
     /// did count as findings (`unseen_points`: "off", "inner", "all").
     pub unseen_points: UnseenPoints,
@@ -251,6 +255,7 @@ struct RawStrategy {
     #[serde(default)]
     holdout: bool,
     unseen_points: Option<String>,
+    confidence: Option<f64>,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -576,6 +581,18 @@ impl ParseCx<'_> {
                     "holdout applies to the invariants detector only".to_string()
                 ));
             }
+            let confidence = match r.confidence {
+                None => weft_invariants::Config::default().conf_limit,
+                Some(_) if detector != Detector::Invariants => bail!(self.err(
+                    &format!("strategy[{i}].confidence"),
+                    "confidence applies to the invariants detector only".to_string()
+                )),
+                Some(c) if c > 0.0 && c < 1.0 => c,
+                Some(c) => bail!(self.err(
+                    &format!("strategy[{i}].confidence"),
+                    format!("must be between 0 and 1 (exclusive), not {c}")
+                )),
+            };
             let unseen_points = match r.unseen_points.as_deref() {
                 None => UnseenPoints::default(),
                 Some(_) if detector != Detector::Invariants => bail!(self.err(
@@ -591,6 +608,7 @@ impl ParseCx<'_> {
                 kind,
                 detector,
                 holdout: r.holdout,
+                confidence,
                 unseen_points,
                 cflags: r.cflags,
                 ldflags: r.ldflags,
