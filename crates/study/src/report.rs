@@ -18,6 +18,9 @@ struct JsonReport<'a> {
     seed: u64,
     draws: u32,
     percentages: &'a [u32],
+    /// Percent of alarms on the original's unseen runs within which
+    /// detected versions count.
+    alarm_budget: f64,
     cache: Option<CacheStats>,
     results: &'a Results,
     tables: &'a [Table],
@@ -77,6 +80,7 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         seed: study.seed,
         draws: study.draws,
         percentages: &study.percentages,
+        alarm_budget: study.alarm_budget,
         cache: stats,
         results,
         tables: &tables,
