@@ -170,11 +170,20 @@ detector = "invariants"
 holdout = true
 aspect = "{aspects}/invariants.lara"
 
+{confidence}[[strategy]]
+name = "ASCV3"
+kind = "weave"
+aspect = "{aspects}/ascv3.lara"
+args = {{ onlyPrimitives = true }}
+"""
+
+# INV and INV_h at a stricter confidence (--confidence): scored from INV's runs.
+CONFIDENCE = """\
 [[strategy]]
 name = "INV_c"
 kind = "weave"
 detector = "invariants"
-confidence = 0.99999
+confidence = {c}
 aspect = "{aspects}/invariants.lara"
 
 [[strategy]]
@@ -182,14 +191,9 @@ name = "INV_hc"
 kind = "weave"
 detector = "invariants"
 holdout = true
-confidence = 0.99999
+confidence = {c}
 aspect = "{aspects}/invariants.lara"
 
-[[strategy]]
-name = "ASCV3"
-kind = "weave"
-aspect = "{aspects}/ascv3.lara"
-args = {{ onlyPrimitives = true }}
 """
 
 
@@ -224,12 +228,14 @@ def prepare(program, args):
     with open(os.path.join(out, "suite.toml"), "w") as f:
         f.write("\n".join(tables))
     weaver = f'weaver = "{os.path.abspath(args.weaver)}"\n' if args.weaver else ""
+    aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
+    confidence = CONFIDENCE.format(c=args.confidence, aspects=aspects) if args.confidence else ""
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
             archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=libs,
             draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
-            aspects=os.path.relpath(os.path.join(REPO, "aspects"), out),
+            aspects=aspects, confidence=confidence,
         ))
     shutil.rmtree(os.path.join(raw, program))
     note = f"; identical to the original, left out: {' '.join(same)}" if same else ""
@@ -247,6 +253,8 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--percentages", type=int, nargs="+", default=[10, 50, 100])
     ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
+    ap.add_argument("--confidence", type=float,
+                    help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
     ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")
     args = ap.parse_args()
     if args.every < 1:
