@@ -64,7 +64,10 @@ def main():
     for (strategy, pct), by in rows.items():
         cells, within = [], 0
         for program in programs:
-            d, n, rate, ok = by.get(program, (0, 0, 0.0, False))
+            if program not in by:
+                cells.append("not run")
+                continue
+            d, n, rate, ok = by[program]
             cells.append(f"{d}/{n} ({rate:.2f})" if ok else f"- ({d}/{n}, {rate:.2f})")
             within += d if ok else 0
         print(f"| {strategy} | {pct} | " + " | ".join(cells) + f" | {within}/{total_versions} |")
