@@ -1,9 +1,9 @@
 //! Metrics, tie rules, prediction and tables on hand-computed matrices.
 
-use weft::experiment::evaluate::{Schedule, evaluate};
+use weft::experiment::evaluate::{Evaluation, OriginalRuns, Schedule, evaluate, score};
 use weft::experiment::matrix::{FaultMatrix, Observation, predict};
 use weft::experiment::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
-use weft::experiment::{summary, tables};
+use weft::experiment::{detection, summary, tables};
 use weft::ranges::learn::Run;
 use weft::ranges::{Bounds, Key, Kind, Range, RangeSet, ValueType};
 
@@ -99,6 +99,8 @@ fn prediction_checks_containment_and_unseen_variables() {
     assert!(predict(&learned, &Observation::Ranges(RangeSet::default())));
 }
 
+/// Two faulty versions, two tests; `observed` holds the original's runs
+/// (row 0), then v1's and v2's; the original's two runs train.
 fn tiny() -> (FaultMatrix, Vec<Run>, Vec<Vec<Observation>>) {
     let oracle = FaultMatrix {
         versions: vec!["v1".into(), "v2".into()],
@@ -112,7 +114,11 @@ fn tiny() -> (FaultMatrix, Vec<Run>, Vec<Vec<Observation>>) {
     let training = vec![run("t1", 1), run("t2", 5)];
     let obs = |lo, hi| Observation::Ranges(set("x", lo, hi));
     // v1/t2 leaves every learnable range; v1/t1 needs the second training run.
-    let observed = vec![vec![obs(0, 4), obs(0, 9)], vec![obs(0, 1), Observation::Abnormal]];
+    let observed = vec![
+        vec![obs(0, 1), obs(0, 5)],
+        vec![obs(0, 4), obs(0, 9)],
+        vec![obs(0, 1), Observation::Abnormal],
+    ];
     (oracle, training, observed)
 }
 
@@ -124,10 +130,21 @@ fn schedule(percentages: &[u32], draws: u32, seed: u64) -> Schedule {
     }
 }
 
+fn tiny_eval(name: &str, percentages: &[u32], draws: u32, seed: u64) -> Evaluation {
+    let (oracle, training, observed) = tiny();
+    evaluate(
+        name,
+        &oracle,
+        &training,
+        &[0, 1],
+        &observed,
+        &schedule(percentages, draws, seed),
+    )
+}
+
 #[test]
 fn evaluation_matches_hand_computation() {
-    let (oracle, training, observed) = tiny();
-    let e = evaluate("S", &oracle, &training, &observed, &schedule(&[50, 100], 1, 3));
+    let e = tiny_eval("S", &[50, 100], 1, 3);
     let full = &e.points[1];
     assert_eq!((e.points[0].training_runs, full.training_runs), (1, 2));
     // v1: t1 pass/pass (tp), t2 fail/fail (tn); v2: t1 tp, t2 predicted fail but passes (fn).
@@ -159,57 +176,197 @@ fn evaluation_matches_hand_computation() {
         }
     );
     assert_eq!(full.pass_draws, vec![vec![1, 0], vec![1, 0]]);
-    assert_eq!(
-        e,
-        evaluate("S", &oracle, &training, &observed, &schedule(&[50, 100], 1, 3))
+    assert_eq!(e, tiny_eval("S", &[50, 100], 1, 3));
+}
+
+#[test]
+fn the_originals_unseen_runs_are_judged_by_what_training_did_not_see() {
+    // At 100% by 2-fold (one run per fold): t1 ([0,1]) judged by t2's
+    // [0,5] passes, t2 judged by t1's [0,1] is flagged.
+    for seed in 0..8 {
+        let e = tiny_eval("S", &[50, 100], 1, seed);
+        assert_eq!(
+            e.points[1].original,
+            OriginalRuns { tp: 1, fn_: 1 },
+            "seed {seed}"
+        );
+        // At 50% one run trains; the other is unseen: t1 passes against
+        // t2's ranges, t2 is flagged against t1's.
+        let sets = schedule(&[50, 100], 1, seed).sets(2);
+        let trained = &sets[0].runs;
+        let expected = if trained == &[1] {
+            OriginalRuns { tp: 1, fn_: 0 }
+        } else {
+            OriginalRuns { tp: 0, fn_: 1 }
+        };
+        assert_eq!(e.points[0].original, expected, "seed {seed}");
+    }
+    let e = tiny_eval("S", &[100], 1, 3);
+    assert!(close(e.points[0].original.alarm_rate(), 50.0));
+    let json = serde_json::to_value(&e.points[0]).unwrap();
+    assert_eq!(json["original"], serde_json::json!({"tp": 1, "fn": 1}));
+}
+
+#[test]
+fn folds_at_100_percent_split_the_training_runs() {
+    for (n, draws) in [(10, 5), (7, 3), (3, 1), (1, 4)] {
+        let sets = schedule(&[100], draws, 11).sets(n);
+        let folds: Vec<_> = sets.iter().filter(|s| s.held_out.is_some()).collect();
+        assert_eq!(folds.len(), draws.max(2) as usize);
+        let mut all: Vec<usize> = folds.iter().flat_map(|s| s.held_out.clone().unwrap()).collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..n).collect::<Vec<_>>(), "every run held out once");
+        for f in &folds {
+            let out = f.held_out.as_ref().unwrap();
+            assert_eq!(f.runs.len() + out.len(), n);
+            assert!(f.runs.iter().all(|r| !out.contains(r)));
+            assert!(out.len() >= n / folds.len() && out.len() <= n.div_ceil(folds.len()));
+        }
+        // The draws at 100% train on everything.
+        assert!(
+            sets.iter()
+                .filter(|s| s.held_out.is_none())
+                .all(|s| s.runs.len() == n)
+        );
+    }
+    // Draws only at percentages below 100.
+    assert!(
+        schedule(&[50], 3, 1)
+            .sets(10)
+            .iter()
+            .all(|s| s.held_out.is_none())
     );
+}
+
+/// A detector that flags nothing, and one that flags every run but v2/t1.
+fn silent_and_loud(oracle: &FaultMatrix) -> [Evaluation; 2] {
+    let s = schedule(&[50, 100], 2, 1);
+    [
+        score("SILENT", oracle, &[0, 1], &s, |_, _, _| true),
+        score("LOUD", oracle, &[0, 1], &s, |_, row, t| row == 2 && t == 0),
+    ]
+}
+
+#[test]
+fn detection_counts_versions_within_the_alarm_budget() {
+    let (oracle, ..) = tiny();
+    let [silent, loud] = silent_and_loud(&oracle);
+    let ranges = tiny_eval("RANGES", &[50, 100], 2, 1);
+    // LOUD flags v1/t2 (detects v1) and alarms on every unseen run of the
+    // original: within a 100% budget only.
+    assert_eq!(detection::versions_detected(&loud.points[1]), 1);
+    assert!(close(loud.points[1].original.alarm_rate(), 100.0));
+    assert!(detection::best_within_budget(&loud, 99.0).is_none());
+    assert_eq!(
+        detection::best_within_budget(&loud, 100.0).map(|p| p.percentage),
+        Some(50)
+    );
+    // RANGES detects v1 at both percentages, at 100% with alarms on half
+    // the original's runs; the point with fewer alarms (on a tie, the
+    // smaller percentage) is chosen.
+    assert!(close(ranges.points[1].original.alarm_rate(), 50.0));
+    assert!(ranges.points.iter().all(|p| detection::versions_detected(p) == 1));
+    let fewer = if ranges.points[0].original.alarm_rate() <= Some(50.0) {
+        50
+    } else {
+        100
+    };
+    assert_eq!(
+        detection::best_within_budget(&ranges, 50.0).map(|p| p.percentage),
+        Some(fewer)
+    );
+    assert!(detection::best_within_budget(&ranges, 0.0).is_none_or(|p| p.percentage == 50));
+    // SILENT detects nothing: never best, ranked last, even with every
+    // detector over budget.
+    let evals = [silent, loud, ranges];
+    let names = |b| -> Vec<String> {
+        detection::ranked(&evals, b)
+            .iter()
+            .map(|e| e.strategy.clone())
+            .collect()
+    };
+    assert_eq!(names(100.0), ["RANGES", "LOUD", "SILENT"]);
+    assert_eq!(names(50.0), ["RANGES", "LOUD", "SILENT"]);
+    assert_eq!(names(0.0), ["RANGES", "LOUD", "SILENT"]);
+    assert!(detection::best(&evals, 10.0).is_none());
+    assert!(detection::best(&evals[..1], 100.0).is_none());
 }
 
 #[test]
 fn tables_follow_the_report_layout() {
-    let (oracle, training, observed) = tiny();
-    let a = evaluate("A", &oracle, &training, &observed, &schedule(&[50, 100], 4, 1));
-    let b = evaluate("B", &oracle, &training, &observed, &schedule(&[100], 1, 1));
-    let t = tables::build(&oracle, &[a, b]);
+    let (oracle, ..) = tiny();
+    let a = tiny_eval("A", &[50, 100], 4, 1);
+    let b = tiny_eval("B", &[100], 1, 1);
+    let t = tables::build(&oracle, &[a, b], 50.0);
     let ids: Vec<_> = t.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(
         ids,
-        ["overall", "per_version", "curves", "baseline", "best_metrics"]
+        [
+            "detection",
+            "version_detection",
+            "overall",
+            "per_version",
+            "curves",
+            "baseline",
+            "best_metrics"
+        ]
     );
-    // B reaches 75% at 100; A reaches 75% at 100 too (and maybe at 50):
-    // either way A wins the tie with the smaller or equal percentage, being first.
-    assert_eq!(t[0].rows[1], ["B", "75.00", "100"]);
-    // Versions are rows, the all-pass baseline beside each.
-    let ones: Vec<&str> = t[3].rows.iter().map(|r| r[2].as_str()).collect();
-    assert_eq!(ones, ["50.00", "100.00", "75.00"]);
-    assert!(t[3].to_markdown().contains("| overall | 75.00 | 75.00 |"));
+    // B at 100%: v1's failing run flagged, v2's t2 (abnormal) flagged
+    // though it passes; 2-fold alarms on one of the original's two runs.
     assert_eq!(
-        t[1].header,
+        t[0].rows[2],
+        [
+            "B",
+            "100",
+            "1/2",
+            "1/1 (100.00%)",
+            "1/3 (33.33%)",
+            "1/2 (50.00%)",
+            "75.00"
+        ]
+    );
+    // Per version, natural order, each strategy and percentage.
+    assert_eq!(t[1].rows.len(), 2 * 3);
+    assert_eq!(t[1].rows[0][..3], ["v1", "A", "50"]);
+    assert_eq!(t[1].rows[5], ["v2", "B", "100", "-", "1/2 (50.00%)"]);
+    assert_eq!(t[2].rows[1], ["B", "75.00", "100"]);
+    // Versions are rows, the all-pass baseline beside each.
+    let ones: Vec<&str> = t[5].rows.iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(ones, ["50.00", "100.00", "75.00"]);
+    assert!(t[5].to_markdown().contains("| overall | 75.00 | 75.00 |"));
+    assert_eq!(
+        t[3].header,
         [
             "Version",
-            "Percentage of 1s",
+            "All-pass accuracy (%)",
             "A acc (%)",
             "A pct",
             "B acc (%)",
             "B pct"
         ]
     );
-    assert_eq!(t[1].rows[0][..2], ["v1", "50.00"]);
-    assert!(t[4].title.contains(", A,"));
+    assert_eq!(t[3].rows[0][..2], ["v1", "50.00"]);
+    assert!(t[6].title.contains(", A,"));
     assert_eq!(
-        t[0].to_csv().lines().next(),
-        Some("Strategy,Best Accuracy (%),Best Percentage")
+        t[4].to_csv().lines().next(),
+        Some(
+            "Strategy,Training %,Correct (% of runs),Missed failing runs (% of runs),\
+             Alarms on passing runs (% of runs)"
+        )
     );
 }
 
 #[test]
 fn without_strategies_only_the_baseline_remains() {
     let (oracle, ..) = tiny();
-    let t = tables::build(&oracle, &[]);
+    let t = tables::build(&oracle, &[], 1.0);
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].rows[2], ["overall", "-", "75.00"]);
-    let (sentence, summary) = summary::summary(&oracle, &[]);
-    assert!(sentence.starts_with("No detector scored"), "{sentence}");
+    let (sentence, summary) = summary::summary(&oracle, &[], 1.0);
+    assert!(
+        sentence.starts_with("No detector detects a faulty version"),
+        "{sentence}"
+    );
     assert!(summary.rows.is_empty());
 }
 
@@ -224,21 +381,34 @@ fn versions_sort_naturally() {
 }
 
 #[test]
-fn the_summary_names_the_best_detector_against_the_baseline() {
-    let (oracle, training, observed) = tiny();
-    let a = evaluate("A", &oracle, &training, &observed, &schedule(&[50, 100], 4, 1));
-    let b = evaluate("B", &oracle, &training, &observed, &schedule(&[100], 1, 1));
-    let (sentence, table) = summary::summary(&oracle, &[b, a]);
-    // Tied at 75%, B comes first in the study and stays first.
+fn the_summary_ranks_by_versions_detected_within_the_budget() {
+    let (oracle, ..) = tiny();
+    let [silent, _] = silent_and_loud(&oracle);
+    let b = tiny_eval("B", &[100], 1, 1);
+    let (sentence, table) = summary::summary(&oracle, &[silent.clone(), b.clone()], 50.0);
+    // SILENT is as accurate as B (75%) and first in the study, but detects nothing.
     assert!(
-        sentence.starts_with("Best detector: **B**, 75.00% accurate at 100% training, against 75.00%"),
+        sentence.starts_with(
+            "Best detector at ≤ 50% alarms on the original's unseen runs: **B**, detecting 1 of 2 faulty \
+             versions at 100% training (1/2 (50.00%) alarms on the original's unseen runs"
+        ),
         "{sentence}"
     );
     assert!(
-        sentence.contains("(+0.00 points); it detects 1 of 2 faulty versions"),
+        sentence.contains("75.00% at 100% training, against 75.00%"),
         "{sentence}"
     );
-    assert_eq!(table.rows[0], ["B", "75.00", "100", "+0.00", "1/2"]);
+    assert_eq!(
+        table.rows[0],
+        ["B", "1/2", "100", "50.00", "75.00", "100", "+0.00"]
+    );
+    assert_eq!(table.rows[1][..4], ["SILENT", "0/2", "-", "-"]);
+    assert_eq!(table.header[1], "Versions detected at ≤ 50% alarms");
+    let (sentence, _) = summary::summary(&oracle, &[silent, b], 1.0);
+    assert!(
+        sentence.starts_with("No detector detects a faulty version within 1% alarms"),
+        "{sentence}"
+    );
 }
 
 #[test]

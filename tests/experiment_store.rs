@@ -6,16 +6,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// The tiny fixture's program with no strategy and `n` tests, each
-/// sleeping `sleep` seconds before running the program.
+/// The tiny fixture's program with its hand-patched range monitor (HAND)
+/// and `n` tests, each sleeping `sleep` seconds before running the
+/// program.
 fn study(n: usize, sleep: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/experiment/tiny/src");
     std::fs::create_dir(dir.path().join("src")).unwrap();
     std::fs::copy(src.join("calc.c"), dir.path().join("src/calc.c")).unwrap();
+    std::fs::copy(src.join("../monitor.patch"), dir.path().join("monitor.patch")).unwrap();
     let mut toml = String::from(
         "[study]\nname = \"store\"\nsource = \"src\"\nbuild = [\"cc $CFLAGS -o calc calc.c\"]\n\
-         [[version]]\nname = \"original\"\n[[version]]\nname = \"v1\"\ncflags = \"-DFAULTY\"\n",
+         draws = 3\npercentages = [50, 100]\n\
+         [[version]]\nname = \"original\"\n[[version]]\nname = \"v1\"\ncflags = \"-DFAULTY\"\n\
+         [[strategy]]\nname = \"HAND\"\nkind = \"patch\"\npatch = \"monitor.patch\"\n",
     );
     for i in 0..n {
         toml.push_str(&format!(
@@ -58,7 +62,7 @@ fn stored_runs(db: &Path) -> usize {
 
 #[test]
 fn an_interrupted_study_resumes_without_redoing_finished_runs() {
-    let (dir, file) = study(60, "0.05");
+    let (dir, file) = study(40, "0.05");
     let db = dir.path().join("work/study.sqlite");
     let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["experiment", "-j", "1"])
@@ -79,26 +83,52 @@ fn an_interrupted_study_resumes_without_redoing_finished_runs() {
     child.kill().unwrap();
     child.wait().unwrap();
     let finished = stored_runs(&db);
-    assert!(finished < 120, "the study was not interrupted");
+    assert!(finished < 160, "the study was not interrupted");
 
     let (done, reused) = runs(&experiment(&file));
     assert_eq!(reused, finished);
-    assert_eq!(done + reused, 120);
+    assert_eq!(done + reused, 160);
     // The runs' scratch directories went with the execution: the work
     // directory holds the builds and the database, nothing per run.
     let files = walkdir::WalkDir::new(dir.path().join("work"))
         .into_iter()
         .filter(|e| e.as_ref().unwrap().file_type().is_file())
         .count();
-    assert!(files < 15, "{files} files in the work directory");
+    assert!(
+        files < 25,
+        "{files} files in the work directory (4 builds, the database)"
+    );
     let oracle = std::fs::read_to_string(dir.path().join("report/matrices/oracle.csv")).unwrap();
     assert!(oracle.starts_with("test,v1\nt0,1\n"), "{oracle}");
+
+    // Its tables and matrices are those of the same study never interrupted.
+    let (whole, whole_file) = study(40, "0");
+    assert_eq!(runs(&experiment(&whole_file)), (160, 0));
+    let mut compared = 0;
+    for sub in ["tables", "matrices"] {
+        for entry in std::fs::read_dir(whole.path().join("report").join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let resumed = dir
+                .path()
+                .join("report")
+                .join(sub)
+                .join(path.file_name().unwrap());
+            assert_eq!(
+                std::fs::read_to_string(&resumed).unwrap(),
+                std::fs::read_to_string(&path).unwrap(),
+                "{}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "{compared} files compared");
 }
 
 #[test]
 fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
     let (dir, file) = study(6, "0");
-    assert_eq!(runs(&experiment(&file)), (12, 0));
+    assert_eq!(runs(&experiment(&file)), (24, 0));
     let db = dir.path().join("work/study.sqlite");
     let finished = std::fs::read(&db).unwrap();
 
@@ -129,5 +159,5 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
     }
     // Put back, the finished runs are all there.
     std::fs::write(&db, &finished).unwrap();
-    assert_eq!(runs(&experiment(&file)), (0, 12));
+    assert_eq!(runs(&experiment(&file)), (0, 24));
 }

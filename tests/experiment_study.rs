@@ -69,6 +69,31 @@ fn tiny_study_matrices_and_cache() {
 }
 
 #[test]
+fn strategies_built_and_run_alike_share_builds_and_runs() {
+    let (_dir, file) = fixture();
+    let strategy = |name: &str, cflags: &str| {
+        format!(
+            "\n[[strategy]]\nname = \"{name}\"\nkind = \"patch\"\npatch = \"monitor.patch\"\ncflags = \"{cflags}\"\n"
+        )
+    };
+    let text = format!(
+        "{}{}{}",
+        std::fs::read_to_string(&file).unwrap(),
+        strategy("SAME", ""),
+        strategy("OTHER", "-DUNUSED")
+    );
+    std::fs::write(&file, text).unwrap();
+    let study = Study::load(&file).unwrap();
+    assert_eq!((study.runs_of(0), study.runs_of(1), study.runs_of(2)), (0, 0, 2));
+    let (results, stats) = run_local(&study, 2).unwrap();
+    // plain, HAND (shared by SAME) and OTHER: 3 arms x 3 versions x 6 tests.
+    assert_eq!((stats.built, stats.ran), (9, 54));
+    assert_eq!(results.evaluations[1].strategy, "SAME");
+    assert_eq!(results.evaluations[1].points, results.evaluations[0].points);
+    assert_eq!(results.evaluations[2].points, results.evaluations[0].points);
+}
+
+#[test]
 fn results_are_deterministic_for_a_seed() {
     let (_a, fa) = fixture();
     let (_b, fb) = fixture();

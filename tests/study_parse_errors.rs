@@ -96,6 +96,21 @@ fn each_mistake_names_the_file_and_its_key() {
         ),
         (
             "build = [\"make\"]",
+            "build = [\"make\"]\nalarm_budget = 101.0",
+            "study.alarm_budget",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\nconfidence = 0.999",
+            "strategy[0].confidence",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\ndetector = \"invariants\"\nconfidence = 1.0",
+            "strategy[0].confidence",
+        ),
+        (
+            "build = [\"make\"]",
             "build = [\"make\"]\ntimeout_secs = -1.0",
             "study.timeout_secs",
         ),

@@ -11,6 +11,7 @@ use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
+use super::progress::Progress;
 use super::study::Detector;
 use weft_monitor::ranges::learn::Run;
 
@@ -25,7 +26,7 @@ pub struct Results {
     /// Per strategy: training runs usable (ended normally).
     pub training_runs: Vec<(String, usize)>,
     /// Per invariant strategy: which kinds of invariant caught faults and
-    /// which raised false alarms.
+    /// which raised alarms on passing runs.
     pub kind_breakdowns: Vec<KindBreakdown>,
 }
 
@@ -34,9 +35,23 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
     let s = ctx.study;
     let tests: Vec<String> = s.tests.iter().map(|t| t.name.clone()).collect();
     let load_arm = |arm: Arm| -> anyhow::Result<Vec<Vec<_>>> {
-        (0..s.versions.len())
-            .map(|v| (0..s.tests.len()).map(|t| ctx.load_run(arm, v, t)).collect())
-            .collect()
+        let progress = Progress::new(
+            format!("experiment (loading runs of {})", arm.dir_name(s)),
+            "runs",
+            s.versions.len() * s.tests.len(),
+        );
+        let runs = (0..s.versions.len())
+            .map(|v| {
+                (0..s.tests.len())
+                    .map(|t| {
+                        progress.step();
+                        ctx.load_run(arm, v, t)
+                    })
+                    .collect()
+            })
+            .collect();
+        progress.finish();
+        runs
     };
     let plain = load_arm(Arm::Plain)?;
     let cells = plain[1..]
@@ -58,8 +73,13 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
     let mut instrumentation_changes = Vec::new();
     let mut training_runs = Vec::new();
     let mut kind_breakdowns = Vec::new();
+    let mut loaded: Vec<Option<Vec<Vec<_>>>> = vec![None; s.strategies.len()];
     for (i, st) in s.strategies.iter().enumerate() {
-        let runs = load_arm(Arm::Monitor(i))?;
+        let arm = s.runs_of(i);
+        if loaded[arm].is_none() {
+            loaded[arm] = Some(load_arm(Arm::Monitor(arm))?);
+        }
+        let runs = loaded[arm].as_ref().expect("loaded above");
         // The original's training runs that ended normally, by test.
         let training: Vec<(usize, &Observation)> = ctx
             .training_tests()
@@ -67,7 +87,8 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
             .map(|t| (t, &runs[0][t].1))
             .filter(|(_, o)| **o != Observation::Abnormal)
             .collect();
-        let observed: Vec<Vec<Observation>> = runs[1..]
+        let training_tests: Vec<usize> = training.iter().map(|(t, _)| *t).collect();
+        let observed: Vec<Vec<Observation>> = runs
             .iter()
             .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
             .collect();
@@ -96,7 +117,17 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                         _ => None,
                     })
                     .collect();
-                evaluations.push(evaluate(&st.name, &oracle, &training, &observed, &s.schedule()));
+                let scoring = Progress::new(format!("experiment (scoring {})", st.name), "strategies", 1);
+                evaluations.push(evaluate(
+                    &st.name,
+                    &oracle,
+                    &training,
+                    &training_tests,
+                    &observed,
+                    &s.schedule(),
+                ));
+                scoring.step();
+                scoring.finish();
             }
             Detector::Invariants => {
                 let training: Vec<PathBuf> = training
@@ -109,10 +140,10 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 let (evaluation, kinds) = evaluate_invariants(
                     &st.name,
                     &oracle,
-                    &training,
+                    (&training, &training_tests),
                     &observed,
                     &s.schedule(),
-                    (st.holdout, st.unseen_points),
+                    (st.holdout, st.unseen_points, st.confidence),
                 )?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);

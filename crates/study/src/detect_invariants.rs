@@ -6,7 +6,7 @@
 //! subset holds it (the engines learn in parallel), and each test run is
 //! checked against every learned set in turn. Besides the scores, the
 //! detector says which kinds of invariant flagged failing runs and which
-//! raised false alarms ([`KindBreakdown`]).
+//! raised alarms on passing runs ([`KindBreakdown`]).
 //!
 //! With `holdout`, each subset is also split in two halves by position;
 //! invariants learned on one half are checked on the other half's runs,
@@ -29,12 +29,13 @@ use weft_invariants::{Checks, Config, Engine};
 use weft_monitor::trace::UnseenPoints;
 use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
 
-use super::evaluate::{Evaluation, Schedule, score};
+use super::evaluate::{Evaluation, Schedule, TrainingSet, score};
 use super::matrix::{FaultMatrix, Observation};
+use super::progress::Progress;
 
 /// Per kind of invariant, at the study's largest training percentage
 /// (pooled over its draws): how many failing runs a violated invariant of
-/// that kind flagged, and how many passing ones (false alarms).
+/// that kind flagged, and how many passing ones (alarms on passing runs).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KindBreakdown {
     pub strategy: String,
@@ -49,7 +50,7 @@ pub struct KindRow {
     pub kind: String,
     /// (failing run, draw) pairs in which the kind was violated.
     pub failing_flagged: u64,
-    /// (passing run, draw) pairs in which it was: false alarms.
+    /// (passing run, draw) pairs in which it was: alarms on passing runs.
     pub passing_flagged: u64,
     /// Faulty versions with at least one failing run it flagged.
     pub versions: BTreeSet<String>,
@@ -70,47 +71,76 @@ struct Learned {
 }
 
 /// Scores the invariant detector. `training[i]` is the directory of the
-/// original's `i`-th training run's traces; `observed[version][test]`
-/// follows the oracle's layout.
+/// original's `i`-th training run's traces, `training_tests[i]` its test;
+/// `observed[row][test]` holds the original's runs (row 0), then the faulty
+/// versions' in the oracle's order.
 pub fn evaluate_invariants(
     strategy: &str,
     oracle: &FaultMatrix,
-    training: &[PathBuf],
+    (training, training_tests): (&[PathBuf], &[usize]),
     observed: &[Vec<Observation>],
     schedule: &Schedule,
-    (holdout, unseen): (bool, UnseenPoints),
+    (holdout, unseen, confidence): (bool, UnseenPoints, f64),
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
-    let subsets = schedule.subsets(training.len());
-    let checks = learn_all(training, &subsets, holdout, unseen)?;
+    let sets = schedule.sets(training.len());
+    let learning = Progress::new(
+        format!("experiment (scoring {strategy}, learning)"),
+        "runs",
+        training.len(),
+    );
+    let config = Config {
+        conf_limit: confidence,
+        ..Config::default()
+    };
+    let checks = learn_all(training, &sets, (holdout, unseen, config), &learning)?;
+    learning.finish();
+    // Faulty runs are judged by the draws only (they come first); the
+    // original's also by the folds.
+    let draws = sets.iter().take_while(|s| s.held_out.is_none()).count();
     let cells: Vec<(usize, usize)> = (0..observed.len())
-        .flat_map(|v| (0..observed[v].len()).map(move |t| (v, t)))
+        .flat_map(|row| (0..observed[row].len()).map(move |t| (row, t)))
         .collect();
+    let checking = Progress::new(
+        format!("experiment (scoring {strategy}, checking)"),
+        "runs",
+        cells.len(),
+    );
     let verdicts: Vec<Verdicts> = cells
         .par_iter()
-        .map(|&(v, t)| verdicts(&checks, &observed[v][t], unseen))
+        .map(|&(row, t)| {
+            let judges = if row == 0 { &checks[..] } else { &checks[..draws] };
+            let found = verdicts(judges, &observed[row][t], unseen);
+            checking.step();
+            found
+        })
         .collect::<anyhow::Result<_>>()?;
-    let at = |v: usize, t: usize| &verdicts[v * oracle.tests.len() + t];
-    let evaluation = score(strategy, oracle, training.len(), schedule, |i, _| {
-        (0..observed.len())
-            .map(|v| (0..observed[v].len()).map(|t| at(v, t)[i].0).collect())
-            .collect()
+    checking.finish();
+    let at = |row: usize, t: usize| &verdicts[row * oracle.tests.len() + t];
+    let evaluation = score(strategy, oracle, training_tests, schedule, |i, row, t| {
+        at(row, t)[i].0
     });
     let top = schedule.percentages.last().copied().unwrap_or(100);
     let mut rows: BTreeMap<String, KindRow> = BTreeMap::new();
-    for (i, _) in subsets.iter().enumerate().filter(|(_, (p, _))| *p == top) {
-        for &(v, t) in &cells {
-            for kind in &at(v, t)[i].1 {
-                let row = rows.entry(kind.clone()).or_insert_with(|| KindRow {
-                    kind: kind.clone(),
-                    failing_flagged: 0,
-                    passing_flagged: 0,
-                    versions: BTreeSet::new(),
-                });
-                if oracle.cells[v][t] {
-                    row.passing_flagged += 1;
-                } else {
-                    row.failing_flagged += 1;
-                    row.versions.insert(oracle.versions[v].clone());
+    for (i, _) in sets[..draws]
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.percentage == top)
+    {
+        for (v, version) in oracle.versions.iter().enumerate() {
+            for t in 0..oracle.tests.len() {
+                for kind in &at(v + 1, t)[i].1 {
+                    let row = rows.entry(kind.clone()).or_insert_with(|| KindRow {
+                        kind: kind.clone(),
+                        failing_flagged: 0,
+                        passing_flagged: 0,
+                        versions: BTreeSet::new(),
+                    });
+                    if oracle.cells[v][t] {
+                        row.passing_flagged += 1;
+                    } else {
+                        row.failing_flagged += 1;
+                        row.versions.insert(version.clone());
+                    }
                 }
             }
         }
@@ -129,14 +159,14 @@ pub fn evaluate_invariants(
 /// the engine of the subset's half that holds it).
 fn learn_all(
     training: &[PathBuf],
-    subsets: &[(u32, Vec<usize>)],
-    holdout: bool,
-    unseen: UnseenPoints,
+    subsets: &[TrainingSet],
+    (holdout, unseen, config): (bool, UnseenPoints, Config),
+    progress: &Progress,
 ) -> anyhow::Result<Vec<Learned>> {
     // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
     let parts: Vec<Vec<usize>> = subsets
         .iter()
-        .flat_map(|(_, subset)| {
+        .flat_map(|TrainingSet { runs: subset, .. }| {
             let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
             let halves = if holdout {
                 [half(0), half(1)]
@@ -147,8 +177,9 @@ fn learn_all(
             [subset.clone(), a, b]
         })
         .collect();
-    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(Config::default())).collect();
+    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
     for (run, dir) in training.iter().enumerate() {
+        progress.step();
         let traces = read_all(&run_files(dir)?)?;
         engines
             .par_iter_mut()

@@ -144,8 +144,13 @@ pub fn phases(study: &Study) -> Vec<Vec<Job>> {
     let training: Vec<usize> = (0..study.tests.len())
         .filter(|&t| study.training.contains(&study.tests[t].name))
         .collect();
+    // A strategy built and run as an earlier one uses that one's runs.
     let arms: Vec<Arm> = std::iter::once(Arm::Plain)
-        .chain((0..study.strategies.len()).map(Arm::Monitor))
+        .chain(
+            (0..study.strategies.len())
+                .filter(|&i| study.runs_of(i) == i)
+                .map(Arm::Monitor),
+        )
         .collect();
     let versions = 0..study.versions.len();
     let tests = 0..study.tests.len();

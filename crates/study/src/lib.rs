@@ -6,13 +6,15 @@
 //! reports some strategies' aspects read ([`report_stage`]), derives the
 //! oracle fault matrix from output equality with the original
 //! ([`oracle`]), learns ranges from P% of the original's training runs and
-//! predicts range fault matrices ([`evaluate`]), scores them ([`metrics`])
+//! predicts range fault matrices ([`evaluate`]), scores them ([`metrics`],
+//! versions detected within an alarm budget: [`detection`])
 //! and writes the report's tables and figures ([`report`]).
 
 pub mod cache;
 pub mod collect;
 pub mod command_line;
 pub mod detect_invariants;
+pub mod detection;
 pub mod driver;
 pub mod evaluate;
 pub mod exec;

@@ -18,6 +18,9 @@ struct JsonReport<'a> {
     seed: u64,
     draws: u32,
     percentages: &'a [u32],
+    /// Percent of alarms on the original's unseen runs within which
+    /// detected versions count.
+    alarm_budget: f64,
     cache: Option<CacheStats>,
     results: &'a Results,
     tables: &'a [Table],
@@ -28,10 +31,16 @@ struct JsonReport<'a> {
 /// one-screen summary (Markdown) that heads `report.md`.
 pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<String> {
     let out = &study.out_dir;
-    let (sentence, summary_table) = summary::summary(&results.oracle, &results.evaluations);
+    let progress = super::progress::Progress::new("experiment (report)", "reports", 1);
+    let (sentence, summary_table) =
+        summary::summary(&results.oracle, &results.evaluations, study.alarm_budget);
     let summary = format!("{sentence}\n{}", summary_table.to_markdown());
     let mut tables = vec![summary_table];
-    tables.extend(tables::build(&results.oracle, &results.evaluations));
+    tables.extend(tables::build(
+        &results.oracle,
+        &results.evaluations,
+        study.alarm_budget,
+    ));
     tables.extend(results.kind_breakdowns.iter().map(tables::kinds_table));
     for sub in ["tables", "matrices"] {
         std::fs::create_dir_all(out.join(sub))
@@ -71,6 +80,7 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         seed: study.seed,
         draws: study.draws,
         percentages: &study.percentages,
+        alarm_budget: study.alarm_budget,
         cache: stats,
         results,
         tables: &tables,
@@ -80,6 +90,8 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         &out.join("report.md"),
         &markdown(study, results, &sentence, &tables),
     )?;
+    progress.step();
+    progress.finish();
     Ok(summary)
 }
 
@@ -98,6 +110,7 @@ fn markdown(study: &Study, results: &Results, sentence: &str, tables: &[Table]) 
     );
     md.push_str(sentence);
     md.push('\n');
+    md.push_str(&legend(study));
     for t in tables {
         md.push_str(&t.to_markdown());
         md.push('\n');
@@ -110,6 +123,24 @@ fn markdown(study: &Study, results: &Results, sentence: &str, tables: &[Table]) 
         ));
     }
     md
+}
+
+/// What the report's words mean.
+fn legend(study: &Study) -> String {
+    let k = study.draws.max(2);
+    format!(
+        "Legend. A run is *failing* when the oracle says the faulty version's output differs from the \
+         original's, *passing* otherwise. **Flagged failing runs**: failing runs the detector predicts \
+         to fail (it caught them). **Alarms on passing runs**: passing runs of faulty versions it \
+         flags (the fault changed the program's state but not its output). **Alarms on the \
+         original's unseen runs**: runs of the correct program that the draw did not train on, \
+         flagged: what a user of a correct program meets (at 100% training, by {k}-fold: each fold \
+         judged by what the other folds learned). A version is **detected** when one of its failing \
+         runs is flagged in at least one draw; detectors are ranked by the versions they detect at \
+         ≤ {}% alarms on the original's unseen runs. **All-pass accuracy**: the accuracy of \
+         answering pass everywhere. Runs are pooled over the {} draws of a percentage.\n\n",
+        study.alarm_budget, study.draws
+    )
 }
 
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {

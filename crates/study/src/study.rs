@@ -46,6 +46,9 @@ pub struct Study {
     /// Random draws of the training runs per percentage.
     pub draws: u32,
     pub percentages: Vec<u32>,
+    /// Alarms on the original's unseen runs a detector may raise, in
+    /// percent, for the versions it detects to count (the headline).
+    pub alarm_budget: f64,
     pub timeout: Duration,
     /// Bytes a run may write to stdout, stderr or any named output.
     pub output_cap: u64,
@@ -127,6 +130,10 @@ pub struct Strategy {
     /// Invariants only: drop what does not hold from one half of the
     /// training runs to the other (see `detect_invariants`).
     pub holdout: bool,
+    /// Invariants only: Daikon's confidence limit (`--conf_limit`): an
+    /// invariant is kept when the probability that it held by chance over
+    /// its samples is below 1 - confidence (0.99 by default).
+    pub confidence: f64,
     /// Invariants only: which points a run reaches and no training run
     /// did count as findings (`unseen_points`: "off", "inner", "all").
     pub unseen_points: UnseenPoints,
@@ -191,6 +198,8 @@ struct RawStudy {
     #[serde(default = "default_draws")]
     draws: u32,
     percentages: Option<Vec<u32>>,
+    #[serde(default = "default_alarm_budget")]
+    alarm_budget: f64,
     #[serde(default = "default_timeout")]
     timeout_secs: f64,
     #[serde(default = "default_cap")]
@@ -216,6 +225,9 @@ fn default_out_dir() -> PathBuf {
 }
 fn default_draws() -> u32 {
     10
+}
+fn default_alarm_budget() -> f64 {
+    1.0
 }
 fn default_timeout() -> f64 {
     10.0
@@ -243,6 +255,7 @@ struct RawStrategy {
     #[serde(default)]
     holdout: bool,
     unseen_points: Option<String>,
+    confidence: Option<f64>,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -352,6 +365,7 @@ impl Study {
             seed: s.seed,
             draws: s.draws,
             percentages,
+            alarm_budget: s.alarm_budget,
             timeout: Duration::from_secs_f64(s.timeout_secs),
             output_cap: s.output_cap_bytes,
             compare_stderr: s.compare_stderr,
@@ -380,6 +394,33 @@ impl Study {
             draws: self.draws,
             seed: self.seed,
         }
+    }
+
+    /// The strategy whose builds and runs strategy `i` uses: the first one
+    /// built and run the same way (same kind, aspect, arguments, reports,
+    /// flags, files and detector records), such as INV and INV_h, which
+    /// differ only in how their runs are scored.
+    pub fn runs_of(&self, i: usize) -> usize {
+        let same = |a: &Strategy, b: &Strategy| {
+            (
+                &a.kind,
+                a.detector,
+                &a.cflags,
+                &a.ldflags,
+                &a.libs,
+                &a.extra_files,
+            ) == (
+                &b.kind,
+                b.detector,
+                &b.cflags,
+                &b.ldflags,
+                &b.libs,
+                &b.extra_files,
+            )
+        };
+        (0..i)
+            .find(|&j| same(&self.strategies[j], &self.strategies[i]))
+            .unwrap_or(i)
     }
 
     /// The study file's directory.
@@ -450,6 +491,9 @@ impl ParseCx<'_> {
         }
         if s.draws == 0 {
             bail!(self.err("study.draws", "must be at least 1".into()));
+        }
+        if !(0.0..=100.0).contains(&s.alarm_budget) {
+            bail!(self.err("study.alarm_budget", "must be a percentage, 0 to 100".into()));
         }
         if !(s.timeout_secs.is_finite() && s.timeout_secs > 0.0 && s.timeout_secs < 1e6) {
             bail!(self.err(
@@ -537,6 +581,18 @@ impl ParseCx<'_> {
                     "holdout applies to the invariants detector only".to_string()
                 ));
             }
+            let confidence = match r.confidence {
+                None => weft_invariants::Config::default().conf_limit,
+                Some(_) if detector != Detector::Invariants => bail!(self.err(
+                    &format!("strategy[{i}].confidence"),
+                    "confidence applies to the invariants detector only".to_string()
+                )),
+                Some(c) if c > 0.0 && c < 1.0 => c,
+                Some(c) => bail!(self.err(
+                    &format!("strategy[{i}].confidence"),
+                    format!("must be between 0 and 1 (exclusive), not {c}")
+                )),
+            };
             let unseen_points = match r.unseen_points.as_deref() {
                 None => UnseenPoints::default(),
                 Some(_) if detector != Detector::Invariants => bail!(self.err(
@@ -552,6 +608,7 @@ impl ParseCx<'_> {
                 kind,
                 detector,
                 holdout: r.holdout,
+                confidence,
                 unseen_points,
                 cflags: r.cflags,
                 ldflags: r.ldflags,

@@ -1,85 +1,63 @@
-//! The one-screen summary at the top of a report: the best detector, its
-//! accuracy against the all-pass baseline, and how many faulty versions
-//! each strategy detects at all, whatever the number of versions.
+//! The one-screen summary at the top of a report: per detector, the faulty
+//! versions it detects within the alarm budget on the original's unseen
+//! runs (the ranking), and its best run-level accuracy against answering
+//! "pass" everywhere.
 
+use super::detection::{best, best_within_budget, ranked, versions_detected};
 use super::evaluate::Evaluation;
 use super::matrix::FaultMatrix;
-use super::metrics::{fmt_percent, percentage_of_ones};
+use super::metrics::{fmt_percent, percent, percentage_of_ones};
 use super::tables::{Table, best_of};
 
-/// One strategy's line: best overall accuracy, the percentage reaching it,
-/// and the versions detected there.
-struct Line<'a> {
-    eval: &'a Evaluation,
-    best: Option<(f64, u32)>,
-    detected: usize,
-}
-
-/// How many faulty versions have a failing run that the strategy predicted
-/// to fail, in at least one draw, at percentage `pct`.
-fn detected(eval: &Evaluation, pct: u32) -> usize {
-    eval.points
-        .iter()
-        .find(|p| p.percentage == pct)
-        .map_or(0, |p| p.per_version.iter().filter(|c| c.tn > 0).count())
-}
-
-fn lines(evals: &[Evaluation]) -> Vec<Line<'_>> {
-    let mut lines: Vec<Line> = evals
-        .iter()
-        .map(|eval| {
-            let best = best_of(eval, None);
-            Line {
-                eval,
-                best,
-                detected: best.map_or(0, |b| detected(eval, b.1)),
-            }
-        })
-        .collect();
-    // Best accuracy first; a stable sort keeps the study's order on ties.
-    lines.sort_by(|a, b| {
-        let acc = |l: &Line| l.best.map_or(f64::NEG_INFINITY, |b| b.0);
-        acc(b).total_cmp(&acc(a))
-    });
-    lines
-}
-
 /// The summary's sentence (Markdown) and table (`tables/summary.csv`).
-pub fn summary(oracle: &FaultMatrix, evals: &[Evaluation]) -> (String, Table) {
+pub fn summary(oracle: &FaultMatrix, evals: &[Evaluation], budget: f64) -> (String, Table) {
     let baseline = percentage_of_ones(&oracle.flat());
     let versions = oracle.versions.len();
-    let lines = lines(evals);
     let gain = |best: Option<(f64, u32)>| match (best, baseline) {
         (Some((acc, _)), Some(base)) => format!("{:+.2}", acc - base),
         _ => "-".to_string(),
     };
-    let sentence = match lines.first() {
-        Some(Line {
-            eval,
-            best: Some((acc, pct)),
-            detected,
-        }) => format!(
-            "Best detector: **{}**, {acc:.2}% accurate at {pct}% training, against {}% for predicting \
-             pass everywhere ({} points); it detects {detected} of {versions} faulty versions (predicts \
-             a failing run of the version to fail in at least one draw).\n",
-            eval.strategy,
+    let accuracy = |e: &Evaluation| match best_of(e, None) {
+        Some((acc, pct)) => format!(
+            "its best run-level accuracy is {acc:.2}% at {pct}% training, against {}% for answering pass \
+             everywhere ({} points)",
             fmt_percent(baseline),
-            gain(Some((*acc, *pct))),
+            gain(Some((acc, pct)))
         ),
-        _ => format!(
-            "No detector scored: the oracle and its all-pass baseline ({}% of passing runs) only.\n",
+        None => "no run was scored".to_string(),
+    };
+    let sentence = match best(evals, budget) {
+        Some((eval, p)) => format!(
+            "Best detector at ≤ {budget}% alarms on the original's unseen runs: **{}**, detecting {} of \
+             {versions} faulty versions at {}% training ({} alarms on the original's unseen runs, {} \
+             flagged failing runs, {} alarms on passing runs); {}.\n",
+            eval.strategy,
+            versions_detected(p),
+            p.percentage,
+            share(p.original.fn_, p.original.tp + p.original.fn_),
+            share(p.overall.tn, p.overall.tn + p.overall.fp),
+            share(p.overall.fn_, p.overall.fn_ + p.overall.tp),
+            accuracy(eval),
+        ),
+        None => format!(
+            "No detector detects a faulty version within {budget}% alarms on the original's unseen runs \
+             (all-pass accuracy {}%).\n",
             fmt_percent(baseline)
         ),
     };
-    let rows = lines
-        .iter()
-        .map(|l| {
+    let rows = ranked(evals, budget)
+        .into_iter()
+        .map(|e| {
+            let at = best_within_budget(e, budget);
+            let acc = best_of(e, None);
             vec![
-                l.eval.strategy.clone(),
-                fmt_percent(l.best.map(|b| b.0)),
-                l.best.map_or("-".into(), |b| b.1.to_string()),
-                gain(l.best),
-                format!("{}/{versions}", l.detected),
+                e.strategy.clone(),
+                format!("{}/{versions}", at.map_or(0, versions_detected)),
+                at.map_or("-".into(), |p| p.percentage.to_string()),
+                at.map_or("-".into(), |p| fmt_percent(p.original.alarm_rate())),
+                fmt_percent(acc.map(|b| b.0)),
+                acc.map_or("-".into(), |b| b.1.to_string()),
+                gain(acc),
             ]
         })
         .collect();
@@ -87,15 +65,24 @@ pub fn summary(oracle: &FaultMatrix, evals: &[Evaluation]) -> (String, Table) {
         id: "summary".into(),
         title: "Summary".into(),
         header: [
-            "Strategy",
-            "Best accuracy (%)",
-            "Training %",
-            "Points over all-pass",
-            "Versions detected",
+            "Strategy".into(),
+            format!("Versions detected at ≤ {budget}% alarms"),
+            "Training %".into(),
+            "Alarms on the original's unseen runs (%)".into(),
+            "Best accuracy (%)".into(),
+            "Training % (accuracy)".into(),
+            "Points over all-pass".into(),
         ]
-        .map(String::from)
         .to_vec(),
         rows,
     };
     (sentence, table)
+}
+
+/// `n/d (x%)`, or `-` for 0/0.
+pub fn share(n: u64, d: u64) -> String {
+    match percent(n, d) {
+        Some(p) => format!("{n}/{d} ({p:.2}%)"),
+        None => "-".into(),
+    }
 }

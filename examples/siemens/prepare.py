@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Turns the Siemens programs (SIR) into `weft experiment` studies.
+
+For each program archive in the benchmark directory (default
+../../../shared/benchmarks/siemens, relative to this script) this writes,
+under the output directory (default `studies/` beside this script, ignored
+by git):
+
+    PROGRAM/source/          the original (source.alt/source.orig)
+    PROGRAM/inputs/          the test inputs
+    PROGRAM/versions/vN.patch   each faulty version as a patch of the original
+    PROGRAM/suite.toml       the universe test plan as the study's tests
+    PROGRAM/study.toml       the study (weft experiment PROGRAM/study.toml -j 2)
+
+Quirks of the material handled here:
+- a version may differ from the original in a header only (printtokens v4,
+  v6 change tokens.h): the patch covers every file;
+- test plans name files relative to the program's scripts/ directory
+  (`../inputs/jk1`) and standard input relative to inputs/ (`< jk1`): file
+  arguments are copied into the run's directory and named there, standard
+  input is read from the inputs directory;
+- a line whose standard input file is not in the archive never ran the
+  program in the original scripts either (the shell fails to open it): it
+  is left out, and counted;
+- replace defines its own getline(), which glibc's stdio.h also declares:
+  the programs are compiled without the GNU extensions
+  (-D_POSIX_C_SOURCE=200112L);
+- some faulty versions loop or crash: tests have a timeout and an output cap.
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+# Program -> (executable, extra libraries).
+PROGRAMS = {
+    "printtokens": ("print_tokens", ""),
+    "printtokens2": ("print_tokens2", ""),
+    "replace": ("replace", ""),
+    "schedule": ("schedule", ""),
+    "schedule2": ("schedule2", ""),
+    "totinfo": ("tot_info", " -lm"),
+}
+# Files of source.orig and versions.orig/vN that are not program text.
+NOT_SOURCE = {"CONTENTS=ORIG", "UNREACHABLE"}
+
+
+def natural(name):
+    """v2 before v10."""
+    digits = "".join(c for c in name if c.isdigit())
+    return (name.rstrip("0123456789"), int(digits) if digits else -1)
+
+
+def unpack(archive, into):
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:
+            tar.extractall(into)
+
+
+def program_files(directory):
+    return sorted(f for f in os.listdir(directory) if f not in NOT_SOURCE)
+
+
+def write_patch(original, version, path):
+    """A patch -p1 of every file of the version against the original;
+    returns False when the version equals the original."""
+    chunks = []
+    for f in program_files(version):
+        proc = subprocess.run(
+            ["diff", "-u", "--label", f"a/{f}", "--label", f"b/{f}",
+             os.path.join(original, f), os.path.join(version, f)],
+            capture_output=True,
+        )
+        if proc.returncode > 1:
+            sys.exit(f"diff failed on {version}/{f}: {proc.stderr.decode(errors='replace')}")
+        chunks.append(proc.stdout)
+    patch = b"".join(chunks)
+    if not patch:
+        return False
+    with open(path, "wb") as out:
+        out.write(patch)
+    return True
+
+
+def toml_string(s):
+    """A TOML literal string when possible, else a basic one."""
+    if "'" not in s and "\n" not in s:
+        return f"'{s}'"
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def parse_line(line):
+    """(arguments, stdin file or None) of one test plan line."""
+    padded = " " + line
+    if " < " in padded:
+        args, _, stdin = padded.rpartition(" < ")
+        return shlex.split(args), stdin.strip()
+    return shlex.split(line), None
+
+
+def suite(plan, inputs, exe, every):
+    """The [[test]] tables of the plan's lines (every `every`-th line), and
+    the number of lines left out for a missing standard input."""
+    tables, missing = [], 0
+    with open(plan, encoding="latin-1") as f:
+        lines = [l.rstrip("\n") for l in f if l.strip()]
+    for number, line in enumerate(lines, start=1):
+        if (number - 1) % every:
+            continue
+        args, stdin = parse_line(line)
+        if stdin is not None and not os.path.isfile(os.path.join(inputs, stdin)):
+            missing += 1
+            continue
+        copied = []
+        for i, a in enumerate(args):
+            if a.startswith("../inputs/") and os.path.isfile(os.path.join(inputs, a[len("../inputs/"):])):
+                args[i] = a[len("../inputs/"):]
+                copied.append(args[i])
+        cmd = " ".join([f'"$WEFT_BUILD/{exe}"'] + [shlex.quote(a) for a in args])
+        t = [f"[[test]]", f"name = \"t{number}\"", f"cmd = {toml_string(cmd)}"]
+        if copied:
+            t.append("inputs = [" + ", ".join(toml_string(c) for c in copied) + "]")
+        if stdin is not None:
+            t.append(f"stdin = {toml_string(stdin)}")
+        tables.append("\n".join(t) + "\n")
+    return tables, missing
+
+
+STUDY = """\
+# Made by examples/siemens/prepare.py from {archive}.
+# weft experiment {here}/study.toml -j 2
+[study]
+name = "siemens-{program}"
+source = "source"
+build = ['gcc $CFLAGS -o {exe} *.c{libs}']
+cflags = "-O1 -w -D_POSIX_C_SOURCE=200112L"
+inputs = "inputs"
+suite = "suite.toml"
+work_dir = "work"
+out_dir = "report"
+seed = 2026
+draws = {draws}
+percentages = [{percentages}]
+timeout_secs = {timeout}
+output_cap_bytes = 4194304
+{weaver}env = {{ WEFT_TRACE_SAMPLING = "all" }}
+
+[[version]]
+name = "original"
+{versions}
+[[strategy]]
+name = "INV"
+kind = "weave"
+detector = "invariants"
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
+name = "INV_h"
+kind = "weave"
+detector = "invariants"
+holdout = true
+aspect = "{aspects}/invariants.lara"
+
+{confidence}[[strategy]]
+name = "ASCV3"
+kind = "weave"
+aspect = "{aspects}/ascv3.lara"
+args = {{ onlyPrimitives = true }}
+"""
+
+# INV and INV_h at a stricter confidence (--confidence): scored from INV's runs.
+CONFIDENCE = """\
+[[strategy]]
+name = "INV_c"
+kind = "weave"
+detector = "invariants"
+confidence = {c}
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
+name = "INV_hc"
+kind = "weave"
+detector = "invariants"
+holdout = true
+confidence = {c}
+aspect = "{aspects}/invariants.lara"
+
+"""
+
+
+def prepare(program, args):
+    archive = os.path.join(args.benchmarks, f"{program}.tar.gz")
+    if not os.path.isfile(archive):
+        sys.exit(f"{archive}: no such archive (give the benchmark directory with --benchmarks)")
+    exe, libs = PROGRAMS[program]
+    out = os.path.join(args.out, program)
+    raw = os.path.join(args.out, ".unpacked")
+    shutil.rmtree(os.path.join(raw, program), ignore_errors=True)
+    os.makedirs(raw, exist_ok=True)
+    unpack(archive, raw)
+    src = os.path.join(raw, program)
+    for sub in ["source", "inputs", "versions"]:
+        shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
+    os.makedirs(os.path.join(out, "source"))
+    original = os.path.join(src, "source.alt", "source.orig")
+    for f in program_files(original):
+        shutil.copy2(os.path.join(original, f), os.path.join(out, "source", f))
+    shutil.copytree(os.path.join(src, "inputs"), os.path.join(out, "inputs"))
+    os.makedirs(os.path.join(out, "versions"))
+    versions_dir = os.path.join(src, "versions.alt", "versions.orig")
+    versions, same = [], []
+    for v in sorted((d for d in os.listdir(versions_dir) if d.startswith("v")), key=natural):
+        patch = os.path.join(out, "versions", f"{v}.patch")
+        if write_patch(original, os.path.join(versions_dir, v), patch):
+            versions.append(f'\n[[version]]\nname = "{v}"\npatch = "versions/{v}.patch"\n')
+        else:
+            same.append(v)
+    tables, missing = suite(os.path.join(src, "testplans.alt", "universe"), os.path.join(out, "inputs"), exe, args.every)
+    with open(os.path.join(out, "suite.toml"), "w") as f:
+        f.write("\n".join(tables))
+    weaver = f'weaver = "{os.path.abspath(args.weaver)}"\n' if args.weaver else ""
+    aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
+    confidence = CONFIDENCE.format(c=args.confidence, aspects=aspects) if args.confidence else ""
+    with open(os.path.join(out, "study.toml"), "w") as f:
+        f.write(STUDY.format(
+            archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=libs,
+            draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
+            timeout=args.timeout, weaver=weaver, versions="".join(versions),
+            aspects=aspects, confidence=confidence,
+        ))
+    shutil.rmtree(os.path.join(raw, program))
+    note = f"; identical to the original, left out: {' '.join(same)}" if same else ""
+    print(f"{program}: {len(versions)} faulty versions, {len(tables)} tests "
+          f"({missing} plan lines without their standard input left out){note} -> {out}/study.toml")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("programs", nargs="*", default=sorted(PROGRAMS), help="default: all six")
+    ap.add_argument("--benchmarks", default=os.path.join(REPO, "..", "shared", "benchmarks", "siemens"),
+                    help="directory of the PROGRAM.tar.gz archives")
+    ap.add_argument("--out", default=os.path.join(HERE, "studies"), help="where the studies are written")
+    ap.add_argument("--every", type=int, default=1, help="keep every N-th test of the plan (default: all)")
+    ap.add_argument("--draws", type=int, default=5)
+    ap.add_argument("--percentages", type=int, nargs="+", default=[10, 50, 100])
+    ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
+    ap.add_argument("--confidence", type=float,
+                    help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
+    ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")
+    args = ap.parse_args()
+    if args.every < 1:
+        sys.exit("--every must be at least 1")
+    for p in args.programs:
+        if p not in PROGRAMS:
+            sys.exit(f"unknown program {p} (one of {', '.join(sorted(PROGRAMS))})")
+        prepare(p, args)
+
+
+if __name__ == "__main__":
+    main()
