@@ -9,7 +9,7 @@ fn points() -> Vec<PointDecl> {
             function: "find".into(),
             kind: PointKind::Enter,
             vars: vec![
-                var("a", Rep::IntSeq),
+                var("a[]", Rep::IntSeq),
                 var("n", Rep::Int).comparable(3),
                 var("key", Rep::Str),
             ],
@@ -28,7 +28,7 @@ fn points() -> Vec<PointDecl> {
             name: "loop:::POINT".into(),
             function: "loop".into(),
             kind: PointKind::Point,
-            vars: vec![var("f", Rep::Float), var("fs", Rep::FloatSeq)],
+            vars: vec![var("f", Rep::Float), var("fs[]", Rep::FloatSeq)],
         },
     ]
 }
@@ -156,8 +156,11 @@ fn names_with_blanks_are_escaped_in_declarations() {
     );
     assert!(
         text.contains(
-            "  variable a\n    var-kind array\n    array 1\n    dec-type int[]\n    rep-type int[]\n"
-        )
+            "  variable a\n    var-kind variable\n    dec-type int[]\n    rep-type hashcode\n    \
+             flags synthetic non_null\n    comparability -1\n  variable a[..]\n    var-kind array\n    \
+             enclosing-var a\n    array 1\n    dec-type int[]\n    rep-type int[]\n"
+        ),
+        "{text}"
     );
     assert!(text.contains(
         "  variable n\n    var-kind variable\n    dec-type int\n    rep-type int\n    comparability 3\n"
