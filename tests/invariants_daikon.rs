@@ -104,3 +104,16 @@ fn daikon_learns_from_the_export_without_complaint() {
         );
     }
 }
+
+#[test]
+fn learning_the_export_gives_what_learning_the_traces_gives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(tmp.path());
+    let dtrace = export(tmp.path(), &runs);
+    let learn = |inputs: &[&str]| stdout(&weft(&[&["invariants", "learn", "--json"][..], inputs].concat()));
+    let from_traces = learn(&runs.iter().map(String::as_str).collect::<Vec<_>>());
+    let from_dtrace = learn(&[dtrace.to_str().unwrap()]);
+    // orig(x) comes back from the nonces that pair exits with entries.
+    assert!(from_traces.contains("orig(p->x)"), "{from_traces}");
+    assert_eq!(from_dtrace, from_traces);
+}

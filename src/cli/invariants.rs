@@ -11,7 +11,7 @@ use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use weft_invariants::daikon::{DtraceReader, DtraceWriter, feed};
+use weft_invariants::daikon::{DtraceReader, DtraceWriter, Invocations, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
 use weft_monitor::trace::runs::{check, learn, run_files};
@@ -191,10 +191,11 @@ fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
             .with_context(|| format!("cannot read {}", p.display()))
     };
     let mut reader = DtraceReader::new(open(&files[0])?, files[0].display().to_string());
-    let mut samples = feed(engine, &mut reader)?;
+    let mut invocations = Invocations::default();
+    let mut samples = feed(engine, &mut reader, &mut invocations)?;
     for file in &files[1..] {
         reader = reader.then(open(file)?, file.display().to_string());
-        samples += feed(engine, &mut reader)?;
+        samples += feed(engine, &mut reader, &mut invocations)?;
     }
     Ok(samples)
 }
