@@ -453,3 +453,18 @@ fn orig_invariants_are_learned_from_a_dtrace() {
     // The exit without an entry has no orig(n); the others have 10 and 20.
     assert!(report.contains("orig(n) one of { 10, 20 }"), "{report}");
 }
+
+#[test]
+fn learned_non_finite_values_are_read_back_from_json() {
+    let (points, samples) = (points(), samples());
+    let mut engine = Engine::new(Config::default());
+    let ids: Vec<_> = points.iter().map(|p| engine.declare(p.clone())).collect();
+    for (p, _, values) in &samples {
+        engine.add_sample(ids[*p], values).unwrap();
+    }
+    let report = engine.finish();
+    let json = report.to_json();
+    assert!(json.contains("\"inf\"") && !json.contains("null"), "{json}");
+    let back: crate::Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.to_string(), report.to_string());
+}
