@@ -23,16 +23,24 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The fixture woven with aspects/invariants.lara, built and run with
-/// seeds 1..=4: the run directories.
+/// tests/fixtures/daikon/shapes.c woven, built and run with seeds 1..=4:
+/// the run directories.
 fn traced_runs(dir: &Path) -> Vec<String> {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/daikon/shapes.c");
+    traced_runs_of(dir, "daikon/shapes.c")
+}
+
+/// tests/fixtures/FIXTURE woven with aspects/invariants.lara, built and run
+/// with arguments 1..=4: the run directories.
+fn traced_runs_of(dir: &Path, fixture: &str) -> Vec<String> {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
     weave("invariants.lara", &[], &dir.join("woven"), &fixture);
-    let exe = dir.join("shapes");
+    let exe = dir.join("prog");
     let gcc = Command::new("gcc")
         .args(["-O0", "-o"])
         .arg(&exe)
-        .arg(dir.join("woven/shapes.c"))
+        .arg(dir.join("woven").join(fixture.file_name().unwrap()))
         .output()
         .unwrap();
     assert!(gcc.status.success(), "{}", String::from_utf8_lossy(&gcc.stderr));
@@ -43,8 +51,9 @@ fn traced_runs(dir: &Path) -> Vec<String> {
                 .arg(seed.to_string())
                 .env("WEFT_OUT", &run)
                 .env("WEFT_TRACE_SAMPLING", "all")
-                .status()
-                .unwrap();
+                .output()
+                .unwrap()
+                .status;
             assert!(status.success());
             run.display().to_string()
         })
@@ -116,4 +125,30 @@ fn learning_the_export_gives_what_learning_the_traces_gives() {
     // orig(x) comes back from the nonces that pair exits with entries.
     assert!(from_traces.contains("orig(p->x)"), "{from_traces}");
     assert_eq!(from_dtrace, from_traces);
+}
+
+#[test]
+fn a_run_of_another_program_is_not_taken_for_a_passing_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(&tmp.path().join("shapes"));
+    let learned = tmp.path().join("learned.json");
+    let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
+    args.extend(runs.iter().map(String::as_str));
+    stdout(&weft(&args));
+    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let same = check(&runs[0]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&same.stderr).contains("no training run reached"));
+    let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c");
+    let out = check(&other[0]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("points no training run reached; shares 0 of its"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("share no program point with the training runs"),
+        "{stderr}"
+    );
 }

@@ -5,7 +5,9 @@
 //!
 //! Exit status: 0 success (for `check`: no run violated anything); 1
 //! `check` found a violation; 2 bad input (an unreadable or corrupt trace,
-//! a bad argument), so that a broken trace is never taken for a faulty run.
+//! a bad argument, or for `check` a run that shares no program point with
+//! the training runs: another program, or its files renamed), so that a
+//! broken trace is never taken for a faulty run.
 
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -211,10 +213,26 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
     })?;
     let checks = Checks::new(report);
     let mut failed = 0;
+    let mut foreign = 0;
     for run in runs {
         let files = trace_files(std::slice::from_ref(run))?;
         let result = check(&checks, &files, unseen)?;
         failed += usize::from(!result.passes());
+        if result.unseen_points > 0 {
+            let shared = result.points - result.unseen_points;
+            eprintln!(
+                "{}: reached {} points no training run reached; shares {shared} of its {} points with them{}",
+                run.display(),
+                result.unseen_points,
+                result.points,
+                if shared == 0 {
+                    " (a run of another program, or its files were renamed?)"
+                } else {
+                    ""
+                }
+            );
+            foreign += usize::from(shared == 0);
+        }
         if json {
             println!(
                 "{}",
@@ -229,6 +247,12 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
             "{failed} of {} runs violate the {} learned invariants",
             runs.len(),
             checks.len()
+        );
+    }
+    if foreign > 0 {
+        bail!(
+            "{foreign} of {} runs share no program point with the training runs",
+            runs.len()
         );
     }
     Ok(i32::from(failed > 0))
