@@ -57,7 +57,7 @@ enum Slot {
 struct Declared {
     decl: PointDecl,
     /// Every declared variable in record order: its name and slot.
-    slots: Vec<(String, Slot)>,
+    slots: std::rc::Rc<[(String, Slot)]>,
 }
 
 /// A streaming reader of `.dtrace` (and `.decls`) text.

@@ -90,7 +90,7 @@ impl<R: BufRead> DtraceReader<R> {
                 kind,
                 vars: decl_vars,
             },
-            slots,
+            slots: slots.into(),
         })
     }
 
