@@ -115,8 +115,8 @@ fn learn_check_and_daikon_export() {
     );
 
     // Daikon's format: exported traces learned again give the same entry
-    // invariants as the traces themselves (exits differ: without orig(x),
-    // which Daikon derives itself).
+    // invariants as the traces themselves (the whole report is compared in
+    // tests/invariants_daikon.rs).
     let dtrace = tmp.path().join("all.dtrace");
     let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
     args.extend(training.iter().map(String::as_str));

@@ -5,13 +5,15 @@
 //!
 //! Exit status: 0 success (for `check`: no run violated anything); 1
 //! `check` found a violation; 2 bad input (an unreadable or corrupt trace,
-//! a bad argument), so that a broken trace is never taken for a faulty run.
+//! a bad argument, or for `check` a run that shares no program point with
+//! the training runs: another program, or its files renamed), so that a
+//! broken trace is never taken for a faulty run.
 
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use weft_invariants::daikon::{DtraceReader, DtraceWriter, feed};
+use weft_invariants::daikon::{DtraceReader, DtraceWriter, Invocations, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
 use weft_monitor::trace::runs::{check, learn, run_files};
@@ -191,10 +193,11 @@ fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
             .with_context(|| format!("cannot read {}", p.display()))
     };
     let mut reader = DtraceReader::new(open(&files[0])?, files[0].display().to_string());
-    let mut samples = feed(engine, &mut reader)?;
+    let mut invocations = Invocations::default();
+    let mut samples = feed(engine, &mut reader, &mut invocations)?;
     for file in &files[1..] {
         reader = reader.then(open(file)?, file.display().to_string());
-        samples += feed(engine, &mut reader)?;
+        samples += feed(engine, &mut reader, &mut invocations)?;
     }
     Ok(samples)
 }
@@ -210,10 +213,26 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
     })?;
     let checks = Checks::new(report);
     let mut failed = 0;
+    let mut foreign = 0;
     for run in runs {
         let files = trace_files(std::slice::from_ref(run))?;
         let result = check(&checks, &files, unseen)?;
         failed += usize::from(!result.passes());
+        if result.unseen_points > 0 {
+            let shared = result.points - result.unseen_points;
+            eprintln!(
+                "{}: reached {} points no training run reached; shares {shared} of its {} points with them{}",
+                run.display(),
+                result.unseen_points,
+                result.points,
+                if shared == 0 {
+                    " (a run of another program, or its files were renamed?)"
+                } else {
+                    ""
+                }
+            );
+            foreign += usize::from(shared == 0);
+        }
         if json {
             println!(
                 "{}",
@@ -228,6 +247,12 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
             "{failed} of {} runs violate the {} learned invariants",
             runs.len(),
             checks.len()
+        );
+    }
+    if foreign > 0 {
+        bail!(
+            "{foreign} of {} runs share no program point with the training runs",
+            runs.len()
         );
     }
     Ok(i32::from(failed > 0))

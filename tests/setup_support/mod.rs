@@ -24,6 +24,22 @@ pub fn dcraw_dir() -> PathBuf {
     )
 }
 
+/// Daikon 5.8.25's jars: `$WEFT_DAIKON_DIR`, else `../shared/daikon`
+/// beside the checkout. Java must be installed too ([`require_tool`]).
+#[allow(dead_code)]
+pub fn daikon_dir() -> PathBuf {
+    let dir = std::env::var_os("WEFT_DAIKON_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/daikon"),
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("daikon-5.8.25.jar").is_file(),
+        "Daikon 5.8.25 is missing from {}: set WEFT_DAIKON_DIR to the folder of its jars",
+        dir.display()
+    );
+    dir
+}
+
 /// `third_party/NAME`, which must hold `file`; else the failure names
 /// `fetch`, the command that fetches it alone.
 fn third_party(name: &str, file: &str, fetch: &str) -> PathBuf {

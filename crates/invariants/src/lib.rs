@@ -36,6 +36,7 @@ mod confidence;
 pub mod daikon;
 mod engine;
 mod equality;
+mod float_json;
 mod invariants;
 mod model;
 mod point;

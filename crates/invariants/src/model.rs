@@ -38,8 +38,8 @@ impl Rep {
 pub enum Value {
     /// An integer.
     Int(i64),
-    /// A floating-point number.
-    Float(f64),
+    /// A floating-point number (in JSON, non-finite ones are strings).
+    Float(#[serde(with = "crate::float_json::one")] f64),
     /// An address; 0 is null.
     Pointer(u64),
     /// A string.
@@ -47,7 +47,7 @@ pub enum Value {
     /// A sequence of integers.
     IntSeq(Vec<i64>),
     /// A sequence of floating-point numbers.
-    FloatSeq(Vec<f64>),
+    FloatSeq(#[serde(with = "crate::float_json::seq")] Vec<f64>),
     /// Not available in this sample (Daikon's "nonsensical", modified bit 2):
     /// uninitialised or freed memory, a field behind a null pointer.
     /// Invariants over a variable only see the samples where it is present.

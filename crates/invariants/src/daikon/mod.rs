@@ -7,9 +7,11 @@
 //!
 //! [`PointDecl`]: crate::PointDecl
 
+pub mod orig;
 pub mod read;
 pub mod write;
 
+pub use orig::Invocations;
 pub use read::{DtraceReader, ReadError, Record, feed};
 pub use write::{DtraceWriter, write_decls};
 

@@ -6,6 +6,7 @@ use std::io::BufRead;
 
 use thiserror::Error;
 
+use super::orig::Invocations;
 use super::unescape_name;
 use crate::engine::{Engine, PointId};
 use crate::model::{PointDecl, Rep, Value};
@@ -56,7 +57,7 @@ enum Slot {
 struct Declared {
     decl: PointDecl,
     /// Every declared variable in record order: its name and slot.
-    slots: Vec<(String, Slot)>,
+    slots: std::rc::Rc<[(String, Slot)]>,
 }
 
 /// A streaming reader of `.dtrace` (and `.decls`) text.
@@ -168,18 +169,29 @@ impl<R: BufRead> Iterator for DtraceReader<R> {
     }
 }
 
-/// Declares every point of `reader` in `engine` and adds every sample;
-/// returns the number of samples. Engine errors are located at the
-/// record's last line.
-pub fn feed<R: BufRead>(engine: &mut Engine, reader: &mut DtraceReader<R>) -> Result<u64, ReadError> {
+/// Declares every point of `reader` in `engine` and adds every sample,
+/// exits with `orig(x)` from the entry of the same invocation
+/// ([`Invocations`], which may carry over from an earlier file); returns
+/// the number of samples. Engine errors are located at the record's last
+/// line.
+pub fn feed<R: BufRead>(
+    engine: &mut Engine,
+    reader: &mut DtraceReader<R>,
+    invocations: &mut Invocations,
+) -> Result<u64, ReadError> {
     let mut ids: HashMap<String, PointId> = HashMap::new();
     let mut samples = 0;
     while let Some(record) = reader.next_record()? {
         match record {
             Record::Decl(decl) => {
-                ids.insert(decl.name.clone(), engine.declare(decl));
+                ids.insert(decl.name.clone(), engine.declare(invocations.declare(decl)));
             }
-            Record::Sample { ppt, values, .. } => {
+            Record::Sample {
+                ppt,
+                nonce,
+                mut values,
+            } => {
+                invocations.sample(&ppt, nonce, &mut values);
                 let id = ids[&ppt];
                 engine
                     .add_sample(id, &values)

@@ -9,7 +9,7 @@ fn points() -> Vec<PointDecl> {
             function: "find".into(),
             kind: PointKind::Enter,
             vars: vec![
-                var("a", Rep::IntSeq),
+                var("a[]", Rep::IntSeq),
                 var("n", Rep::Int).comparable(3),
                 var("key", Rep::Str),
             ],
@@ -28,7 +28,7 @@ fn points() -> Vec<PointDecl> {
             name: "loop:::POINT".into(),
             function: "loop".into(),
             kind: PointKind::Point,
-            vars: vec![var("f", Rep::Float), var("fs", Rep::FloatSeq)],
+            vars: vec![var("f", Rep::Float), var("fs[]", Rep::FloatSeq)],
         },
     ]
 }
@@ -117,7 +117,12 @@ fn a_trace_read_back_teaches_the_same_invariants() {
     }
     let text = write_trace(&points, &samples);
     let mut read = Engine::new(Config::default());
-    let fed = feed(&mut read, &mut DtraceReader::new(text.as_bytes(), "t.dtrace")).unwrap();
+    let fed = feed(
+        &mut read,
+        &mut DtraceReader::new(text.as_bytes(), "t.dtrace"),
+        &mut Invocations::default(),
+    )
+    .unwrap();
     assert_eq!(fed, samples.len() as u64);
     let (direct, read) = (direct.finish(), read.finish());
     assert!(
@@ -156,8 +161,11 @@ fn names_with_blanks_are_escaped_in_declarations() {
     );
     assert!(
         text.contains(
-            "  variable a\n    var-kind array\n    array 1\n    dec-type int[]\n    rep-type int[]\n"
-        )
+            "  variable a\n    var-kind variable\n    dec-type int[]\n    rep-type hashcode\n    \
+             flags synthetic non_null\n    comparability -1\n  variable a[..]\n    var-kind array\n    \
+             enclosing-var a\n    array 1\n    dec-type int[]\n    rep-type int[]\n"
+        ),
+        "{text}"
     );
     assert!(text.contains(
         "  variable n\n    var-kind variable\n    dec-type int\n    rep-type int\n    comparability 3\n"
@@ -290,4 +298,173 @@ fn nonsensical_values_are_missing() {
             values: vec![Value::Missing]
         }
     );
+}
+
+/// A hand-written trace: `f` called twice with its invocations nested
+/// (nonce 2 inside nonce 1), `g` interleaved with them, an entry that never
+/// exits (nonce 4) and an exit whose entry is not in the trace (nonce 9).
+const INVOCATIONS: &str = "\
+decl-version 2.0
+
+ppt f():::ENTER
+  ppt-type enter
+  variable n
+    var-kind variable
+    rep-type int
+    dec-type int
+
+ppt f():::EXIT3
+  ppt-type subexit
+  variable n
+    var-kind variable
+    rep-type int
+    dec-type int
+  variable return
+    var-kind return
+    rep-type int
+    dec-type int
+
+ppt g():::ENTER
+  ppt-type enter
+  variable s
+    var-kind variable
+    rep-type java.lang.String
+    dec-type char*
+
+ppt g():::EXIT8
+  ppt-type subexit
+  variable s
+    var-kind variable
+    rep-type java.lang.String
+    dec-type char*
+
+f():::ENTER
+this_invocation_nonce
+1
+n
+10
+1
+
+g():::ENTER
+this_invocation_nonce
+3
+s
+\"abc\"
+1
+
+f():::ENTER
+this_invocation_nonce
+2
+n
+20
+1
+
+f():::EXIT3
+this_invocation_nonce
+2
+n
+0
+1
+return
+21
+1
+
+g():::EXIT8
+this_invocation_nonce
+3
+s
+\"c\"
+1
+
+f():::EXIT3
+this_invocation_nonce
+1
+n
+5
+1
+return
+11
+1
+
+f():::ENTER
+this_invocation_nonce
+4
+n
+40
+1
+
+f():::EXIT3
+this_invocation_nonce
+9
+n
+1
+1
+return
+0
+1
+
+";
+
+#[test]
+fn exits_get_orig_from_the_entry_with_their_nonce() {
+    let mut reader = DtraceReader::new(INVOCATIONS.as_bytes(), "t.dtrace");
+    let mut invocations = Invocations::default();
+    let mut exits = Vec::new();
+    for record in reader.by_ref() {
+        match record.unwrap() {
+            Record::Decl(decl) => {
+                let decl = invocations.declare(decl);
+                if decl.name == "f():::EXIT3" {
+                    let names: Vec<&str> = decl.vars.iter().map(|v| v.name.as_str()).collect();
+                    assert_eq!(names, ["n", "return", "orig(n)"]);
+                }
+            }
+            Record::Sample {
+                ppt,
+                nonce,
+                mut values,
+            } => {
+                invocations.sample(&ppt, nonce, &mut values);
+                if ppt.contains("EXIT") {
+                    exits.push(values);
+                }
+            }
+        }
+    }
+    let int = Value::Int;
+    let s = |t: &str| Value::Str(t.into());
+    assert_eq!(
+        exits,
+        [
+            vec![int(0), int(21), int(20)],       // the inner call of f
+            vec![s("c"), s("abc")],               // g, interleaved
+            vec![int(5), int(11), int(10)],       // the outer call of f
+            vec![int(1), int(0), Value::Missing]  // no entry with nonce 9
+        ]
+    );
+}
+
+#[test]
+fn orig_invariants_are_learned_from_a_dtrace() {
+    let mut engine = Engine::new(Config::default());
+    let mut reader = DtraceReader::new(INVOCATIONS.as_bytes(), "t.dtrace");
+    feed(&mut engine, &mut reader, &mut Invocations::default()).unwrap();
+    let report = engine.finish().to_string();
+    // The exit without an entry has no orig(n); the others have 10 and 20.
+    assert!(report.contains("orig(n) one of { 10, 20 }"), "{report}");
+}
+
+#[test]
+fn learned_non_finite_values_are_read_back_from_json() {
+    let (points, samples) = (points(), samples());
+    let mut engine = Engine::new(Config::default());
+    let ids: Vec<_> = points.iter().map(|p| engine.declare(p.clone())).collect();
+    for (p, _, values) in &samples {
+        engine.add_sample(ids[*p], values).unwrap();
+    }
+    let report = engine.finish();
+    let json = report.to_json();
+    assert!(json.contains("\"inf\"") && !json.contains("null"), "{json}");
+    let back: crate::Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.to_string(), report.to_string());
 }

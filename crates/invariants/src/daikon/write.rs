@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{escape_name, ppt_type, rep_type};
-use crate::model::{PointDecl, Rep, Value};
+use crate::model::{PointDecl, Rep, Value, VarDecl};
 
 /// Writes the declarations of `points` (a `.decls` file, or the head of a
 /// `.dtrace` file with inline declarations).
@@ -25,19 +25,62 @@ fn write_ppt<W: Write>(out: &mut W, point: &PointDecl) -> io::Result<()> {
         ppt_type(point.kind, point.exit_number().is_some())
     )?;
     for var in &point.vars {
-        writeln!(out, "  variable {}", escape_name(&var.name))?;
-        if var.rep.is_sequence() {
-            writeln!(out, "    var-kind array")?;
-            writeln!(out, "    array 1")?;
-        } else {
+        let comparability = var.comparability.map_or(-1, i64::from);
+        let Some(array) = array_name(var) else {
+            writeln!(out, "  variable {}", escape_name(&var.name))?;
             writeln!(out, "    var-kind variable")?;
+            writeln!(out, "    dec-type {}", dec_type(var.rep))?;
+            writeln!(out, "    rep-type {}", rep_type(var.rep))?;
+            writeln!(out, "    comparability {comparability}")?;
+            continue;
+        };
+        if stand_in_needed(point, array) {
+            writeln!(out, "  variable {}", escape_name(array))?;
+            writeln!(out, "    var-kind variable")?;
+            writeln!(out, "    dec-type {}", dec_type(var.rep))?;
+            writeln!(out, "    rep-type hashcode")?;
+            writeln!(out, "    flags synthetic non_null")?;
+            writeln!(out, "    comparability -1")?;
         }
+        writeln!(out, "  variable {}[..]", escape_name(array))?;
+        writeln!(out, "    var-kind array")?;
+        writeln!(out, "    enclosing-var {}", escape_name(array))?;
+        writeln!(out, "    array 1")?;
         writeln!(out, "    dec-type {}", dec_type(var.rep))?;
         writeln!(out, "    rep-type {}", rep_type(var.rep))?;
-        let comparability = var.comparability.map_or(-1, i64::from);
         writeln!(out, "    comparability {comparability}")?;
     }
     writeln!(out)
+}
+
+/// The array `a` of a sequence variable, named `a[]` (weft's name for an
+/// array's contents) or `a`: Daikon declares it as the pointer variable
+/// `a` and its elements `a[..]` (`enclosing-var a`, `array 1`).
+fn array_name(var: &VarDecl) -> Option<&str> {
+    var.rep
+        .is_sequence()
+        .then(|| var.name.strip_suffix("[]").unwrap_or(&var.name))
+}
+
+/// Whether the array `array` of `point` needs a stand-in for its pointer
+/// variable: weft records an array's contents, not its address, unless a
+/// pointer variable of that name is traced too. The stand-in is flagged
+/// `synthetic` (and dropped when read back) and holds a fixed non-null
+/// value per array, [`stand_in_address`].
+fn stand_in_needed(point: &PointDecl, array: &str) -> bool {
+    !point
+        .vars
+        .iter()
+        .any(|v| v.rep == Rep::Pointer && v.name == array)
+}
+
+/// The value of an array's stand-in pointer variable: a hash of its name,
+/// non-null, the same in every sample (as a global array's address is).
+fn stand_in_address(array: &str) -> u64 {
+    let hash = array.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    (hash & 0x7fff_ffff) | 1
 }
 
 /// A C-ish declared type for each representation.
@@ -78,7 +121,14 @@ impl<W: Write> DtraceWriter<W> {
         }
         for (var, value) in point.vars.iter().zip(values) {
             let modified = if value.is_missing() { 2 } else { 1 };
-            writeln!(self.out, "{}\n{}\n{modified}", var.name, dtrace_value(value))?;
+            let Some(array) = array_name(var) else {
+                writeln!(self.out, "{}\n{}\n{modified}", var.name, dtrace_value(value))?;
+                continue;
+            };
+            if stand_in_needed(point, array) {
+                writeln!(self.out, "{array}\n{}\n1", stand_in_address(array))?;
+            }
+            writeln!(self.out, "{array}[..]\n{}\n{modified}", dtrace_value(value))?;
         }
         writeln!(self.out)
     }

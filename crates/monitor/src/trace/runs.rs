@@ -1,7 +1,7 @@
 //! Likely invariants from traced runs: feed runs' trace files to the
 //! engine, and check a run's trace files against learned invariants.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
@@ -134,6 +134,11 @@ pub struct Finding {
 #[derive(Debug, Default, Clone, PartialEq, Serialize)]
 pub struct RunCheck {
     pub samples: u64,
+    /// How many distinct points the run sampled.
+    pub points: usize,
+    /// How many of those no training run sampled (whatever `unseen` says
+    /// is a finding): all of them when the run is of another program.
+    pub unseen_points: usize,
     /// Sorted by point, then invariant text.
     pub findings: Vec<Finding>,
 }
@@ -188,6 +193,8 @@ struct Checking<'a> {
     unseen: UnseenPoints,
     found: BTreeMap<(String, String), Finding>,
     samples: u64,
+    /// Every point sampled, and whether training sampled it.
+    reached: HashMap<String, bool>,
 }
 
 impl<'a> Checking<'a> {
@@ -197,6 +204,7 @@ impl<'a> Checking<'a> {
             unseen,
             found: BTreeMap::new(),
             samples: 0,
+            reached: HashMap::new(),
         }
     }
 
@@ -214,6 +222,10 @@ impl<'a> Checking<'a> {
         let mut error = None;
         view.replay(samples, |point, _, values| {
             self.samples += 1;
+            if !self.reached.contains_key(&view.points[point].name) {
+                let unseen = bound[point].unseen();
+                self.reached.insert(view.points[point].name.clone(), unseen);
+            }
             if self.unseen.flags(&bound[point]) {
                 record_unseen(&mut self.found, &view.points[point].name);
             }
@@ -238,6 +250,8 @@ impl<'a> Checking<'a> {
     fn finish(self) -> RunCheck {
         RunCheck {
             samples: self.samples,
+            points: self.reached.len(),
+            unseen_points: self.reached.values().filter(|&&u| u).count(),
             findings: self.found.into_values().collect(),
         }
     }

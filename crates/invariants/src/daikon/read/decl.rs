@@ -6,13 +6,15 @@ use super::{Declared, DtraceReader, ReadError, Slot};
 use crate::daikon::{rep_of, unescape_name};
 use crate::model::{PointDecl, PointKind, VarDecl};
 
-/// A variable being read: name, `rep-type`, `comparability`, `constant`.
+/// A variable being read: name, `rep-type`, `comparability`, `constant`,
+/// and whether its `flags` say `synthetic`.
 #[derive(Default)]
 struct VarFields {
     name: String,
     rep_type: Option<String>,
     comparability: Option<u32>,
     constant: Option<String>,
+    synthetic: bool,
 }
 
 impl<R: BufRead> DtraceReader<R> {
@@ -36,6 +38,7 @@ impl<R: BufRead> DtraceReader<R> {
                 ("rep-type", Some(var)) => var.rep_type = Some(value.to_string()),
                 ("comparability", Some(var)) => var.comparability = self.comparability(value)?,
                 ("constant", Some(var)) => var.constant = Some(value.to_string()),
+                ("flags", Some(var)) => var.synthetic = value.split_whitespace().any(|f| f == "synthetic"),
                 _ => {} // Fields the engine has no use for: dec-type, flags, parent...
             }
         }
@@ -62,14 +65,17 @@ impl<R: BufRead> DtraceReader<R> {
             let Some(rep_type) = &var.rep_type else {
                 return self.error(format!("variable {} has no rep-type", var.name));
             };
-            let slot = match (rep_of(rep_type), &var.constant) {
+            // A synthetic variable (such as the stand-in pointer weft writes
+            // for an array whose address it does not trace) is read and dropped.
+            let rep = rep_of(rep_type).filter(|_| !var.synthetic);
+            let slot = match (rep, &var.constant) {
                 (None, _) => Slot::Skip,
                 (Some(rep), None) => Slot::Read(rep),
                 (Some(rep), Some(text)) => Slot::Constant(self.parse_value(text, rep)?),
             };
-            if let Some(rep) = rep_of(rep_type) {
+            if let Some(rep) = rep {
                 decl_vars.push(VarDecl {
-                    name: var.name.clone(),
+                    name: engine_name(&var.name),
                     rep,
                     comparability: var.comparability,
                 });
@@ -84,7 +90,7 @@ impl<R: BufRead> DtraceReader<R> {
                 kind,
                 vars: decl_vars,
             },
-            slots,
+            slots: slots.into(),
         })
     }
 
@@ -106,6 +112,15 @@ impl<R: BufRead> DtraceReader<R> {
             Ok(n) => Ok(u32::try_from(n).ok()),
             Err(_) => self.error(format!("comparability {value} is not a number")),
         }
+    }
+}
+
+/// The engine's name of a variable: an array's elements, `a[..]` in
+/// Daikon's names, are `a[]`.
+fn engine_name(name: &str) -> String {
+    match name.strip_suffix("[..]") {
+        Some(array) => format!("{array}[]"),
+        None => name.to_string(),
     }
 }
 

@@ -13,7 +13,8 @@ impl<R: BufRead> DtraceReader<R> {
         let Some(declared) = self.declared.get(&ppt) else {
             return self.error(format!("a sample of {ppt}, which is not declared"));
         };
-        let slots = declared.slots.clone();
+        // Shared, not copied: a sample must not clone its point's names.
+        let slots = std::rc::Rc::clone(&declared.slots);
         let mut line = self.record_line()?;
         let mut nonce = None;
         if line.as_deref() == Some("this_invocation_nonce") {
@@ -26,7 +27,7 @@ impl<R: BufRead> DtraceReader<R> {
             line = self.record_line()?;
         }
         let mut values = Vec::new();
-        for (name, slot) in &slots {
+        for (name, slot) in slots.iter() {
             if let Slot::Constant(value) = slot {
                 values.push(value.clone());
                 continue;

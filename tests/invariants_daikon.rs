@@ -1,0 +1,154 @@
+//! weft and Daikon 5.8.25 read each other's traces: a program with global
+//! arrays, structs reached through pointers, strings and a parameter it
+//! changes (tests/fixtures/daikon/shapes.c) is woven, built and run; Daikon
+//! learns from `weft invariants export` without complaint, and weft learns
+//! the same invariants from the export as from its own traces.
+
+mod setup_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use setup_support::{daikon_dir, require_tool, weave};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("run weft")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// tests/fixtures/daikon/shapes.c woven, built and run with seeds 1..=4:
+/// the run directories.
+fn traced_runs(dir: &Path) -> Vec<String> {
+    traced_runs_of(dir, "daikon/shapes.c")
+}
+
+/// tests/fixtures/FIXTURE woven with aspects/invariants.lara, built and run
+/// with arguments 1..=4: the run directories.
+fn traced_runs_of(dir: &Path, fixture: &str) -> Vec<String> {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
+    weave("invariants.lara", &[], &dir.join("woven"), &fixture);
+    let exe = dir.join("prog");
+    let gcc = Command::new("gcc")
+        .args(["-O0", "-o"])
+        .arg(&exe)
+        .arg(dir.join("woven").join(fixture.file_name().unwrap()))
+        .output()
+        .unwrap();
+    assert!(gcc.status.success(), "{}", String::from_utf8_lossy(&gcc.stderr));
+    (1..=4)
+        .map(|seed| {
+            let run = dir.join(format!("r{seed}"));
+            let status = Command::new(&exe)
+                .arg(seed.to_string())
+                .env("WEFT_OUT", &run)
+                .env("WEFT_TRACE_SAMPLING", "all")
+                .output()
+                .unwrap()
+                .status;
+            assert!(status.success());
+            run.display().to_string()
+        })
+        .collect()
+}
+
+fn export(dir: &Path, runs: &[String]) -> PathBuf {
+    let dtrace = dir.join("all.dtrace");
+    let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
+    args.extend(runs.iter().map(String::as_str));
+    stdout(&weft(&args));
+    dtrace
+}
+
+#[test]
+fn daikon_learns_from_the_export_without_complaint() {
+    require_tool("java");
+    let jars = daikon_dir().join("*");
+    let tmp = tempfile::tempdir().unwrap();
+    let dtrace = export(tmp.path(), &traced_runs(tmp.path()));
+    let text = std::fs::read_to_string(&dtrace).unwrap();
+    // Arrays are Daikon's pair: a pointer variable and its elements.
+    assert!(
+        text.contains("  variable table[..]\n    var-kind array\n    enclosing-var table\n    array 1\n")
+    );
+    let out = Command::new("java")
+        .arg("-cp")
+        .arg(&jars)
+        .arg("daikon.Daikon")
+        .arg(&dtrace)
+        .output()
+        .expect("java runs");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "Daikon failed:\n{printed}");
+    for complaint in ["Exception", "\tat daikon.", "arning", "rror", "all.dtrace"] {
+        assert!(
+            !printed.contains(complaint),
+            "Daikon printed {complaint:?}:\n{printed}"
+        );
+    }
+    // Daikon saw the arrays' elements, the fields through the pointer, the
+    // string and the changed parameter.
+    for expected in [
+        "table[] == [1, 2, 3, 5, 8, 13, 21, 34]",
+        "weights[] elements >= 0.5",
+        "p->x - dx - orig(p->x) == 0",
+        "shapes.c.count():::EXIT",
+        "n <= orig(n)",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "{expected} missing from Daikon's output:\n{printed}"
+        );
+    }
+}
+
+#[test]
+fn learning_the_export_gives_what_learning_the_traces_gives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(tmp.path());
+    let dtrace = export(tmp.path(), &runs);
+    let learn = |inputs: &[&str]| stdout(&weft(&[&["invariants", "learn", "--json"][..], inputs].concat()));
+    let from_traces = learn(&runs.iter().map(String::as_str).collect::<Vec<_>>());
+    let from_dtrace = learn(&[dtrace.to_str().unwrap()]);
+    // orig(x) comes back from the nonces that pair exits with entries.
+    assert!(from_traces.contains("orig(p->x)"), "{from_traces}");
+    assert_eq!(from_dtrace, from_traces);
+}
+
+#[test]
+fn a_run_of_another_program_is_not_taken_for_a_passing_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs(&tmp.path().join("shapes"));
+    let learned = tmp.path().join("learned.json");
+    let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
+    args.extend(runs.iter().map(String::as_str));
+    stdout(&weft(&args));
+    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let same = check(&runs[0]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&same.stderr).contains("no training run reached"));
+    let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c");
+    let out = check(&other[0]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("points no training run reached; shares 0 of its"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("share no program point with the training runs"),
+        "{stderr}"
+    );
+}
