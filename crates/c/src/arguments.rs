@@ -99,7 +99,10 @@ fn type_shaped(src: &str, arg: &[Token]) -> bool {
         return true;
     }
     let star = |t: &Token| t.is_punct(src, "*");
+    // `sizeof buf`, `n * sizeof x`: names side by side that are an expression.
+    let operator_word = |t: &Token| matches!(t.text(src), "sizeof" | "_Alignof" | "alignof" | "__alignof__");
     word(first)
+        && !arg.iter().any(operator_word)
         && arg.iter().all(|t| word(t) || star(t))
         && (arg.last().is_some_and(star) || arg.windows(2).any(|w| word(&w[0]) && word(&w[1])))
 }
@@ -145,6 +148,7 @@ mod tests {
         for src in [
             "{ f(a * b, -x, (t *)p, *p, a); }",
             "{ n = sizeof(struct node); }",
+            "{ got = read(fd, buf, sizeof buf); f(n * sizeof x, _Alignof y, sizeof *p); }",
             "{ for (unsigned i = 0; i < n; i++) if (a) while (b) switch (c) {} }",
             "{ int leaf(int v) { return v; } int (*inner(void))(int); char *p(unsigned n); }",
             "{ n = __builtin_offsetof(struct node, v) + _Alignof(long double); }",
