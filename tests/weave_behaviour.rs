@@ -70,6 +70,23 @@ impl Program {
 
     /// [`Program::run`] with more compiler flags (`-DA`).
     fn run_with(&self, tree: &str, unit: &str, flags: &[&str]) -> String {
+        self.run_in(tree, unit, flags, &[])
+    }
+
+    /// [`Program::run`] with `env` set and `WEFT_OUT` an empty `records/`,
+    /// where the monitors woven in write.
+    fn run_recording(&self, tree: &str, unit: &str, env: &[(&str, &str)]) -> String {
+        let records = self.path("records");
+        let _ = std::fs::remove_dir_all(&records);
+        std::fs::create_dir(&records).unwrap();
+        let records = records.to_str().unwrap().to_string();
+        let mut env = env.to_vec();
+        env.push(("WEFT_OUT", &records));
+        self.run_in(tree, unit, &[], &env)
+    }
+
+    /// Builds `unit` with `flags` and runs it with `env`: its stdout.
+    fn run_in(&self, tree: &str, unit: &str, flags: &[&str], env: &[(&str, &str)]) -> String {
         let exe = self.path(&format!("{}.exe", tree.replace('/', "_")));
         let built = Command::new("gcc")
             .args(["-std=gnu99", "-Wall", "-Werror", "-Wdeclaration-after-statement"])
@@ -87,7 +104,10 @@ impl Program {
             "{tree}/{unit} does not build:\n{}\n{source}",
             String::from_utf8_lossy(&built.stderr)
         );
-        let ran = Command::new(&exe).output().expect("the program runs");
+        let ran = Command::new(&exe)
+            .envs(env.iter().copied())
+            .output()
+            .expect("the program runs");
         assert!(ran.status.success(), "{tree}/{unit} failed:\n{source}");
         String::from_utf8_lossy(&ran.stdout).into_owned()
     }
@@ -229,8 +249,13 @@ int main(void)
 {
     ENC e = { 1 };
     const char text[] = "abc";
+    int t = 0, a, b, c;
     printf("%d %d %d %s %lu\n", normal_scanToken(&e, text, text + 3), big2_scanToken(&e, text, text),
            little2_scanToken(0, text, text + 1), big2_name(1), little2_count(4));
+    a = normal_drain(5, &t);
+    b = big2_drain(0, &t);
+    c = little2_drain(7, &t);
+    printf("%d %d %d %d\n", a, b, c, t);
     return 0;
 }
 "#;
@@ -254,13 +279,30 @@ RET PREFIX(count)(int n)
 {
   return (RET)n * 2;
 }
+static int PREFIX(left);
+static int PREFIX(more)(void)
+{
+  return PREFIX(left)-- > 0;
+}
+int PREFIX(drain)(int n, int *total)
+{
+  int k = 0;
+  PREFIX(left) = n;
+  while (PREFIX(more)())
+    k++;
+  *total += k;
+  return k;
+}
 "#;
+
+/// What [`DRIVER`] prints.
+const DRIVER_PRINTS: &str = "21 0 -1 one 8\n5 0 7 12\n";
 
 #[test]
 fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_return_type() {
     let program = Program::new(&[("src/driver.c", DRIVER), ("src/impl.c", IMPL)]);
     let expected = program.run("src", "driver.c");
-    assert_eq!(expected, "21 0 -1 one 8\n");
+    assert_eq!(expected, DRIVER_PRINTS);
     let normalize = "aspectdef N\n select program end\n apply $program.perform NormalizeReturn(); end\nend\n";
     let ascv3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
     for aspect in [program.aspect(normalize), ascv3] {
@@ -281,6 +323,135 @@ fn a_function_named_by_a_macro_of_the_including_file_gets_a_temporary_of_its_ret
             "{log}"
         );
         assert_eq!(program.run("out/src", "driver.c"), expected, "{woven}");
+    }
+}
+
+/// A monitor's shipped aspect, the `--arg`s it is woven with, the
+/// environment the woven program runs in, and what its records must hold
+/// after a run of [`DRIVER`] (the records directory, the woven impl.c).
+type MonitorCase = (
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+    fn(&Path, &str),
+);
+
+/// Ranges: the three copies of impl.c update one table, whose entry for
+/// drain's returned `k` saw the three calls: 5, 0 and 7.
+fn ranges_hold_every_copy(records: &Path, woven: &str) {
+    use weft::ranges::{Bounds, Kind};
+    let set = weft::ranges::load::read_path(records).unwrap_or_else(|e| panic!("{e}"));
+    let k = set
+        .ranges
+        .iter()
+        .find(|(k, _)| k.file == "impl.c" && k.kind == Kind::Return && k.variable == "k");
+    let (_, range) = k.unwrap_or_else(|| panic!("no range of impl.c's k: {set:?}\n{woven}"));
+    assert_eq!(
+        (range.count, range.bounds),
+        (3, Some(Bounds::I64(0, 7))),
+        "{range:?}"
+    );
+}
+
+/// Trace: impl.c's one trace holds an exit sample of each drain call (its
+/// last point: drain is the file's last function), whichever copy made it.
+fn trace_holds_every_copy(records: &Path, woven: &str) {
+    use weft::monitor::trace::{PointKind, read_trace};
+    let files = weft::monitor::trace::record::FORMAT.files_in(records).unwrap();
+    let trace = files
+        .iter()
+        .map(|f| read_trace(f).unwrap_or_else(|e| panic!("{e}")))
+        .find(|t| t.unit == "impl.c")
+        .unwrap_or_else(|| panic!("no trace of impl.c in {files:?}\n{woven}"));
+    let last_exit = (0..trace.points.len())
+        .filter(|&i| trace.points[i].kind == PointKind::Exit)
+        .max_by_key(|&i| trace.points[i].line)
+        .unwrap();
+    let drain_exits = trace.samples.iter().filter(|s| s.point == last_exit).count();
+    assert_eq!(drain_exits, 3, "{:?}", trace.points);
+}
+
+/// Nonterm: drain's loop, whose state (none: only a call decides its
+/// exit) repeats, is reported as suspected after the patience of 2
+/// iterations, and logged, so the run goes on.
+fn nonterm_reports_the_loop(records: &Path, woven: &str) {
+    let files: Vec<PathBuf> = std::fs::read_dir(records)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "nonterm"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}\n{woven}");
+    let file = weft::monitor::nonterm::read_reports(&files[0]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(file.unit.ends_with("impl.c"), "{}", file.unit);
+    assert!(!file.reports.is_empty(), "{file:?}");
+    for report in &file.reports {
+        assert_eq!(
+            report.verdict,
+            weft::monitor::nonterm::Verdict::Suspected,
+            "{report:?}"
+        );
+        assert_eq!(file.loops[report.site].line, 29, "{file:?}");
+    }
+}
+
+/// Outputs: impl.c is part of driver.c's unit, so what its functions
+/// return is in driver.c's record, in the order the copies ran: last,
+/// `more` and `drain` of normal_drain(5), big2_drain(0), little2_drain(7).
+fn outputs_hold_every_copy(records: &Path, woven: &str) {
+    let all = weft::monitor::outputs::read_dir(records).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.len(), 1, "{all:?}\n{woven}");
+    let returned: Vec<&str> = all[0]
+        .values
+        .iter()
+        .filter(|(name, _)| name.ends_with(".return"))
+        .map(|(_, value)| value.as_str())
+        .collect();
+    let drains = [
+        "1", "1", "1", "1", "1", "0", "5", "0", "0", "1", "1", "1", "1", "1", "1", "1", "0", "7",
+    ];
+    assert!(returned.ends_with(&drains), "{all:?}");
+}
+
+/// Every monitor woven into a file that its driver includes three times,
+/// each with a different `PREFIX`: its per-unit text (state, table,
+/// constructor, fork handler) is defined once, the program builds with
+/// warnings as errors, prints what the original prints, and the records
+/// hold what all three copies of the code saw.
+#[test]
+fn each_monitor_woven_into_a_file_included_several_times_builds_and_records_every_copy() {
+    let program = Program::new(&[("src/driver.c", DRIVER), ("src/impl.c", IMPL)]);
+    assert_eq!(program.run("src", "driver.c"), DRIVER_PRINTS);
+    let aspects = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects");
+    let cases: [MonitorCase; 4] = [
+        ("ascv3.lara", &[], &[], ranges_hold_every_copy),
+        ("invariants.lara", &[], &[], trace_holds_every_copy),
+        (
+            "nonterm.lara",
+            &["--arg", "policy=log"],
+            &[("WEFT_NONTERM_PATIENCE", "2")],
+            nonterm_reports_the_loop,
+        ),
+        (
+            "outputs.lara",
+            &["--arg", "functions=PREFIX"],
+            &[],
+            outputs_hold_every_copy,
+        ),
+    ];
+    for (aspect, args, env, check) in cases {
+        let out = program.weave(&aspects.join(aspect), args);
+        assert!(
+            out.status.success(),
+            "{aspect}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let woven = program.text("out/src/impl.c");
+        assert_eq!(
+            program.run_recording("out/src", "driver.c", env),
+            DRIVER_PRINTS,
+            "{aspect}"
+        );
+        check(&program.path("records"), &woven);
     }
 }
 

@@ -12,7 +12,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-use crate::c_text::{c_string, unit_stem};
+use crate::c_text::{c_string, once_per_unit, unit_hooks, unit_stem};
 use crate::trace::TracedVar;
 use crate::value::VarKind;
 
@@ -268,10 +268,8 @@ impl NontermSpec {
         if self.loops.is_empty() {
             return String::new();
         }
-        format!(
-            "{RUNTIME_HOT}static struct weft_nt_unit *weft_nt_{} = 0;\n",
-            self.stem
-        )
+        let own = format!("static struct weft_nt_unit *weft_nt_{} = 0;\n", self.stem);
+        format!("{RUNTIME_HOT}{}", once_per_unit("NONTERM_HERE", &self.stem, &own))
     }
 
     /// The text for the very end of the woven file; empty without loops.
@@ -285,17 +283,21 @@ impl NontermSpec {
             .iter()
             .map(|l| if l.exact { "1" } else { "0" })
             .collect();
-        format!(
-            "\n{RUNTIME_COLD}static const unsigned char weft_nt_exact_{stem}[] = {{{exact}}};\n\
-             static struct weft_nt_unit weft_nt_unit_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_nt_exact_{stem}, \"{policy}\", -1\n}};\n\
-             static void weft_nt_child_{stem}(void)\n{{\n    weft_nt_forget(&weft_nt_unit_{stem});\n}}\n\
-             static void weft_nt_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_nt_init_{stem}(void)\n{{\n    weft_nt_{stem} = &weft_nt_unit_{stem};\n    pthread_atfork(0, 0, weft_nt_child_{stem});\n}}\n",
+        let own = format!(
+            "static const unsigned char weft_nt_exact_{stem}[] = {{{exact}}};\n\
+             static struct weft_nt_unit weft_nt_unit_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_nt_exact_{stem}, \"{policy}\", -1\n}};\n{hooks}",
             exact = exact.join(", "),
             decls = c_string(&self.declarations()),
             n = self.loops.len(),
             policy = self.policy,
-        )
+            hooks = unit_hooks(
+                "weft_nt",
+                stem,
+                &format!("weft_nt_{stem} = &weft_nt_unit_{stem};"),
+                &format!("weft_nt_forget(&weft_nt_unit_{stem});"),
+            ),
+        );
+        format!("\n{RUNTIME_COLD}{}", once_per_unit("NONTERM_TU", stem, &own))
     }
 }
 

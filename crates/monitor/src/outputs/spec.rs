@@ -8,7 +8,7 @@
 //! before each `return`, [`exit`] records what they point to and
 //! [`returned`] the returned value.
 
-use crate::c_text::{c_string, unit_stem};
+use crate::c_text::{c_string, once, unit_stem};
 use crate::ranges::ValueType;
 
 /// The hot runtime part: the annotations and the declarations they call.
@@ -24,12 +24,12 @@ pub const RUNTIME_COLD: &str = concat!(
 /// that includes another keeps the first state: one unit, one record.
 pub fn prelude(file: &str) -> String {
     let unit = file.replace(['\t', '\n'], " ");
-    format!(
-        "{RUNTIME_HOT}#ifndef WEFT_OUTPUTS_HERE\n#define WEFT_OUTPUTS_HERE\n\
-         static struct weft_outputs_state weft_outputs_here = {{{}, {}, -1, 0, 0}};\n#endif\n",
+    let state = format!(
+        "static struct weft_outputs_state weft_outputs_here = {{{}, {}, -1, 0, 0}};\n",
         c_string(&unit_stem(file)),
         c_string(&unit)
-    )
+    );
+    format!("{RUNTIME_HOT}{}", once("WEFT_OUTPUTS_HERE", &state))
 }
 
 /// The text for the very end of every woven file.
@@ -229,7 +229,7 @@ mod tests {
         assert!(return_verdict(None).is_err());
         let top = prelude("src/a\tb.c");
         assert!(
-            top.ends_with("{\"src_a_b_c\", \"src/a b.c\", -1, 0, 0};\n#endif\n"),
+            top.ends_with("{\"src_a_b_c\", \"src/a b.c\", -1, 0, 0};\n#endif /* WEFT_OUTPUTS_HERE */\n"),
             "{top}"
         );
         assert!(epilogue().contains("WEFT_OUTPUTS_COLD_V1"));

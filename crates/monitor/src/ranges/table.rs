@@ -13,7 +13,7 @@
 //! beside it, so the woven tree builds with the program's unchanged build.
 
 use super::key::{Key, Kind, ValueType};
-use crate::c_text::{c_string, unit_stem};
+use crate::c_text::{c_string, once_per_unit, unit_hooks, unit_stem};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -134,10 +134,7 @@ impl TableSpec {
             stem = self.stem,
             n = self.entries.len(),
         );
-        format!(
-            "{RUNTIME_HOT}{}",
-            once(&format!("WEFT_RANGES_TABLE_{}", self.stem), &own)
-        )
+        format!("{RUNTIME_HOT}{}", once_per_unit("RANGES_TABLE", &self.stem, &own))
     }
 
     /// The text for the very end of the woven file. Empty when the table has
@@ -161,26 +158,18 @@ impl TableSpec {
         }
         let own = format!(
             "static const char *const weft_names_{stem}[] = {{\n{names}}};\n\
-             static struct weft_tu weft_tu_{stem} = {{\n    \"{stem}\", {n}, weft_names_{stem}, weft_fallback_{stem},\n    &{table}, 0, 0\n}};\n\
-             static void weft_child_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 0);\n}}\n\
-             static void weft_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_init_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 1);\n    pthread_atfork(0, 0, weft_child_{stem});\n}}\n",
+             static struct weft_tu weft_tu_{stem} = {{\n    \"{stem}\", {n}, weft_names_{stem}, weft_fallback_{stem},\n    &{table}, 0, 0\n}};\n{hooks}",
             n = self.entries.len(),
             table = self.table_name(),
+            hooks = unit_hooks(
+                "weft",
+                stem,
+                &format!("weft_rt_attach(&weft_tu_{stem}, 1);"),
+                &format!("weft_rt_attach(&weft_tu_{stem}, 0);"),
+            ),
         );
-        format!(
-            "\n{RUNTIME_COLD}{}",
-            once(&format!("WEFT_RANGES_TU_{stem}"), &own)
-        )
+        format!("\n{RUNTIME_COLD}{}", once_per_unit("RANGES_TU", stem, &own))
     }
-}
-
-/// `text` under the guard macro `guard`, so that a woven file another
-/// one `#include`s (an implementation file a driver includes once per
-/// configuration) defines its table and constructor once per translation
-/// unit; the copies of its code share them.
-fn once(guard: &str, text: &str) -> String {
-    format!("#ifndef {guard}\n#define {guard}\n{text}#endif /* {guard} */\n")
 }
 
 #[cfg(test)]

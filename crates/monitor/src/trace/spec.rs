@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 pub use super::layout::{Layout, TracedVar};
-use crate::c_text::{c_string, unit_stem};
+use crate::c_text::{c_string, once_per_unit, unit_hooks, unit_stem};
 pub use crate::value::VarKind;
 
 /// The hot runtime part: declarations the sample statements call.
@@ -202,7 +202,8 @@ impl TraceSpec {
         if self.points.is_empty() {
             return String::new();
         }
-        format!("{RUNTIME_HOT}static struct weft_trace_tu *{} = 0;\n", self.tu())
+        let own = format!("static struct weft_trace_tu *{} = 0;\n", self.tu());
+        format!("{RUNTIME_HOT}{}", once_per_unit("TRACE_HERE", &self.stem, &own))
     }
 
     /// The runtime's layout table (one string per point, 0 for a point of
@@ -238,16 +239,19 @@ impl TraceSpec {
         }
         let stem = &self.stem;
         let (table, layouts) = self.layouts();
-        format!(
-            "\n{RUNTIME_COLD}static unsigned long long weft_trace_counts_{stem}[{n}];\n{table}\
-             static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0, {layouts}, 0, 0, 0, 0, 0, 0\n}};\n\
-             static void weft_trace_child_{stem}(void)\n{{\n    weft_trace_forget(&weft_trace_tu_{stem});\n}}\n\
-             static void weft_trace_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_trace_init_{stem}(void)\n{{\n    {tu} = &weft_trace_tu_{stem};\n    pthread_atfork(0, 0, weft_trace_child_{stem});\n}}\n",
+        let own = format!(
+            "static unsigned long long weft_trace_counts_{stem}[{n}];\n{table}\
+             static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0, {layouts}, 0, 0, 0, 0, 0, 0\n}};\n{hooks}",
             n = self.points.len(),
             decls = c_string(&self.declarations()),
-            tu = self.tu(),
-        )
+            hooks = unit_hooks(
+                "weft_trace",
+                stem,
+                &format!("{} = &weft_trace_tu_{stem};", self.tu()),
+                &format!("weft_trace_forget(&weft_trace_tu_{stem});"),
+            ),
+        );
+        format!("\n{RUNTIME_COLD}{}", once_per_unit("TRACE_TU", stem, &own))
     }
 }
 
