@@ -3,14 +3,17 @@
 //! command, faulty versions as whole files, tests as argument lines),
 //! reduced to three faulty versions, one draw at 100% training.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod setup_support;
 
-#[test]
-fn invariants_beat_the_all_pass_baseline_on_the_calendar_study() {
+/// The reduced calendar study in a new directory, with the first `tests`
+/// of its tests: (the directory, its study file).
+fn calendar_study(tests: usize) -> (tempfile::TempDir, PathBuf) {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/calendar-faults");
     let tmp = tempfile::tempdir().unwrap();
+    let lines: Vec<&str> = TESTS.lines().take(tests).collect();
+    std::fs::write(tmp.path().join("tests.txt"), lines.join("\n") + "\n").unwrap();
     let at = |p: &str| example.join(p).display().to_string();
     let study = format!(
         r#"[study]
@@ -51,7 +54,7 @@ detector = "invariants"
 aspect = "{aspect}"
 "#,
         cal = at("cal.c"),
-        tests = at("tests.txt"),
+        tests = tmp.path().join("tests.txt").display(),
         v2 = at("versions/v2/cal.c"),
         v3 = at("versions/v3/cal.c"),
         v10 = at("versions/v10/cal.c"),
@@ -61,6 +64,14 @@ aspect = "{aspect}"
     );
     let file = tmp.path().join("study.toml");
     std::fs::write(&file, study).unwrap();
+    (tmp, file)
+}
+
+const TESTS: &str = include_str!("../examples/calendar-faults/tests.txt");
+
+#[test]
+fn invariants_beat_the_all_pass_baseline_on_the_calendar_study() {
+    let (tmp, file) = calendar_study(usize::MAX);
     setup_support::experiment(&file);
 
     let report: serde_json::Value =
@@ -94,4 +105,105 @@ aspect = "{aspect}"
     );
     let md = std::fs::read_to_string(tmp.path().join("report/report.md")).unwrap();
     assert!(md.contains("INV: violated invariants by kind"), "{md}");
+}
+
+/// The scratch areas (`scratch-*`) in a study's work directory.
+fn scratch_areas(work: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(work)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("scratch-"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Starts the study and stops it with SIGTERM once its scoring has
+/// unpacked traces into its scratch area; false when the study ended
+/// before that could be seen (its runs are stored all the same).
+fn terminate_while_scoring(file: &Path, work: &Path) -> bool {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["experiment", "-j", "2"])
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let unpacking = || {
+        work.is_dir()
+            && scratch_areas(work)
+                .iter()
+                .any(|a| a.join("traces").read_dir().is_ok_and(|mut d| d.next().is_some()))
+    };
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "the study failed: {status}");
+            return false;
+        }
+        if unpacking() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: kill with the id of a child not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    if status.success() {
+        return false;
+    }
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status}");
+    true
+}
+
+#[test]
+fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_tables() {
+    let (dir, file) = calendar_study(60);
+    let work = dir.path().join("work");
+    // Its runs are stored before its scoring starts: a study that ended
+    // before the signal is scored again from them until one is caught.
+    let caught = (0..10).any(|_| terminate_while_scoring(&file, &work));
+    assert!(caught, "no scoring was caught with its traces unpacked");
+    assert_eq!(
+        scratch_areas(&work),
+        Vec::<PathBuf>::new(),
+        "the stopped study left its scratch"
+    );
+
+    // A stale area (its owner killed outright) goes at the next start; a
+    // live one (its lock held) stays.
+    let stale = work.join("scratch-stale");
+    std::fs::create_dir_all(stale.join("traces/run")).unwrap();
+    std::fs::write(stale.join("lock"), "").unwrap();
+    let live = work.join("scratch-live");
+    std::fs::create_dir(&live).unwrap();
+    let lock = std::fs::File::create(live.join("lock")).unwrap();
+    // SAFETY: flock on a descriptor `lock` keeps open.
+    assert_eq!(
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) },
+        0
+    );
+    setup_support::experiment(&file);
+    assert_eq!(scratch_areas(&work), vec![live]);
+
+    let (whole, whole_file) = calendar_study(60);
+    setup_support::experiment(&whole_file);
+    let mut compared = 0;
+    for sub in ["tables", "matrices"] {
+        for entry in std::fs::read_dir(whole.path().join("report").join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let resumed = dir
+                .path()
+                .join("report")
+                .join(sub)
+                .join(path.file_name().unwrap());
+            assert_eq!(
+                std::fs::read_to_string(&resumed).unwrap(),
+                std::fs::read_to_string(&path).unwrap(),
+                "{}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 5, "{compared} files compared");
 }

@@ -307,8 +307,10 @@ impl Store {
         }
         shards.sort();
         self.flush()?;
+        let progress = super::progress::Progress::new("experiment (merging shards)", "shards", shards.len());
         let mut inner = self.lock();
         for (_, shard) in &shards {
+            progress.message(shard.display().to_string());
             drop(connect(shard)?);
             let conn = &inner.conn;
             conn.execute("ATTACH DATABASE ?1 AS shard", [shard.to_string_lossy()])?;
@@ -316,7 +318,9 @@ impl Store {
             conn.execute_batch("DETACH DATABASE shard")?;
             merged.with_context(|| format!("cannot merge {}", shard.display()))?;
             std::fs::remove_file(shard).with_context(|| format!("cannot remove {}", shard.display()))?;
+            progress.step();
         }
+        progress.finish();
         inner.known.clear();
         Ok(shards.len())
     }

@@ -20,8 +20,8 @@ use weft_monitor::nonterm::harness::SVCOMP_HARNESS;
 use weft_monitor::nonterm::{Report, ReportFile};
 use weft_study::run::{Abnormal, RunRecord, execute};
 
-use super::interrupt;
 use super::show::{describe, read_all, report_json};
+use weft_interrupt as interrupt;
 
 /// The monitor's aspect, shipped inside the binary so that `check` works
 /// wherever weft is installed.
@@ -156,16 +156,17 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
         }
     }
     let temp;
+    let _removed;
+    interrupt::guard("weft nonterm check");
     let work = match &args.keep {
         Some(dir) => {
             std::fs::create_dir(dir)
                 .with_context(|| format!("--keep {}: cannot create a new directory", dir.display()))?;
-            interrupt::guard(None);
             std::path::absolute(dir)?
         }
         None => {
             temp = tempfile::tempdir()?;
-            interrupt::guard(Some(temp.path().to_path_buf()));
+            _removed = interrupt::RemovedOnSignal::new(temp.path().to_path_buf());
             temp.path().to_path_buf()
         }
     };

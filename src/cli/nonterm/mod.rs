@@ -5,7 +5,6 @@
 
 mod analyse;
 mod check;
-mod interrupt;
 mod show;
 
 use std::path::PathBuf;
