@@ -290,7 +290,7 @@ impl NontermSpec {
              static struct weft_nt_unit weft_nt_unit_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_nt_exact_{stem}, \"{policy}\", -1\n}};\n\
              static void weft_nt_child_{stem}(void)\n{{\n    weft_nt_forget(&weft_nt_unit_{stem});\n}}\n\
              static void weft_nt_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_nt_init_{stem}(void)\n{{\n    weft_nt_{stem} = &weft_nt_unit_{stem};\n    pthread_atfork(0, 0, weft_nt_child_{stem});\n}}\n",
+             static void weft_nt_init_{stem}(void)\n{{\n    weft_nt_{stem} = &weft_nt_unit_{stem};\n    WEFT_AT_FORK_CHILD(weft_nt_child_{stem});\n}}\n",
             exact = exact.join(", "),
             decls = c_string(&self.declarations()),
             n = self.loops.len(),

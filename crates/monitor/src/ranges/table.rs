@@ -164,7 +164,7 @@ impl TableSpec {
              static struct weft_tu weft_tu_{stem} = {{\n    \"{stem}\", {n}, weft_names_{stem}, weft_fallback_{stem},\n    &{table}, 0, 0\n}};\n\
              static void weft_child_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 0);\n}}\n\
              static void weft_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_init_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 1);\n    pthread_atfork(0, 0, weft_child_{stem});\n}}\n",
+             static void weft_init_{stem}(void)\n{{\n    weft_rt_attach(&weft_tu_{stem}, 1);\n    WEFT_AT_FORK_CHILD(weft_child_{stem});\n}}\n",
             n = self.entries.len(),
             table = self.table_name(),
         );

@@ -243,7 +243,7 @@ impl TraceSpec {
              static struct weft_trace_tu weft_trace_tu_{stem} = {{\n    \"{stem}\", {decls}, {n}, weft_trace_counts_{stem}, -1, 0, 0, 0, 0, 0, 0, 0, 0, {layouts}, 0, 0, 0, 0, 0, 0\n}};\n\
              static void weft_trace_child_{stem}(void)\n{{\n    weft_trace_forget(&weft_trace_tu_{stem});\n}}\n\
              static void weft_trace_init_{stem}(void) __attribute__((constructor));\n\
-             static void weft_trace_init_{stem}(void)\n{{\n    {tu} = &weft_trace_tu_{stem};\n    pthread_atfork(0, 0, weft_trace_child_{stem});\n}}\n",
+             static void weft_trace_init_{stem}(void)\n{{\n    {tu} = &weft_trace_tu_{stem};\n    WEFT_AT_FORK_CHILD(weft_trace_child_{stem});\n}}\n",
             n = self.points.len(),
             decls = c_string(&self.declarations()),
             tu = self.tu(),
