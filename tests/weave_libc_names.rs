@@ -3,8 +3,10 @@
 //! functions, as static ones, or through a macro (`#define open my_open`).
 //! Woven by every monitor, it still builds with warnings as errors, prints
 //! what the original prints (its own functions counted no extra call from
-//! the runtime) and the monitor's records are written.
+//! the runtime) and the monitor's records are written; the abort policy
+//! still ends the process by SIGABRT.
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Command;
 
@@ -39,14 +41,20 @@ fn build(source: &Path, exe: &Path) {
     );
 }
 
-/// What the program printed, run with its records going to `out`.
-fn run(exe: &Path, out: &Path) -> String {
-    let run = Command::new(exe)
+/// Runs the program with its records going to `out` and the non-termination
+/// policy `policy`.
+fn run_with(exe: &Path, out: &Path, policy: &str) -> std::process::Output {
+    Command::new(exe)
         .env("WEFT_OUT", out)
         .env("WEFT_NONTERM_PATIENCE", "1")
-        .env("WEFT_NONTERM_POLICY", "log")
+        .env("WEFT_NONTERM_POLICY", policy)
         .output()
-        .expect("runs");
+        .expect("runs")
+}
+
+/// What the program printed, its reports only logged.
+fn run(exe: &Path, out: &Path) -> String {
+    let run = run_with(exe, out, "log");
     assert!(run.status.success(), "{}: {:?}", exe.display(), run.status);
     String::from_utf8(run.stdout).unwrap()
 }
