@@ -94,6 +94,17 @@ fn check(fixture: &str) {
             );
         }
     }
+    // The abort policy still ends the process by SIGABRT, after its report.
+    let aborted = run_with(
+        &tmp.path().join("nonterm.exe"),
+        &tmp.path().join("abort.out"),
+        "abort",
+    );
+    assert_eq!(aborted.status.signal(), Some(6), "{:?}", aborted.status);
+    assert_eq!(
+        std::fs::read_dir(tmp.path().join("abort.out")).unwrap().count(),
+        1
+    );
 }
 
 #[test]
