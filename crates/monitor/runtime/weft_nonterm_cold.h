@@ -33,7 +33,7 @@ struct weft_nt_unit {
 /* The policy in force: 'a'bort, 'l'og or 'b'reak. */
 static char weft_nt_policy(const struct weft_nt_unit *weft_u)
 {
-    const char *weft_p = getenv("WEFT_NONTERM_POLICY");
+    const char *weft_p = weft_sys_getenv("WEFT_NONTERM_POLICY");
     if (weft_p == 0 || (*weft_p != 'a' && *weft_p != 'l' && *weft_p != 'b'))
         weft_p = weft_u->weft_policy;
     return *weft_p;
@@ -51,7 +51,7 @@ static void weft_nt_open(struct weft_nt_unit *weft_u)
     weft_rt_header(&weft_h, "WEFTNTM", 2, (unsigned int)weft_len, weft_u->weft_loops, 0);
     if (!weft_rt_write_all(weft_u->weft_fd, &weft_h, sizeof weft_h)
         || !weft_rt_write_all(weft_u->weft_fd, weft_u->weft_decls, weft_len)) {
-        close(weft_u->weft_fd);
+        weft_sys_close(weft_u->weft_fd);
         weft_u->weft_fd = -2;
     }
 }
@@ -109,7 +109,7 @@ static int weft_nt_report(struct weft_nt_unit *weft_u, unsigned int weft_site, s
     weft_nt_write(weft_u, weft_site, weft_l, weft_period, weft_v, weft_n, weft_verdict, weft_policy);
     weft_l->weft_reported = 1;
     if (weft_policy == 'a')
-        abort();
+        weft_sys_abort();
     return weft_policy != 'b';
 }
 
@@ -145,7 +145,7 @@ static int weft_nt_src(struct weft_nt_unit *weft_u, unsigned int weft_site, stru
 static void weft_nt_forget(struct weft_nt_unit *weft_u)
 {
     if (weft_u->weft_fd >= 0)
-        close(weft_u->weft_fd);
+        weft_sys_close(weft_u->weft_fd);
     weft_u->weft_fd = -1;
 }
 

@@ -15,11 +15,19 @@
  * longer one is cut at the last whole escape that fits and ends "...; a
  * null string is null. Names are escaped the same way, without quotes, and
  * cut at WEFT_OUTPUTS_NAME_CAP bytes (ending ...). errno is kept. */
-#include <errno.h>
-#include <stdio.h>
 
 #ifndef WEFT_OUTPUTS_COLD_V1
 #define WEFT_OUTPUTS_COLD_V1
+
+/* snprintf through glibc's reserved checking entry (flag 0: no checks
+ * beyond the size), for the reason weft_out.h gives. */
+#ifdef __GLIBC__
+extern int weft_sys_snprintf_chk(char *, size_t, int, size_t, const char *, ...) __asm__("__snprintf_chk");
+#define WEFT_SNPRINTF(weft_b, weft_n, ...) weft_sys_snprintf_chk(weft_b, weft_n, 0, weft_n, __VA_ARGS__)
+#else
+extern int weft_sys_snprintf(char *, size_t, const char *, ...) __asm__("snprintf");
+#define WEFT_SNPRINTF(weft_b, weft_n, ...) weft_sys_snprintf(weft_b, weft_n, __VA_ARGS__)
+#endif
 
 #define WEFT_OUTPUTS_CAP 4096
 #define WEFT_OUTPUTS_NAME_CAP 1024
@@ -27,12 +35,12 @@
 /* In a fork child: the child's first value creates its own record. */
 static void weft_outputs_child(void)
 {
-    int weft_errno = errno;
+    int weft_errno = *weft_sys_errno();
     if (weft_outputs_here.weft_fd >= 0)
-        close(weft_outputs_here.weft_fd);
+        weft_sys_close(weft_outputs_here.weft_fd);
     weft_outputs_here.weft_fd = -1;
     weft_outputs_here.weft_lock = 0;
-    errno = weft_errno;
+    *weft_sys_errno() = weft_errno;
 }
 
 /* Creates the record: header and declarations in one write; -2 on failure. */
@@ -56,7 +64,7 @@ static int weft_outputs_open(const struct weft_outputs_state *weft_s)
     for (weft_i = 0; weft_i < sizeof weft_h; weft_i++)
         weft_buf[weft_i] = ((const char *)&weft_h)[weft_i];
     if (!weft_rt_write_all(weft_fd, weft_buf, weft_pos)) {
-        close(weft_fd);
+        weft_sys_close(weft_fd);
         return -2;
     }
     return weft_fd;
@@ -74,7 +82,7 @@ static int weft_outputs_fd(void)
         ;
     if (weft_s->weft_fd == -1) {
         if (!weft_s->weft_forks) {
-            pthread_atfork(0, 0, weft_outputs_child);
+            WEFT_AT_FORK_CHILD(weft_outputs_child);
             weft_s->weft_forks = 1;
         }
         __atomic_store_n(&weft_s->weft_fd, weft_outputs_open(weft_s), __ATOMIC_RELEASE);
@@ -124,7 +132,7 @@ static void weft_outputs_emit(const char *weft_name, const char *weft_text, int 
 {
     char weft_line[WEFT_OUTPUTS_NAME_CAP + WEFT_OUTPUTS_CAP + 8];
     size_t weft_pos = 0;
-    int weft_errno = errno;
+    int weft_errno = *weft_sys_errno();
     int weft_fd;
     if (!weft_outputs_escape(weft_line, &weft_pos, WEFT_OUTPUTS_NAME_CAP - 3, weft_name))
         weft_rt_append(weft_line, &weft_pos, sizeof weft_line, "...");
@@ -144,7 +152,7 @@ static void weft_outputs_emit(const char *weft_name, const char *weft_text, int 
     weft_fd = weft_outputs_fd();
     if (weft_fd >= 0)
         weft_rt_write_all(weft_fd, weft_line, weft_pos);
-    errno = weft_errno;
+    *weft_sys_errno() = weft_errno;
 }
 
 static void weft_output_u64(const char *weft_name, unsigned long long weft_v)
@@ -190,27 +198,27 @@ static void weft_outputs_float(const char *weft_name, const char *weft_text)
 static void weft_output_f32(const char *weft_name, float weft_v)
 {
     char weft_num[64];
-    int weft_errno = errno;
-    snprintf(weft_num, sizeof weft_num, "%.9g", (double)weft_v);
-    errno = weft_errno;
+    int weft_errno = *weft_sys_errno();
+    WEFT_SNPRINTF(weft_num, sizeof weft_num, "%.9g", (double)weft_v);
+    *weft_sys_errno() = weft_errno;
     weft_outputs_float(weft_name, weft_num);
 }
 
 static void weft_output_f64(const char *weft_name, double weft_v)
 {
     char weft_num[64];
-    int weft_errno = errno;
-    snprintf(weft_num, sizeof weft_num, "%.17g", weft_v);
-    errno = weft_errno;
+    int weft_errno = *weft_sys_errno();
+    WEFT_SNPRINTF(weft_num, sizeof weft_num, "%.17g", weft_v);
+    *weft_sys_errno() = weft_errno;
     weft_outputs_float(weft_name, weft_num);
 }
 
 static void weft_output_f80(const char *weft_name, long double weft_v)
 {
     char weft_num[64];
-    int weft_errno = errno;
-    snprintf(weft_num, sizeof weft_num, "%.21Lg", weft_v);
-    errno = weft_errno;
+    int weft_errno = *weft_sys_errno();
+    WEFT_SNPRINTF(weft_num, sizeof weft_num, "%.21Lg", weft_v);
+    *weft_sys_errno() = weft_errno;
     weft_outputs_float(weft_name, weft_num);
 }
 

@@ -40,7 +40,7 @@ static void weft_rt_attach(struct weft_tu *weft_t, int weft_keep)
     int weft_fd;
 
     if (weft_t->weft_map != 0) {
-        munmap(weft_t->weft_map, weft_t->weft_map_len);
+        weft_sys_unmap(weft_t->weft_map, weft_t->weft_map_len);
         weft_t->weft_map = 0;
     }
     *weft_t->weft_table = weft_t->weft_fallback;
@@ -55,20 +55,20 @@ static void weft_rt_attach(struct weft_tu *weft_t, int weft_keep)
 
     /* Header, then a hole of zero slots, then the names. */
     if (!weft_rt_write_all(weft_fd, &weft_h, sizeof weft_h)
-        || lseek(weft_fd, (off_t)weft_len, SEEK_SET) != (off_t)weft_len) {
-        close(weft_fd);
+        || weft_sys_lseek(weft_fd, (long)weft_len, WEFT_SEEK_SET) != (long)weft_len) {
+        weft_sys_close(weft_fd);
         return;
     }
     for (weft_i = 0; weft_i < 5 * weft_t->weft_count; weft_i++) {
         const char *weft_s = weft_t->weft_names[weft_i];
         if (!weft_rt_write_all(weft_fd, weft_s, weft_rt_strlen(weft_s) + 1)) {
-            close(weft_fd);
+            weft_sys_close(weft_fd);
             return;
         }
     }
-    weft_map = mmap(0, weft_len, PROT_READ | PROT_WRITE, MAP_SHARED, weft_fd, 0);
-    close(weft_fd);
-    if (weft_map == MAP_FAILED)
+    weft_map = weft_sys_map(weft_len, weft_fd, 0);
+    weft_sys_close(weft_fd);
+    if (weft_map == 0)
         return;
     weft_t->weft_map = weft_map;
     weft_t->weft_map_len = weft_len;

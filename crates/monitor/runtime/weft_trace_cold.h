@@ -30,17 +30,15 @@
  * times in kept invocations gives about 1,300 samples, not a million.
  * A file stops growing at WEFT_TRACE_MAX_MB (default 256) MiB, marked by a
  * tag 0xFFFFFFFF record. A fork child starts a file of its own. */
-#include <sys/uio.h>
-
-#ifdef __linux__
-/* Declared here because glibc declares it only under _GNU_SOURCE. */
-extern ssize_t process_vm_readv(pid_t, const struct iovec *, unsigned long, const struct iovec *, unsigned long,
-                                unsigned long);
-#define WEFT_TRACE_VM_READ(pid, local, remote, count) process_vm_readv(pid, local, 1, remote, count, 0)
+#ifdef SYS_process_vm_readv
+/* The system call itself (glibc declares process_vm_readv only under
+ * _GNU_SOURCE, and the name is the program's; see weft_out.h). */
+#define WEFT_TRACE_VM_READ(pid, local, remote, count) \
+    weft_sys_syscall(SYS_process_vm_readv, (long)(pid), local, 1L, remote, (long)(count), 0L)
 #else
 /* No kernel read of one's own memory elsewhere: what lies behind pointers
  * is recorded as missing rather than read unguarded. */
-#define WEFT_TRACE_VM_READ(pid, local, remote, count) ((void)(pid), (void)(local), (void)(remote), (ssize_t)-1)
+#define WEFT_TRACE_VM_READ(pid, local, remote, count) ((void)(pid), (void)(local), (void)(remote), -1L)
 #endif
 
 #ifndef WEFT_TRACE_COLD_V2
@@ -52,6 +50,12 @@ extern ssize_t process_vm_readv(pid_t, const struct iovec *, unsigned long, cons
 #define WEFT_TRACE_STR_MAX 256u   /* bytes of a string kept */
 #define WEFT_TRACE_SEQ_MAX 256u   /* elements of an array read; more: missing */
 #define WEFT_TRACE_PAGE 4096ul
+
+/* The layout of struct iovec (sys/uio.h declares readv and writev). */
+struct weft_iovec {
+    void *iov_base;
+    size_t iov_len;
+};
 
 struct weft_trace_tu {
     const char *weft_id;               /* file-name stem of its traces */
@@ -93,7 +97,7 @@ static void weft_trace_open(struct weft_trace_tu *weft_t)
 {
     struct weft_header weft_h;
     size_t weft_len = weft_rt_strlen(weft_t->weft_decls);
-    const char *weft_mode = getenv("WEFT_TRACE_SAMPLING");
+    const char *weft_mode = weft_sys_getenv("WEFT_TRACE_SAMPLING");
     weft_t->weft_fd = weft_rt_create(weft_t->weft_id, "trace");
     if (weft_t->weft_fd < 0) {
         weft_t->weft_fd = -2;
@@ -102,7 +106,7 @@ static void weft_trace_open(struct weft_trace_tu *weft_t)
     weft_rt_header(&weft_h, "WEFTTRC", 2, (unsigned int)weft_len, weft_t->weft_points, WEFT_TRACE_CHUNK);
     if (!weft_rt_write_all(weft_t->weft_fd, &weft_h, sizeof weft_h)
         || !weft_rt_write_all(weft_t->weft_fd, weft_t->weft_decls, weft_len)) {
-        close(weft_t->weft_fd);
+        weft_sys_close(weft_t->weft_fd);
         weft_t->weft_fd = -2;
         return;
     }
@@ -117,13 +121,13 @@ static int weft_trace_new_chunk(struct weft_trace_tu *weft_t)
     unsigned long long weft_at = weft_t->weft_next_chunk;
     void *weft_map;
     if (weft_t->weft_chunk != 0)
-        munmap(weft_t->weft_chunk, WEFT_TRACE_CHUNK);
+        weft_sys_unmap(weft_t->weft_chunk, WEFT_TRACE_CHUNK);
     weft_t->weft_chunk = 0;
-    if (lseek(weft_t->weft_fd, (off_t)(weft_at + WEFT_TRACE_CHUNK - 1), SEEK_SET) < 0
+    if (weft_sys_lseek(weft_t->weft_fd, (long)(weft_at + WEFT_TRACE_CHUNK - 1), WEFT_SEEK_SET) < 0
         || !weft_rt_write_all(weft_t->weft_fd, "", 1))
         return 0;
-    weft_map = mmap(0, WEFT_TRACE_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, weft_t->weft_fd, (off_t)weft_at);
-    if (weft_map == MAP_FAILED)
+    weft_map = weft_sys_map(WEFT_TRACE_CHUNK, weft_t->weft_fd, (long)weft_at);
+    if (weft_map == 0)
         return 0;
     weft_t->weft_chunk = (char *)weft_map;
     weft_t->weft_used = 0;
@@ -164,13 +168,13 @@ static char *weft_trace_room(struct weft_trace_tu *weft_t, size_t weft_len)
 static unsigned long weft_trace_copy(struct weft_trace_tu *weft_t, void *weft_dst, const void *weft_src,
                                      unsigned long weft_n)
 {
-    struct iovec weft_local, weft_remote[2];
+    struct weft_iovec weft_local, weft_remote[2];
     unsigned long weft_first = WEFT_TRACE_PAGE - ((unsigned long)(__UINTPTR_TYPE__)weft_src % WEFT_TRACE_PAGE);
-    ssize_t weft_r;
+    long weft_r;
     if (weft_src == 0 || weft_n == 0 || weft_n > WEFT_TRACE_PAGE)
         return 0;
     if (weft_t->weft_pid == 0)
-        weft_t->weft_pid = (long long)getpid();
+        weft_t->weft_pid = (long long)weft_sys_getpid();
     weft_local.iov_base = weft_dst;
     weft_local.iov_len = weft_n;
     /* One piece per page: a read stops at the first unreadable page. */
@@ -178,13 +182,13 @@ static unsigned long weft_trace_copy(struct weft_trace_tu *weft_t, void *weft_ds
     weft_remote[0].iov_len = weft_n < weft_first ? weft_n : weft_first;
     weft_remote[1].iov_base = (char *)(__UINTPTR_TYPE__)weft_src + weft_remote[0].iov_len;
     weft_remote[1].iov_len = weft_n - weft_remote[0].iov_len;
-    weft_r = WEFT_TRACE_VM_READ((pid_t)weft_t->weft_pid, &weft_local, weft_remote, weft_remote[1].iov_len != 0 ? 2 : 1);
+    weft_r = WEFT_TRACE_VM_READ((int)weft_t->weft_pid, &weft_local, weft_remote, weft_remote[1].iov_len != 0 ? 2 : 1);
     return weft_r < 0 ? 0 : (unsigned long)weft_r;
 }
 
 static int weft_trace_readable(struct weft_trace_tu *weft_t, const void *weft_a, unsigned long weft_n)
 {
-    struct iovec weft_local, weft_remote[64];
+    struct weft_iovec weft_local, weft_remote[64];
     unsigned char weft_sink[64];
     unsigned long weft_at = (unsigned long)(__UINTPTR_TYPE__)weft_a, weft_k = 1;
     unsigned long weft_page = (weft_at / WEFT_TRACE_PAGE + 1) * WEFT_TRACE_PAGE;
@@ -200,7 +204,7 @@ static int weft_trace_readable(struct weft_trace_tu *weft_t, const void *weft_a,
         return weft_ok;
     }
     if (weft_t->weft_pid == 0)
-        weft_t->weft_pid = (long long)getpid();
+        weft_t->weft_pid = (long long)weft_sys_getpid();
     /* Protection is per page: one byte of each page the object touches. */
     weft_remote[0].iov_base = (void *)(__UINTPTR_TYPE__)weft_a;
     weft_remote[0].iov_len = 1;
@@ -211,7 +215,7 @@ static int weft_trace_readable(struct weft_trace_tu *weft_t, const void *weft_a,
     weft_local.iov_base = weft_sink;
     weft_local.iov_len = weft_k;
     weft_ok = weft_page >= weft_at + weft_n
-              && WEFT_TRACE_VM_READ((pid_t)weft_t->weft_pid, &weft_local, weft_remote, weft_k) == (ssize_t)weft_k;
+              && WEFT_TRACE_VM_READ((int)weft_t->weft_pid, &weft_local, weft_remote, weft_k) == (long)weft_k;
     weft_t->weft_probe_epoch = weft_t->weft_epoch;
     weft_t->weft_probe_at = weft_a;
     weft_t->weft_probe_size = weft_n;
@@ -410,9 +414,9 @@ static void weft_trace_forget(struct weft_trace_tu *weft_t)
 {
     unsigned int weft_i;
     if (weft_t->weft_chunk != 0)
-        munmap(weft_t->weft_chunk, WEFT_TRACE_CHUNK);
+        weft_sys_unmap(weft_t->weft_chunk, WEFT_TRACE_CHUNK);
     if (weft_t->weft_fd >= 0)
-        close(weft_t->weft_fd);
+        weft_sys_close(weft_t->weft_fd);
     weft_t->weft_chunk = 0;
     weft_t->weft_fd = -1;
     weft_t->weft_used = 0;

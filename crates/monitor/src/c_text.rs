@@ -65,7 +65,7 @@ pub fn unit_hooks(prefix: &str, stem: &str, init: &str, child: &str) -> String {
     format!(
         "static void {prefix}_child_{stem}(void)\n{{\n    {child}\n}}\n\
          static void {prefix}_init_{stem}(void) __attribute__((constructor));\n\
-         static void {prefix}_init_{stem}(void)\n{{\n    {init}\n    pthread_atfork(0, 0, {prefix}_child_{stem});\n}}\n"
+         static void {prefix}_init_{stem}(void)\n{{\n    {init}\n    WEFT_AT_FORK_CHILD({prefix}_child_{stem});\n}}\n"
     )
 }
 
@@ -90,7 +90,7 @@ mod tests {
         );
         let hooks = unit_hooks("weft_nt", "a_c", "go();", "forget();");
         assert!(hooks.contains("static void weft_nt_init_a_c(void) __attribute__((constructor));"));
-        assert!(hooks.contains("pthread_atfork(0, 0, weft_nt_child_a_c);"));
+        assert!(hooks.contains("WEFT_AT_FORK_CHILD(weft_nt_child_a_c);"));
         assert!(hooks.contains("{\n    forget();\n}"));
     }
 }
