@@ -615,3 +615,20 @@ fn old_style_definitions_keep_their_locals_and_parameters() {
     }
     assert!(text.contains("limit__weft_rev1 = 5;"), "{text}");
 }
+
+#[test]
+fn a_body_not_read_as_a_function_is_refused_not_renamed() {
+    // No type before `*first(s)`: the front end reads no function there, so
+    // its body's `limit` is not known to be a local.
+    let original =
+        "static int limit = 3;\n\n*first(s) char **s;\n{\n    int limit = 1;\n    return s[limit];\n}\n";
+    let revision = edited(
+        original,
+        &[
+            ("static int limit = 3;", "static int limit = 4;"),
+            ("int limit = 1;", "int limit = 0;"),
+        ],
+    );
+    let err = build_error(original, &revision, "prog.c");
+    assert!(err.contains("prog.c:4: file-scope code not understood ({)"), "{err}");
+}
