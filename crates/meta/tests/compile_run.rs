@@ -630,5 +630,8 @@ fn a_body_not_read_as_a_function_is_refused_not_renamed() {
         ],
     );
     let err = build_error(original, &revision, "prog.c");
-    assert!(err.contains("prog.c:4: file-scope code not understood ({)"), "{err}");
+    assert!(
+        err.contains("prog.c:4: file-scope code not understood ({)"),
+        "{err}"
+    );
 }
