@@ -75,3 +75,27 @@ fn declarations_the_grammar_rejects_fall_back_to_untyped_parameters() {
         ]
     );
 }
+
+#[test]
+fn implicit_int_definitions_are_functions_with_their_locals_inside() {
+    let src = "static int count;\n\nstatic twice(v) int v;\n{\n    int count = v;\n    return 2 * count;\n}\n\nmain(argc, argv) int argc; char *argv[];\n{\n    int count = argc;\n    return twice(count);\n}\n";
+    let pf = FrontEnd::new(MacroTable::default()).parse(Path::new("implicit.c"), Arc::from(src));
+    let root = pf.tree.root_node();
+    let mut c = root.walk();
+    let kinds: Vec<&str> = root.named_children(&mut c).map(|n| n.kind()).collect();
+    assert_eq!(
+        kinds,
+        ["declaration", "function_definition", "function_definition"],
+        "{}",
+        pf.view
+    );
+    let mut c = root.walk();
+    assert!(
+        root.named_children(&mut c).all(|n| pf.is_understood(n)),
+        "{:?}",
+        pf.problems
+    );
+    // The implicit result is written in the view, not in the source.
+    assert!(pf.view.contains("int main(argc, argv)"), "{}", pf.view);
+    assert!(pf.view.contains("static int twice(v)"), "{}", pf.view);
+}

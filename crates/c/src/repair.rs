@@ -296,6 +296,25 @@ fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<(Range<u
     None
 }
 
+/// True when the old-style definition named at token `i` has no type
+/// before its name (`main(argc, argv) …`, `static f(a) …`): its result is
+/// an implicit `int`, which the grammar needs written to read a function.
+fn implicit_int(src: &str, info: &TokenInfo, i: usize) -> bool {
+    const STORAGE: &[&str] = &["static", "extern", "register", "inline", "const", "volatile"];
+    let mut j = i;
+    loop {
+        let Some(p) = info.prev_live(j) else {
+            return true;
+        };
+        let t = &info.tokens[p];
+        match t.text(src) {
+            ";" | "}" => return true,
+            text if t.kind == TokenKind::Ident && STORAGE.contains(&text) => j = p,
+            _ => return t.kind == TokenKind::Directive,
+        }
+    }
+}
+
 /// The text of each top-level argument of the list `open..=close`.
 pub fn split_args<'s>(src: &'s str, info: &TokenInfo, open: usize, close: usize) -> Vec<&'s str> {
     let mut args = Vec::new();
@@ -343,6 +362,13 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             && let Some((declarations, body)) = kr_declarations(src, info, c)
         {
             // The name and its identifier list are no macro use.
+            if implicit_int(src, info, i) {
+                let at = info.tokens[i].range.start;
+                set.add(Rewrite {
+                    range: at..at,
+                    text: "int ".into(),
+                });
+            }
             old_style.push(OldStyle {
                 span: info.tokens[i].range.start..declarations.end,
                 declarations,

@@ -49,13 +49,38 @@ struct Item {
     conditional: bool,
 }
 
-/// The top-level items of `text` (comments are not items).
-fn items(text: &str, parse: &dyn Fn(&str) -> ParsedFile) -> Vec<Item> {
+/// The top-level items of `text` (comments are not items), the site's text
+/// starting at `path:line`. Fails on text the parser did not read as
+/// declarations or definitions (a body after a header it did not take for
+/// a function): its names are not known to be file-scope, and renaming
+/// them could break code around.
+fn items(
+    path: &str,
+    line: usize,
+    text: &str,
+    parse: &dyn Fn(&str) -> ParsedFile,
+) -> anyhow::Result<Vec<Item>> {
     let file = parse(text);
     let root = file.tree.root_node();
     let mut cursor = root.walk();
-    root.named_children(&mut cursor)
+    let nodes: Vec<Node<'_>> = root
+        .named_children(&mut cursor)
         .filter(|n| n.kind() != "comment")
+        .collect();
+    if let Some(bad) = nodes
+        .iter()
+        .find(|n| n.is_error() || n.has_error() || n.kind() == "compound_statement")
+    {
+        let at = file.original_range(bad.byte_range()).map_or(0, |r| r.start);
+        let first = text[..at.min(text.len())].matches('\n').count();
+        bail!(
+            "{path}:{}: file-scope code not understood ({}); no copy per revision can be made of it",
+            line + first,
+            text[at.min(text.len())..].lines().next().unwrap_or("").trim()
+        );
+    }
+    Ok(nodes
+        .into_iter()
         .map(|n| {
             let text = match file.original_range(n.byte_range()) {
                 Some(r) => file.text[r].to_string(),
@@ -70,7 +95,7 @@ fn items(text: &str, parse: &dyn Fn(&str) -> ParsedFile) -> Vec<Item> {
                 text,
             }
         })
-        .collect()
+        .collect())
 }
 
 /// Collects the names `node` defines at file scope.
@@ -145,7 +170,7 @@ pub fn merge(
     is_split: impl Fn(&str) -> bool,
     parse: &dyn Fn(&str) -> ParsedFile,
 ) -> anyhow::Result<Merged> {
-    let kept = items(original, parse);
+    let kept = items(path, line, original, parse)?;
     let mut added: Vec<Item> = Vec::new();
     let mut needs: Vec<String> = Vec::new();
     let need = |names: &[String], needs: &mut Vec<String>| {
@@ -156,7 +181,7 @@ pub fn merge(
         }
     };
     for branch in branches {
-        let mut theirs = items(&branch.text, parse);
+        let mut theirs = items(path, line, &branch.text, parse)?;
         for item in &kept {
             if let Some(at) = theirs.iter().position(|t| t.code == item.code) {
                 theirs.remove(at);

@@ -112,9 +112,15 @@ impl<'f> Text<'f> {
         self.offset(lines.start)..self.offset(lines.end)
     }
 
-    /// The original range of `node`, when it maps back.
+    /// The original range of `node`, when it maps back. A definition
+    /// whose implicit `int` the front end wrote starts where its name does.
     fn range(&self, node: Node<'_>) -> Option<Range<usize>> {
-        self.file.original_range(node.byte_range())
+        let view = node.byte_range();
+        self.file.original_range(view.clone()).or_else(|| {
+            (node.kind() == "function_definition")
+                .then(|| self.file.outer_range(view))
+                .flatten()
+        })
     }
 
     /// The nodes from the root down to the innermost one holding `target`

@@ -556,3 +556,82 @@ fn generated_programs_behave_in_the_meta_program_as_each_revision_alone() {
     }
     assert!(changed >= 15, "only {changed} revisions were generated");
 }
+
+/// Old-style definitions, with an implicit `int` result (`main(argc, argv)
+/// int argc; …`, `static cap(v) …`) or a pointer result, whose locals and
+/// parameters are named like a global the revisions define differently.
+const OLD_STYLE: &str = r#"#pragma GCC diagnostic ignored "-Wimplicit-int"
+#include <stdio.h>
+#include <stdlib.h>
+
+static int limit = 10;
+
+static cap(v) int v;
+{
+    return v > limit ? limit : v;
+}
+
+static int clamp(v, limit) int v; int limit;
+{
+    return v > limit ? limit : v;
+}
+
+static char *label(n) int n;
+{
+    static char buf[32];
+    int limit = n % 7;
+    sprintf(buf, "<%d>", limit);
+    return buf;
+}
+
+main(argc, argv) int argc; char *argv[];
+{
+    int limit = argc;
+    int i, total = 0;
+    for (i = 1; i < argc; i++)
+        total += clamp(cap(atoi(argv[i])), limit * 4);
+    printf("%d %s %d\n", total, label(total), limit);
+    return 0;
+}
+"#;
+
+#[test]
+fn old_style_definitions_keep_their_locals_and_parameters() {
+    let revisions = vec![
+        edited(OLD_STYLE, &[("static int limit = 10;", "static int limit = 5;")]),
+        edited(
+            OLD_STYLE,
+            &[("total, label(total), limit);", "total, label(total), limit + 1);")],
+        ),
+        edited(OLD_STYLE, &[("int limit = n % 7;", "int limit = n % 5;")]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = check_equivalence(dir.path(), OLD_STYLE, &revisions, INPUTS);
+    for local in [
+        "    int limit = argc;",
+        "static int clamp(v, limit) int v; int limit;",
+    ] {
+        assert!(text.contains(local), "{text}");
+    }
+    assert!(text.contains("limit__weft_rev1 = 5;"), "{text}");
+}
+
+#[test]
+fn a_body_not_read_as_a_function_is_refused_not_renamed() {
+    // No type before `*first(s)`: the front end reads no function there, so
+    // its body's `limit` is not known to be a local.
+    let original =
+        "static int limit = 3;\n\n*first(s) char **s;\n{\n    int limit = 1;\n    return s[limit];\n}\n";
+    let revision = edited(
+        original,
+        &[
+            ("static int limit = 3;", "static int limit = 4;"),
+            ("int limit = 1;", "int limit = 0;"),
+        ],
+    );
+    let err = build_error(original, &revision, "prog.c");
+    assert!(
+        err.contains("prog.c:4: file-scope code not understood ({)"),
+        "{err}"
+    );
+}
