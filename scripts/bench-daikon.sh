@@ -52,7 +52,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # Both must learn from it (a failing run would be timed too).
 "$WEFT_BIN" invariants learn "$work/gen.dtrace" > "$work/weft.txt" 2>&1
 grep -q 'x2 == 2 \* x1 + 3' "$work/weft.txt" || { cat "$work/weft.txt" >&2; exit 1; }
-java -cp "$daikon/*" daikon.Daikon "$work/gen.dtrace" > "$work/daikon.txt" 2>&1 || { cat "$work/daikon.txt" >&2; exit 1; }
+java -cp "$daikon/*" daikon.Daikon -o "$work/check.inv.gz" "$work/gen.dtrace" > "$work/daikon.txt" 2>&1 || { cat "$work/daikon.txt" >&2; exit 1; }
 
 : > "$work/weft"; : > "$work/daikon"
 for _ in $(seq "$runs"); do

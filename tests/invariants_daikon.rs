@@ -79,7 +79,9 @@ fn daikon_learns_from_the_export_without_complaint() {
     assert!(
         text.contains("  variable table[..]\n    var-kind array\n    enclosing-var table\n    array 1\n")
     );
+    // Daikon writes its .inv.gz into the working directory: the scratch.
     let out = Command::new("java")
+        .current_dir(tmp.path())
         .arg("-cp")
         .arg(&jars)
         .arg("daikon.Daikon")

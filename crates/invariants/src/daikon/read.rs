@@ -67,6 +67,8 @@ pub struct DtraceReader<R: BufRead> {
     line: usize,
     declared: HashMap<String, Declared>,
     buf: String,
+    /// A value line, kept while its modified bit is read into `buf`.
+    value: String,
 }
 
 impl<R: BufRead> DtraceReader<R> {
@@ -78,6 +80,7 @@ impl<R: BufRead> DtraceReader<R> {
             line: 0,
             declared: HashMap::new(),
             buf: String::new(),
+            value: String::new(),
         }
     }
 
@@ -90,6 +93,7 @@ impl<R: BufRead> DtraceReader<R> {
             line: 0,
             declared: self.declared,
             buf: String::new(),
+            value: String::new(),
         }
     }
 
@@ -111,8 +115,10 @@ impl<R: BufRead> DtraceReader<R> {
         })
     }
 
-    /// The next line without its end, `None` at the end of the input.
-    fn next_line(&mut self) -> Result<Option<String>, ReadError> {
+    /// Reads the next line into the reused buffer, without its end; `false`
+    /// at the end of the input. Samples are parsed from this buffer in
+    /// place: a line read costs no allocation.
+    fn fill(&mut self) -> Result<bool, ReadError> {
         self.buf.clear();
         let read = self.input.read_line(&mut self.buf);
         let n = read.map_err(|source| ReadError::Io {
@@ -120,27 +126,36 @@ impl<R: BufRead> DtraceReader<R> {
             source,
         })?;
         if n == 0 {
-            return Ok(None);
+            return Ok(false);
         }
         self.line += 1;
-        Ok(Some(self.buf.trim_end_matches(['\n', '\r']).to_string()))
+        let end = self.buf.trim_end_matches(['\n', '\r']).len();
+        self.buf.truncate(end);
+        Ok(true)
     }
 
-    /// A line that must be there.
-    fn expect_line(&mut self, what: &str) -> Result<String, ReadError> {
-        match self.next_line()? {
-            Some(line) => Ok(line),
-            None => self.error(format!("the file ends where {what} was expected")),
+    /// The next line without its end, `None` at the end of the input.
+    fn next_line(&mut self) -> Result<Option<String>, ReadError> {
+        Ok(self.fill()?.then(|| self.buf.clone()))
+    }
+
+    /// Reads a line that must be there into the buffer; `what` (built only
+    /// on error) says what was expected.
+    fn expect(&mut self, what: impl FnOnce() -> String) -> Result<(), ReadError> {
+        if self.fill()? {
+            Ok(())
+        } else {
+            self.error(format!("the file ends where {} was expected", what()))
         }
     }
 
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
         loop {
-            let Some(line) = self.next_line()? else {
+            if !self.fill()? {
                 return Ok(None);
-            };
-            let trimmed = line.trim();
+            }
+            let trimmed = self.buf.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
                 continue;
             }
@@ -151,11 +166,13 @@ impl<R: BufRead> DtraceReader<R> {
                 }
                 "decl-version" | "var-comparability" | "input-language" => continue,
                 "ppt" => {
-                    return self
-                        .read_decl(unescape_name(rest.trim()))
-                        .map(|d| Some(Record::Decl(d)));
+                    let name = unescape_name(rest.trim());
+                    return self.read_decl(name).map(|d| Some(Record::Decl(d)));
                 }
-                _ => return self.read_sample(line).map(Some),
+                _ => {
+                    let ppt = self.buf.clone();
+                    return self.read_sample(ppt).map(Some);
+                }
             }
         }
     }

@@ -15,64 +15,68 @@ impl<R: BufRead> DtraceReader<R> {
         };
         // Shared, not copied: a sample must not clone its point's names.
         let slots = std::rc::Rc::clone(&declared.slots);
-        let mut line = self.record_line()?;
+        let mut more = self.record_line()?;
         let mut nonce = None;
-        if line.as_deref() == Some("this_invocation_nonce") {
-            let text = self.expect_line("the nonce")?;
+        if more && self.buf == "this_invocation_nonce" {
+            self.expect(|| "the nonce".to_string())?;
+            let text = &self.buf;
             nonce = Some(
                 text.trim()
                     .parse()
                     .or_else(|_| self.error(format!("nonce {text:?} is not a number")))?,
             );
-            line = self.record_line()?;
+            more = self.record_line()?;
         }
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(slots.len());
         for (name, slot) in slots.iter() {
             if let Slot::Constant(value) = slot {
                 values.push(value.clone());
                 continue;
             }
-            match line.take() {
-                Some(found) if found == *name => {}
-                Some(found) => {
-                    return self.error(format!("expected variable {name} of {ppt}, found {found:?}"));
-                }
-                None => return self.error(format!("the record of {ppt} ends before variable {name}")),
+            if !more {
+                return self.error(format!("the record of {ppt} ends before variable {name}"));
+            }
+            if self.buf != *name {
+                let found = &self.buf;
+                return self.error(format!("expected variable {name} of {ppt}, found {found:?}"));
             }
             if let Some(value) = self.read_value(name, slot)? {
                 values.push(value);
             }
-            line = self.record_line()?;
+            more = self.record_line()?;
         }
-        if let Some(extra) = line {
+        if more {
+            let extra = &self.buf;
             return self.error(format!("{ppt} has no more variables, found {extra:?}"));
         }
         Ok(Record::Sample { ppt, nonce, values })
     }
 
-    /// The next line of a record, `None` at its end (blank line or end of
-    /// the file).
-    fn record_line(&mut self) -> Result<Option<String>, ReadError> {
-        Ok(self.next_line()?.filter(|l| !l.trim().is_empty()))
+    /// Reads the next line of a record into the buffer; `false` at its end
+    /// (blank line or end of the file).
+    fn record_line(&mut self) -> Result<bool, ReadError> {
+        Ok(self.fill()? && !self.buf.trim().is_empty())
     }
 
     /// A variable's value and modified-bit lines; `None` for a skipped one.
     fn read_value(&mut self, name: &str, slot: &Slot) -> Result<Option<Value>, ReadError> {
-        let text = self.expect_line(&format!("the value of {name}"))?;
+        self.expect(|| format!("the value of {name}"))?;
         let value_line = self.line;
-        let modified = self.expect_line(&format!("the modified bit of {name}"))?;
-        let rep = match (slot, modified.trim()) {
+        std::mem::swap(&mut self.buf, &mut self.value);
+        self.expect(|| format!("the modified bit of {name}"))?;
+        let rep = match (slot, self.buf.trim()) {
             (_, "0" | "1" | "2") if matches!(slot, Slot::Skip) => return Ok(None),
             (_, "2") => return Ok(Some(Value::Missing)),
             (Slot::Read(rep), "0" | "1") => *rep,
             (_, bit) => return self.error(format!("modified bit {bit:?} of {name} (0, 1 or 2)")),
         };
+        let text = &self.value;
         if text.trim() == "nonsensical" {
             return Ok(Some(Value::Missing));
         }
-        match self.parse_value(&text, rep) {
+        match self.parse_value(text, rep) {
             Ok(value) => Ok(Some(value)),
-            Err(_) => self.error_at(value_line, not_a_value(&text, rep)),
+            Err(_) => self.error_at(value_line, not_a_value(text, rep)),
         }
     }
 
