@@ -54,13 +54,28 @@ pub type Parse<'a> = dyn Fn(&std::path::Path, &str) -> ParsedFile + 'a;
 /// The texts of every revision (0 = the original) of the files involved.
 pub type Texts = Vec<BTreeMap<PathBuf, String>>;
 
-/// `texts` with each of `names` (in order, since a later name's definition
-/// may use an earlier one) split into one copy per revision.
+/// `texts` with each of `names` split into one copy per revision. Two
+/// revisions share a copy only when the name's definition and the
+/// definitions of every split name it reaches are the same in both: a macro
+/// whose text is equal in two revisions but names a global that differs
+/// (`#define flush(w) (fresh = false, …)` with two different `fresh`)
+/// needs a copy each, or one revision's copy would use the other's global.
 pub fn split(mut texts: Texts, names: &[String], parse: &Parse) -> Texts {
+    let definitions: BTreeMap<&str, Vec<String>> = names
+        .iter()
+        .map(|name| {
+            (
+                name.as_str(),
+                texts.iter().map(|files| definition(files, name, parse)).collect(),
+            )
+        })
+        .collect();
     for name in names {
-        let definitions: Vec<String> = texts.iter().map(|files| definition(files, name, parse)).collect();
+        let keys: Vec<String> = (0..texts.len())
+            .map(|n| reach_key(&definitions, name, n))
+            .collect();
         for (n, files) in texts.iter_mut().enumerate() {
-            let k = definitions.iter().position(|d| *d == definitions[n]).unwrap_or(n);
+            let k = keys.iter().position(|d| *d == keys[n]).unwrap_or(n);
             let copy = format!("{name}{}", suffix(k));
             for (rel, text) in files.iter_mut() {
                 if ctext::identifiers(text).any(|i| i == name) {
@@ -70,6 +85,29 @@ pub fn split(mut texts: Texts, names: &[String], parse: &Parse) -> Texts {
         }
     }
     texts
+}
+
+/// Revision `n`'s definitions of `name` and of every split name they
+/// reach, each once (cycles end where they meet a name already taken).
+fn reach_key(definitions: &BTreeMap<&str, Vec<String>>, name: &str, n: usize) -> String {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![name];
+    let mut key = String::new();
+    while let Some(next) = todo.pop() {
+        if !seen.insert(next) {
+            continue;
+        }
+        let text = &definitions[next][n];
+        key.push_str(&format!("{next}: {text}\n"));
+        let mut reached: Vec<&str> = ctext::identifiers(text)
+            .filter_map(|i| definitions.get_key_value(i).map(|(k, _)| *k))
+            .filter(|i| !seen.contains(i))
+            .collect();
+        reached.sort_unstable();
+        reached.dedup();
+        todo.extend(reached.into_iter().rev());
+    }
+    key
 }
 
 /// `text` with each use of the file-scope `name` renamed `copy`: not a
@@ -284,5 +322,40 @@ mod tests {
         assert!(a(1).contains("#define K__weft_rev1 2+1") && a(1).contains("2*K__weft_rev1"));
         assert_eq!(a(2), a(0));
         assert!(is_copy("K__weft_rev12") && !is_copy("K__weft_rev") && !is_copy("K"));
+    }
+
+    #[test]
+    fn a_macro_alike_in_two_revisions_gets_a_copy_each_when_a_name_it_uses_differs() {
+        // Revisions 1 and 2 spell `flush` alike, but their `fresh` differ;
+        // listing `flush` first or last must give the same answer.
+        let file = |fresh: &str, flush: &str| {
+            BTreeMap::from([(
+                PathBuf::from("a.c"),
+                format!("{fresh}\n#define flush(w) {flush}\nint g(int w) {{ return flush(w); }}\n"),
+            )])
+        };
+        let parse = |p: &std::path::Path, t: &str| ParsedFile::parse_plain(p, t);
+        for order in [["flush", "fresh"], ["fresh", "flush"]] {
+            let texts = split(
+                vec![
+                    file("static int fresh;", "(w)"),
+                    file("static int fresh;", "(fresh = 0, w)"),
+                    file("static int fresh = 1;", "(fresh = 0, w)"),
+                ],
+                &order.map(str::to_string),
+                &parse,
+            );
+            let a = |n: usize| texts[n][&PathBuf::from("a.c")].clone();
+            assert!(
+                a(1).contains("#define flush__weft_rev1(w) (fresh__weft_rev0 = 0, w)"),
+                "{order:?}: {}",
+                a(1)
+            );
+            assert!(
+                a(2).contains("#define flush__weft_rev2(w) (fresh__weft_rev2 = 0, w)"),
+                "{order:?}: {}",
+                a(2)
+            );
+        }
     }
 }
