@@ -76,13 +76,22 @@ impl Drop for RemovedOnSignal {
 }
 
 /// Removes `dir`, again if the command's threads, still running, wrote
-/// into it meanwhile.
+/// into it meanwhile (a thread creating its next file may make the
+/// directory anew just after a removal): done once it has stayed away for
+/// two looks 20 ms apart.
 fn remove(dir: &std::path::Path) {
-    for _ in 0..10 {
-        if std::fs::remove_dir_all(dir).is_ok() || !dir.exists() {
-            return;
+    let mut absent = 0;
+    for _ in 0..50 {
+        if dir.exists() {
+            absent = 0;
+            let _ = std::fs::remove_dir_all(dir);
+        } else {
+            absent += 1;
+            if absent == 2 {
+                return;
+            }
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
