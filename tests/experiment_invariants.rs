@@ -187,23 +187,6 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
 
     let (whole, whole_file) = calendar_study(60);
     setup_support::experiment(&whole_file);
-    let mut compared = 0;
-    for sub in ["tables", "matrices"] {
-        for entry in std::fs::read_dir(whole.path().join("report").join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            let resumed = dir
-                .path()
-                .join("report")
-                .join(sub)
-                .join(path.file_name().unwrap());
-            assert_eq!(
-                std::fs::read_to_string(&resumed).unwrap(),
-                std::fs::read_to_string(&path).unwrap(),
-                "{}",
-                path.display()
-            );
-            compared += 1;
-        }
-    }
+    let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 5, "{compared} files compared");
 }

@@ -2,6 +2,8 @@
 //! damaged file is a clear error that leaves it as it is, and the runs
 //! leave nothing else on disk.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -104,24 +106,7 @@ fn an_interrupted_study_resumes_without_redoing_finished_runs() {
     // Its tables and matrices are those of the same study never interrupted.
     let (whole, whole_file) = study(40, "0");
     assert_eq!(runs(&experiment(&whole_file)), (160, 0));
-    let mut compared = 0;
-    for sub in ["tables", "matrices"] {
-        for entry in std::fs::read_dir(whole.path().join("report").join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            let resumed = dir
-                .path()
-                .join("report")
-                .join(sub)
-                .join(path.file_name().unwrap());
-            assert_eq!(
-                std::fs::read_to_string(&resumed).unwrap(),
-                std::fs::read_to_string(&path).unwrap(),
-                "{}",
-                path.display()
-            );
-            compared += 1;
-        }
-    }
+    let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 10, "{compared} files compared");
 }
 

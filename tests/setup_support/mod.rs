@@ -157,3 +157,25 @@ pub fn golden_mismatch(expected: &std::path::Path, actual: &str) -> Option<Strin
         )
     })
 }
+
+/// Asserts that every file of `whole`'s report tables and matrices is the
+/// same in `resumed`'s report (a resumed study against one never
+/// interrupted); how many files were compared.
+#[allow(dead_code)]
+pub fn assert_same_report_tables(resumed: &std::path::Path, whole: &std::path::Path) -> usize {
+    let mut compared = 0;
+    for sub in ["tables", "matrices"] {
+        for entry in std::fs::read_dir(whole.join("report").join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let other = resumed.join("report").join(sub).join(path.file_name().unwrap());
+            assert_eq!(
+                std::fs::read_to_string(&other).unwrap(),
+                std::fs::read_to_string(&path).unwrap(),
+                "{}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
