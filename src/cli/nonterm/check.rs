@@ -12,13 +12,15 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde_json::json;
 use weft_monitor::nonterm::harness::SVCOMP_HARNESS;
 use weft_monitor::nonterm::{Report, ReportFile};
-use weft_study::run::{Abnormal, RunRecord, execute};
+use weft_run::{Abnormal, RunRecord, execute};
+use weft_weave::{Services, weave_tree};
 
 use super::show::{describe, read_all, report_json};
 use weft_interrupt as interrupt;
@@ -26,6 +28,10 @@ use weft_interrupt as interrupt;
 /// The monitor's aspect, shipped inside the binary so that `check` works
 /// wherever weft is installed.
 const NONTERM_ASPECT: &str = include_str!("../../../aspects/nonterm.lara");
+
+/// Seconds each solver query of the weave may take (`weft weave`'s
+/// default).
+const SOLVER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Bytes of stdout or stderr kept per run; a run writing more is stopped.
 const OUTPUT_CAP: u64 = 16 << 20;
@@ -209,33 +215,31 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// Weaves the monitor into the files under `work/woven`; returns the
-/// weave's report lines.
+/// Weaves the monitor into the files under `work/woven`, in this
+/// process; returns the weave's lines (what it printed, what it refused).
 fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
     let aspect = work.join("nonterm.lara");
     std::fs::write(&aspect, NONTERM_ASPECT)?;
-    let out = Command::new(std::env::current_exe()?)
-        .args(["weave", "--aspect"])
-        .arg(&aspect)
-        .arg("--arg")
-        .arg(format!("policy={}", args.policy))
-        .arg("--arg")
-        .arg(format!("schedule={}", args.schedule))
-        .arg("--arg")
-        .arg(format!("src={}", src_semantics(&args.src)))
-        .arg("--arg")
-        .arg(format!("svcomp={}", if args.svcomp { "on" } else { "off" }))
-        .arg("--output")
-        .arg(work.join("woven"))
-        .args(&args.files)
-        .output()
-        .context("cannot run weft weave")?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        bail!("weaving failed:\n{stdout}{stderr}");
-    }
-    Ok(stdout.lines().chain(stderr.lines()).map(str::to_string).collect())
+    let inputs: Vec<(String, String)> = [
+        ("policy", args.policy.as_str()),
+        ("schedule", args.schedule.as_str()),
+        ("src", src_semantics(&args.src)),
+        ("svcomp", if args.svcomp { "on" } else { "off" }),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value.to_string()))
+    .collect();
+    let services = Services {
+        apis: weft_monitor::SCRIPT_APIS,
+        loops: Some(Arc::new(weft_loops::SolverAnalysis::new(None, SOLVER_TIMEOUT))),
+        limits: weft_lang::Limits::default(),
+        echo: false,
+    };
+    let woven = weave_tree(&aspect, &inputs, &args.files, &services)
+        .map_err(|e| anyhow::anyhow!("weaving failed:\n{e}"))?;
+    let lines = woven.lines();
+    woven.write(&work.join("woven"))?;
+    Ok(lines)
 }
 
 /// The `src` input of the aspect: `auto` is bitvector when a solver is on
@@ -315,14 +319,13 @@ fn run_once(
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    let command: Vec<String> = std::iter::once(program.display().to_string())
+    let argv: Vec<String> = std::iter::once(program.display().to_string())
         .chain(args.program_args.iter().cloned())
-        .map(|a| sh_quote(&a))
         .collect();
     let timeout = Duration::from_secs_f64(args.timeout());
     let stdin = args.stdin.as_ref().map(std::path::absolute).transpose()?;
     let run = execute(
-        &command.join(" "),
+        &weft_run::command(&argv),
         &cwd,
         &env,
         stdin.as_deref(),
@@ -334,11 +337,6 @@ fn run_once(
     let record = run.record;
     let files = read_all(&[out])?;
     Ok((record, files))
-}
-
-/// `text` quoted for `sh`.
-fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// How a run ended, in words.
