@@ -133,3 +133,65 @@ pub fn weave_tree(
         report,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ASPECT: &str = r#"aspectdef Count
+    input tag = 'x' end
+    select function{"main"}.loop end
+    apply
+        $loop.insert before 'int seen_[[tag]] = 1;';
+        println('loop at line ' + $loop.line);
+    end
+end
+"#;
+
+    fn services() -> Services<'static> {
+        Services {
+            apis: &[],
+            loops: None,
+            limits: Limits::default(),
+            echo: false,
+        }
+    }
+
+    #[test]
+    fn a_tree_is_woven_in_process_with_its_arguments_and_printed_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        std::fs::create_dir(&tree).unwrap();
+        std::fs::write(
+            tree.join("main.c"),
+            "int main(void) {\n    int i;\n    for (i = 0; i < 3; i++) {}\n    return 0;\n}\n",
+        )
+        .unwrap();
+        std::fs::write(tree.join("README"), "kept\n").unwrap();
+        let aspect = dir.path().join("count.lara");
+        std::fs::write(&aspect, ASPECT).unwrap();
+        let args = [("tag".to_string(), "t7".to_string())];
+        let woven = weave_tree(&aspect, &args, std::slice::from_ref(&tree), &services()).unwrap();
+        assert_eq!(woven.lines(), ["loop at line 3"]);
+        woven.write(&dir.path().join("woven")).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("woven/tree/main.c")).unwrap();
+        assert!(text.contains("int seen_t7 = 1;"), "{text}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("woven/tree/README")).unwrap(),
+            "kept\n"
+        );
+    }
+
+    #[test]
+    fn a_bad_aspect_is_an_aspect_error_at_its_location() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.c"), "int main(void) { return 0; }\n").unwrap();
+        let aspect = dir.path().join("bad.lara");
+        std::fs::write(&aspect, "aspectdef Bad\n    select function{ end\nend\n").unwrap();
+        let err = weave_tree(&aspect, &[], &[dir.path().join("main.c")], &services())
+            .err()
+            .expect("a bad aspect fails");
+        assert_eq!(err.status(), 2, "{err}");
+        assert!(err.to_string().contains("bad.lara:2"), "{err}");
+    }
+}
