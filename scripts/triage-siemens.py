@@ -10,10 +10,20 @@ and every version alone (gcc), run each revision of the meta program
 with --every k), and count the tests where stdout or the exit status differ.
 Prints one table row per program.
 
+With --questions, runs `weft triage` on the meta program instead (every
+revision, the original included, on the same tests) and prints, per program,
+the revisions, the behaviour classes, the most and the mean questions per
+revision of its decision tree, and the bound ceil(log2 classes) + 1; with
+--before WEFT, the same for a second weft binary on the same tests, side by
+side.
+
     scripts/triage-siemens.py [--weft target/debug/weft] [--every 1] [PROGRAM...]
+    scripts/triage-siemens.py --questions [--before OLD_WEFT] [--every 1] [PROGRAM...]
 """
 
 import argparse
+import json
+import math
 import os
 import shutil
 import subprocess
@@ -98,8 +108,7 @@ def check(root, program, weft, every, scratch):
         exes.append(exe)
     orig_exe = os.path.join(scratch, f"{program}-orig")
     build(tree, orig_exe)
-    with open(os.path.join(base, "testplans.alt", "universe")) as f:
-        tests = [l.strip() for l in f if l.strip()][::every]
+    tests = universe(base, every)
     inputs = os.path.join(base, "inputs")
     jobs = []
     for n, exe in enumerate([orig_exe] + exes):
@@ -121,6 +130,55 @@ def check(root, program, weft, every, scratch):
     return row
 
 
+def universe(base, every):
+    with open(os.path.join(base, "testplans.alt", "universe")) as f:
+        return [l.strip() for l in f if l.strip()][::every]
+
+
+def tree_figures(weft, meta_exe, versions, tests_file, scratch, tag):
+    """Runs `weft triage` over every revision; the figures of its tree."""
+    report = os.path.join(scratch, f"triage-{tag}.json")
+    t0 = time.time()
+    r = subprocess.run([weft, "triage", "--revisions", f"1-{versions}", "--tests", tests_file,
+                        "--jobs", "2", "--json", report], capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise RuntimeError(f"weft triage failed:\n{r.stderr[:2000]}")
+    with open(report) as f:
+        classes = json.load(f)["classes"]
+    per_revision = [c["questions"] for c in classes for _ in c["revisions"]]
+    return {"classes": len(classes), "revisions": len(per_revision), "max": max(per_revision),
+            "mean": sum(per_revision) / len(per_revision), "s": time.time() - t0}
+
+
+def questions(root, program, weft, before, every, scratch):
+    """The decision tree's figures on a program's meta program."""
+    base = os.path.join(root, program)
+    tree = os.path.join(base, "source.alt", "source.orig")
+    diffs = patches(root, program, scratch)
+    meta = os.path.join(scratch, f"meta-{program}")
+    subprocess.run([weft, "multiversion", "--output", meta, tree] + diffs, check=True, capture_output=True)
+    meta_exe = os.path.join(scratch, f"{program}-meta")
+    build(meta, meta_exe)
+    inputs = os.path.join(base, "inputs")
+    tests_file = os.path.join(scratch, "tests.txt")
+    tests = universe(base, every)
+    with open(tests_file, "w") as f:
+        f.writelines(f"cd '{inputs}' && '{meta_exe}' {t}\n" for t in tests)
+    row = {"tests": len(tests), "after": tree_figures(weft, meta_exe, len(diffs), tests_file, scratch, "after")}
+    if before:
+        row["before"] = tree_figures(before, meta_exe, len(diffs), tests_file, scratch, "before")
+    return row
+
+
+def print_questions(program, r):
+    a = r["after"]
+    bound = math.ceil(math.log2(a["classes"])) + 1 if a["classes"] > 1 else 0
+    b = r.get("before")
+    was = f"{b['max']} | {b['mean']:.2f} | " if b else ""
+    print(f"| {program} | {a['revisions']} | {r['tests']} | {a['classes']} | {was}{a['max']} | "
+          f"{a['mean']:.2f} | {bound} | {a['s']:.0f} |", flush=True)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
@@ -128,8 +186,22 @@ def main():
     ap.add_argument("--weft", default=os.path.join(here, "..", "target", "debug", "weft"))
     ap.add_argument("--every", type=int, default=1, help="run every k-th test of the universe")
     ap.add_argument("programs", nargs="*", default=PROGRAMS)
+    ap.add_argument("--questions", action="store_true", help="measure the decision tree of `weft triage`")
+    ap.add_argument("--before", help="with --questions, a second weft binary measured on the same tests")
     args = ap.parse_args()
     weft = os.path.abspath(args.weft)
+    if args.questions:
+        before = os.path.abspath(args.before) if args.before else None
+        was = "max before | mean before | " if before else ""
+        print(f"| program | revisions | tests | classes | {was}max questions | mean questions | "
+              "ceil(log2 classes)+1 | triage s |")
+        print("|---|---|---|---|" + ("---|---|" if before else "") + "---|---|---|---|")
+        for program in args.programs:
+            with tempfile.TemporaryDirectory(prefix="weft-triage-siemens-") as scratch:
+                with tarfile.open(os.path.join(args.siemens, f"{program}.tar.gz")) as tar:
+                    tar.extractall(scratch, filter="tar")
+                print_questions(program, questions(scratch, program, weft, before, args.every, scratch))
+        return
     print("| program | versions | accepted alone | accepted together | tests | runs | disagreements | weave s | run s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for program in args.programs:

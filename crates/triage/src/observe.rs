@@ -70,7 +70,7 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             .map(|&(revision, input)| {
                 let dir = match &scratch {
                     Scratch::Kept(dir) => dir.join(format!("rev-{revision}")).join(format!("input-{input}")),
-                    Scratch::Temporary(dir) => dir
+                    Scratch::Temporary(_, dir) => dir
                         .path()
                         .join(format!("worker-{}", rayon::current_thread_index().unwrap_or(0))),
                 };
@@ -86,6 +86,8 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             })
             .collect()
     });
+    // Runs killed by a signal must not be taken for observations.
+    weft_interrupt::settle();
     progress.finish();
     let rows = observed?
         .chunks(plan.inputs.len())
@@ -110,14 +112,20 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
 }
 
 /// Where the runs' files go: a kept directory, or a temporary one removed
-/// at the end.
+/// at the end, on an error, and on SIGINT, SIGTERM or SIGHUP (which also
+/// stop every run: `weft_interrupt`).
 enum Scratch {
     Kept(PathBuf),
-    Temporary(tempfile::TempDir),
+    // Fields drop in order: the registration for removal on a signal ends
+    // before the directory is removed.
+    Temporary(weft_interrupt::RemovedOnSignal, tempfile::TempDir),
 }
 
 impl Scratch {
     fn new(keep: Option<&Path>) -> anyhow::Result<Scratch> {
+        // On a signal the runs are killed in any case; only a temporary
+        // directory is removed (a kept one is the user's).
+        weft_interrupt::guard("weft triage");
         match keep {
             Some(dir) => {
                 if dir.exists() {
@@ -126,9 +134,11 @@ impl Scratch {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
                 Ok(Scratch::Kept(std::path::absolute(dir)?))
             }
-            None => Ok(Scratch::Temporary(
-                tempfile::tempdir().context("cannot create a temporary directory")?,
-            )),
+            None => {
+                let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+                let removed = weft_interrupt::RemovedOnSignal::new(dir.path().to_path_buf());
+                Ok(Scratch::Temporary(removed, dir))
+            }
         }
     }
 }
