@@ -70,7 +70,7 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             .map(|&(revision, input)| {
                 let dir = match &scratch {
                     Scratch::Kept(dir) => dir.join(format!("rev-{revision}")).join(format!("input-{input}")),
-                    Scratch::Temporary(_, dir) => dir
+                    Scratch::Temporary { dir, .. } => dir
                         .path()
                         .join(format!("worker-{}", rayon::current_thread_index().unwrap_or(0))),
                 };
@@ -118,7 +118,10 @@ enum Scratch {
     Kept(PathBuf),
     // Fields drop in order: the registration for removal on a signal ends
     // before the directory is removed.
-    Temporary(weft_interrupt::RemovedOnSignal, tempfile::TempDir),
+    Temporary {
+        _removed: weft_interrupt::RemovedOnSignal,
+        dir: tempfile::TempDir,
+    },
 }
 
 impl Scratch {
@@ -136,8 +139,8 @@ impl Scratch {
             }
             None => {
                 let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
-                let removed = weft_interrupt::RemovedOnSignal::new(dir.path().to_path_buf());
-                Ok(Scratch::Temporary(removed, dir))
+                let _removed = weft_interrupt::RemovedOnSignal::new(dir.path().to_path_buf());
+                Ok(Scratch::Temporary { _removed, dir })
             }
         }
     }
