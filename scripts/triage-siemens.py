@@ -16,12 +16,20 @@ table row per program.
 With --questions, runs `weft triage` on the meta program instead (every
 revision, the original included, on the same tests) and prints, per program,
 the revisions, the behaviour classes, the most and the mean questions per
-revision of its decision tree, and the bound ceil(log2 classes) + 1; with
+revision of its decision tree, the bound ceil(log2 classes) + 1 and the
+least depth any tree of these tests can have (exhaustive search); with
 --before WEFT, the same for a second weft binary on the same tests, side by
 side.
 
     scripts/triage-siemens.py [--weft target/debug/weft] [--every 1] [PROGRAM...]
     scripts/triage-siemens.py --questions [--before OLD_WEFT] [--every 1] [PROGRAM...]
+
+With --fuzz SECS (programs whose tests only feed a file on stdin:
+printtokens, printtokens2, totinfo), builds the meta program with afl-cc,
+takes the stdin files of every k-th test as inputs and runs `weft triage
+--fuzz SECS`: the classes before and after, the inputs found and the time.
+
+    scripts/triage-siemens.py --fuzz 30 --every 200 printtokens printtokens2 totinfo
 """
 
 import argparse
@@ -169,7 +177,45 @@ def tree_figures(weft, meta_exe, versions, tests_file, scratch, tag):
         classes = json.load(f)["classes"]
     per_revision = [c["questions"] for c in classes for _ in c["revisions"]]
     return {"classes": len(classes), "revisions": len(per_revision), "max": max(per_revision),
-            "mean": sum(per_revision) / len(per_revision), "s": time.time() - t0}
+            "mean": sum(per_revision) / len(per_revision), "s": time.time() - t0,
+            "least": least_depth([c["observations"] for c in classes])}
+
+
+def least_depth(signatures, budget=200000):
+    """The least depth any tree of these tests can have (every question
+    answered by what the classes do on one test), by exhaustive search over
+    the sets of classes a question can leave; None past `budget` sets."""
+    columns = {tuple(s[i] for s in signatures) for i in range(len(signatures[0]))} if signatures else set()
+    columns = [c for c in columns if len(set(c)) > 1]
+    memo = {}
+
+    def depth(members):
+        if len(members) <= 1:
+            return 0
+        if members in memo:
+            return memo[members]
+        if len(memo) > budget:
+            raise TimeoutError
+        best = None
+        for column in columns:
+            parts = {}
+            for k in members:
+                parts.setdefault(column[k], []).append(k)
+            if len(parts) < 2:
+                continue
+            worst = 0
+            for part in sorted(parts.values(), key=len, reverse=True):
+                worst = max(worst, 1 + depth(tuple(part)))
+                if best is not None and worst >= best:
+                    break
+            best = worst if best is None else min(best, worst)
+        memo[members] = best or 0
+        return memo[members]
+
+    try:
+        return depth(tuple(range(len(signatures))))
+    except TimeoutError:
+        return None
 
 
 def questions(root, program, weft, before, every, scratch):
@@ -197,8 +243,43 @@ def print_questions(program, r):
     bound = math.ceil(math.log2(a["classes"])) + 1 if a["classes"] > 1 else 0
     b = r.get("before")
     was = f"{b['max']} | {b['mean']:.2f} | " if b else ""
+    least = "?" if a["least"] is None else a["least"]
     print(f"| {program} | {a['revisions']} | {r['tests']} | {a['classes']} | {was}{a['max']} | "
-          f"{a['mean']:.2f} | {bound} | {a['s']:.0f} |", flush=True)
+          f"{a['mean']:.2f} | {bound} | {least} | {a['s']:.0f} |", flush=True)
+
+
+def fuzz(root, program, weft, seconds, every, scratch):
+    """Classes before and after `weft triage --fuzz` from every k-th test."""
+    base = os.path.join(root, program)
+    tree = os.path.join(base, "source.alt", "source.orig")
+    diffs = patches(root, program, scratch)
+    meta = os.path.join(scratch, f"meta-{program}")
+    subprocess.run([weft, "multiversion", "--output", meta, tree] + diffs, check=True, capture_output=True)
+    meta_exe = os.path.join(scratch, f"{program}-meta")
+    sources = [os.path.join(meta, f) for f in os.listdir(meta) if f.endswith(".c")]
+    subprocess.run(["afl-cc", "-std=c99", "-w", "-O1", "-o", meta_exe] + sources + ["-lm"], check=True,
+                   capture_output=True, env=dict(os.environ, AFL_QUIET="1"))
+    inputs = os.path.join(scratch, "fuzz-inputs")
+    os.mkdir(inputs)
+    for n, t in enumerate(universe(base, every)):
+        if not t.startswith("<"):
+            raise RuntimeError(f"{program}: test `{t}` does not only feed a file on stdin")
+        shutil.copy(os.path.join(base, "inputs", t[1:].strip()), os.path.join(inputs, f"t{n:05}"))
+    t0 = time.time()
+    r = subprocess.run([weft, "triage", "--revisions", f"1-{len(diffs)}", "--inputs", inputs, "--jobs", "2",
+                        "--timeout", "1", "--fuzz", str(seconds), "--fuzz-into", os.path.join(scratch, "found"),
+                        "--", meta_exe], capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise RuntimeError(f"weft triage --fuzz failed:\n{r.stderr[-2000:]}")
+    fuzzed = [l for l in r.stdout.splitlines() if l.startswith("Fuzzed revisions")]
+    found = sum(int(l.split(": ")[1].split()[0]) for l in fuzzed)
+    classes = [l for l in r.stdout.splitlines() if l.startswith("Classes before fuzzing")]
+    count = int(next(l for l in r.stdout.splitlines() if l.endswith("behaviour classes:")
+                     or l.endswith("behaviour class:")).split()[0])
+    before, after = (classes[0].rstrip(".").replace("Classes before fuzzing: ", "").split("; after: ")
+                     if classes else (count, count))
+    print(f"| {program} | {len(diffs) + 1} | {len(os.listdir(inputs))} | {len(fuzzed)} | {seconds} | "
+          f"{before} | {after} | {found} | {time.time() - t0:.0f} |", flush=True)
 
 
 def main():
@@ -210,14 +291,25 @@ def main():
     ap.add_argument("programs", nargs="*", default=PROGRAMS)
     ap.add_argument("--questions", action="store_true", help="measure the decision tree of `weft triage`")
     ap.add_argument("--before", help="with --questions, a second weft binary measured on the same tests")
+    ap.add_argument("--fuzz", type=int, metavar="SECS", help="afl-fuzz SECS seconds per class (weft triage --fuzz)")
     args = ap.parse_args()
     weft = os.path.abspath(args.weft)
+    if args.fuzz:
+        print("| program | revisions | inputs | classes fuzzed | s per class | classes before | classes after | "
+              "inputs found | total s |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for program in args.programs:
+            with tempfile.TemporaryDirectory(prefix="weft-triage-siemens-") as scratch:
+                with tarfile.open(os.path.join(args.siemens, f"{program}.tar.gz")) as tar:
+                    tar.extractall(scratch, filter="tar")
+                fuzz(scratch, program, weft, args.fuzz, args.every, scratch)
+        return
     if args.questions:
         before = os.path.abspath(args.before) if args.before else None
         was = "max before | mean before | " if before else ""
         print(f"| program | revisions | tests | classes | {was}max questions | mean questions | "
-              "ceil(log2 classes)+1 | triage s |")
-        print("|---|---|---|---|" + ("---|---|" if before else "") + "---|---|---|---|")
+              "ceil(log2 classes)+1 | least depth the tests allow | triage s |")
+        print("|---|---|---|---|" + ("---|---|" if before else "") + "---|---|---|---|---|")
         for program in args.programs:
             with tempfile.TemporaryDirectory(prefix="weft-triage-siemens-") as scratch:
                 with tarfile.open(os.path.join(args.siemens, f"{program}.tar.gz")) as tar:
