@@ -35,6 +35,7 @@ stdin files of every k-th such test as inputs and runs `weft triage
 
 import argparse
 import json
+import re
 import math
 import os
 import shutil
@@ -314,14 +315,15 @@ def fuzz(root, program, weft, seconds, every, scratch):
                         "--", meta_exe], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError(f"weft triage --fuzz failed:\n{r.stderr[-2000:]}")
-    fuzzed = [l for l in r.stdout.splitlines() if l.startswith("Fuzzed revisions")]
+    fuzzed = [l for l in r.stdout.splitlines() if re.match(r"Round \d+: fuzzed revisions", l)]
     found = sum(int(l.split(": ")[1].split()[0]) for l in fuzzed)
     classes = [l for l in r.stdout.splitlines() if l.startswith("Classes before fuzzing")]
     count = int(next(l for l in r.stdout.splitlines() if l.endswith("behaviour classes:")
                      or l.endswith("behaviour class:")).split()[0])
     before, after = (classes[0].rstrip(".").replace("Classes before fuzzing: ", "").split("; after: ")
                      if classes else (count, count))
-    print(f"| {program} | {len(diffs) + 1} | {len(os.listdir(inputs))} | {len(fuzzed)} | {seconds} | "
+    rounds = len({l.split(":")[0] for l in fuzzed})
+    print(f"| {program} | {len(diffs) + 1} | {len(os.listdir(inputs))} | {len(fuzzed)} ({rounds} rounds) | {seconds} | "
           f"{before} | {after} | {found} | {time.time() - t0:.0f} |", flush=True)
 
 
@@ -338,7 +340,7 @@ def main():
     args = ap.parse_args()
     weft = os.path.abspath(args.weft)
     if args.fuzz:
-        print("| program | revisions | inputs | classes fuzzed | s per class | classes before | classes after | "
+        print("| program | revisions | inputs | campaigns | s per class | classes before | classes after | "
               "inputs found | total s |")
         print("|---|---|---|---|---|---|---|---|---|")
         for program in args.programs:

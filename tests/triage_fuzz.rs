@@ -80,7 +80,7 @@ fn fuzzing_splits_revisions_the_given_inputs_leave_together() {
         "{text}\n{}",
         String::from_utf8_lossy(&fuzzed.stderr)
     );
-    assert!(text.contains("Fuzzed revisions 1, 2 for"), "{text}");
+    assert!(text.contains("Round 1: fuzzed revisions 1, 2 for"), "{text}");
     assert!(text.contains("Classes before fuzzing: 2; after: 3."), "{text}");
     assert!(
         text.contains("class 2: revision 1\n") && text.contains("class 3: revision 2\n"),
@@ -95,7 +95,7 @@ fn fuzzing_splits_revisions_the_given_inputs_leave_together() {
     assert!(!found.is_empty());
     for input in found {
         let name = input.file_name().to_string_lossy().into_owned();
-        assert!(name.starts_with("class-2-"), "{name}");
+        assert!(name.starts_with("r1-class-2-"), "{name}");
         assert_ne!(
             run(dir.path(), "1", &input.path()),
             run(dir.path(), "2", &input.path()),

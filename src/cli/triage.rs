@@ -39,6 +39,7 @@ With --fuzz SECS, every class of several revisions gets SECS seconds of
 afl-fuzz, seeded with the inputs, looking for an input on which its
 revisions differ (status or stdout); those found are saved in --fuzz-into and
 the revisions run again on all inputs, so the classes and questions use them.
+Classes that split are fuzzed again, in rounds, until a round finds nothing.
 
 Every revision runs once on every input, with WEFT_REV=<revision> and
 WEFT_OUT=<a fresh directory>, starting in the current directory. With
@@ -112,8 +113,8 @@ pub struct Args {
     /// --inputs and AFL++ (afl-fuzz, afl-cc).
     #[arg(long, value_name = "SECS", requires = "fuzz_into")]
     fuzz: Option<u64>,
-    /// A new directory for the inputs --fuzz finds, `class-C-N` (found
-    /// while fuzzing class C).
+    /// A new directory for the inputs --fuzz finds, `rR-class-C-N` (found
+    /// in round R while fuzzing class C).
     #[arg(long, value_name = "DIR", requires = "fuzz")]
     fuzz_into: Option<PathBuf>,
     /// The command running the meta program, after `--`.
@@ -172,10 +173,12 @@ fn triage(args: Args) -> anyhow::Result<i32> {
     Ok(if report.told_apart { 0 } else { 1 })
 }
 
-/// Fuzzes the classes of `observed` and, when inputs were found, runs
-/// every revision again on all inputs; prints what was found.
-fn fuzz(plan: &Plan, observed: Observed, budget: Duration, into: &Path) -> anyhow::Result<Observed> {
-    let before = weft_triage::classes::classes(&observed.table);
+/// Fuzzes the classes of `observed` in rounds: after a round that found
+/// inputs, every revision runs again on all inputs, and the classes that
+/// split, or are new, are fuzzed in the next round (a class fuzzed
+/// without result is not fuzzed again). Prints what each round found.
+fn fuzz(plan: &Plan, mut observed: Observed, budget: Duration, into: &Path) -> anyhow::Result<Observed> {
+    std::fs::create_dir(into).with_context(|| format!("cannot create {}", into.display()))?;
     let fuzz = Fuzz {
         program: &plan.program,
         start_dir: &plan.start_dir,
@@ -183,25 +186,37 @@ fn fuzz(plan: &Plan, observed: Observed, budget: Duration, into: &Path) -> anyho
         timeout: plan.timeout,
         into,
     };
-    let campaigns = fuzz.run(&before, &plan.inputs)?;
-    let found: Vec<PathBuf> = campaigns.iter().flat_map(|c| c.found.clone()).collect();
-    for c in &campaigns {
-        let revisions: Vec<String> = c.revisions.iter().map(u32::to_string).collect();
-        println!(
-            "Fuzzed revisions {} for {:.1} s: {} distinguishing inputs.",
-            revisions.join(", "),
-            c.time.as_secs_f64(),
-            c.found.len()
-        );
-    }
-    if found.is_empty() {
-        return Ok(observed);
-    }
+    let first = weft_triage::classes::classes(&observed.table).len();
     let mut again = plan.clone();
-    again.inputs.extend(found.into_iter().map(inputs::from_file));
-    let observed = observe(&again)?;
+    let mut fruitless: Vec<Vec<u32>> = Vec::new();
+    for round in 1.. {
+        let classes: Vec<_> = weft_triage::classes::classes(&observed.table)
+            .into_iter()
+            .filter(|c| !fruitless.contains(&c.revisions))
+            .collect();
+        let campaigns = fuzz.run(&classes, &again.inputs, round)?;
+        let mut found = Vec::new();
+        for c in campaigns {
+            let revisions: Vec<String> = c.revisions.iter().map(u32::to_string).collect();
+            println!(
+                "Round {round}: fuzzed revisions {} for {:.1} s: {} distinguishing inputs.",
+                revisions.join(", "),
+                c.time.as_secs_f64(),
+                c.found.len()
+            );
+            if c.found.is_empty() {
+                fruitless.push(c.revisions);
+            }
+            found.extend(c.found);
+        }
+        if found.is_empty() {
+            break;
+        }
+        again.inputs.extend(found.into_iter().map(inputs::from_file));
+        observed = observe(&again)?;
+    }
     let after = weft_triage::classes::classes(&observed.table).len();
-    println!("Classes before fuzzing: {}; after: {after}.\n", before.len());
+    println!("Classes before fuzzing: {first}; after: {after}.\n");
     Ok(observed)
 }
 

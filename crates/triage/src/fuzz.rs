@@ -4,7 +4,8 @@
 //! revision of the class on the same input and aborts when two answer
 //! differently (exit status or signal, or stdout). Each input afl-fuzz
 //! saves as a crash tells revisions of that class apart: it is kept as a
-//! new input, and triage runs again with it to split the classes.
+//! new input, and triage runs again with it to split the classes (the
+//! command fuzzes again, in rounds, the classes that split).
 //!
 //! The command's words and `@@` are those of `--inputs`: the input is fed
 //! on stdin, or its path replaces `@@`. The seeds are the given inputs.
@@ -50,20 +51,20 @@ pub struct Fuzz<'a> {
 
 impl Fuzz<'_> {
     /// Fuzzes every class of two revisions or more, seeded with `inputs`
-    /// (files), and saves what tells its revisions apart in `into` as
-    /// `class-C-N` (C the class's id, from 1).
-    pub fn run(&self, classes: &[Class], inputs: &[Input]) -> anyhow::Result<Vec<Campaign>> {
+    /// (files), and saves what tells its revisions apart in `into` (an
+    /// existing directory) as `rR-class-C-N` (R the round, C the class's
+    /// place in `classes`, from 1).
+    pub fn run(&self, classes: &[Class], inputs: &[Input], round: usize) -> anyhow::Result<Vec<Campaign>> {
         let scratch = tempfile::tempdir().context("cannot create a temporary directory")?;
         let _removed = weft_interrupt::RemovedOnSignal::new(scratch.path().to_path_buf());
         let harness = build_harness(scratch.path())?;
         let seeds = seeds(scratch.path(), inputs)?;
-        std::fs::create_dir(self.into).with_context(|| format!("cannot create {}", self.into.display()))?;
         let mut campaigns = Vec::new();
         for (id, class) in classes.iter().enumerate().filter(|(_, c)| c.revisions.len() > 1) {
             let start = Instant::now();
             let out = scratch.path().join(format!("afl-{}", id + 1));
             self.afl_fuzz(&harness, &seeds, &out, &class.revisions)?;
-            let found = self.save(&out, id + 1)?;
+            let found = self.save(&out, &format!("r{round}-class-{}", id + 1))?;
             campaigns.push(Campaign {
                 revisions: class.revisions.clone(),
                 found,
@@ -108,8 +109,8 @@ impl Fuzz<'_> {
         Ok(())
     }
 
-    /// Copies the crashes of a campaign into `into`.
-    fn save(&self, out: &Path, class: usize) -> anyhow::Result<Vec<PathBuf>> {
+    /// Copies the crashes of a campaign into `into`, as `PREFIX-N`.
+    fn save(&self, out: &Path, prefix: &str) -> anyhow::Result<Vec<PathBuf>> {
         let crashes = out.join("default").join("crashes");
         let mut names: Vec<PathBuf> = match std::fs::read_dir(&crashes) {
             Ok(entries) => entries
@@ -125,7 +126,7 @@ impl Fuzz<'_> {
         names.sort();
         let mut found = Vec::new();
         for (n, crash) in names.iter().enumerate() {
-            let target = self.into.join(format!("class-{class}-{}", n + 1));
+            let target = self.into.join(format!("{prefix}-{}", n + 1));
             std::fs::copy(crash, &target).with_context(|| format!("cannot write {}", target.display()))?;
             found.push(target);
         }
