@@ -10,7 +10,8 @@ and every version alone (gcc), run each revision of the meta program
 with --every k), and count the tests where stdout or the exit status differ. A test where
 they differ is counted apart as the version's own nondeterminism when the
 version built alone answers it differently once only the size of its
-environment changes (its output then depends on memory layout). Prints one
+environment changes, or valgrind (when installed) finds it reading
+uninitialised memory there (its output then depends on memory layout). Prints one
 table row per program.
 
 With --questions, runs `weft triage` on the meta program instead (every
@@ -156,10 +157,17 @@ PADDINGS = [1, 100, 1000, 4000]
 
 def own_nondeterminism(exe, line, inputs, answer):
     """True when the version built alone gives another answer than `answer`
-    to the same test once only its environment's size changes: its output
-    then depends on memory layout (an uninitialised read), and a meta
-    program laying memory out differently cannot be held to it."""
-    return any(run(exe, line, inputs, dict(os.environ, WEFT_PAD="x" * k)) != answer for k in PADDINGS)
+    to the same test once only its environment's size changes, or, when
+    valgrind is installed, valgrind's memcheck finds it reading
+    uninitialised memory on that test: its output then depends on memory
+    layout, and a meta program laying memory out differently cannot be held
+    to it."""
+    if any(run(exe, line, inputs, dict(os.environ, WEFT_PAD="x" * k)) != answer for k in PADDINGS):
+        return True
+    if shutil.which("valgrind") is None:
+        return False
+    r = subprocess.run(f"valgrind -q '{exe}' {line}", shell=True, cwd=inputs, capture_output=True, timeout=120)
+    return b"uninitialised value" in r.stderr
 
 
 def universe(base, every):
@@ -316,7 +324,7 @@ def fuzz(root, program, weft, seconds, every, scratch):
     if r.returncode not in (0, 1):
         raise RuntimeError(f"weft triage --fuzz failed:\n{r.stderr[-2000:]}")
     fuzzed = [l for l in r.stdout.splitlines() if re.match(r"Round \d+: fuzzed revisions", l)]
-    found = sum(int(l.split(": ")[1].split()[0]) for l in fuzzed)
+    found = sum(int(l.rsplit(": ", 1)[1].split()[0]) for l in fuzzed)
     classes = [l for l in r.stdout.splitlines() if l.startswith("Classes before fuzzing")]
     count = int(next(l for l in r.stdout.splitlines() if l.endswith("behaviour classes:")
                      or l.endswith("behaviour class:")).split()[0])
