@@ -68,11 +68,7 @@ pub fn from_dir(dir: &Path) -> anyhow::Result<Vec<Input>> {
         let entry = entry.with_context(|| format!("cannot read inputs {}", dir.display()))?;
         let path = std::path::absolute(entry.path())?;
         if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            inputs.push(Input {
-                name,
-                source: Source::File(path),
-            });
+            inputs.push(from_file(path));
         }
     }
     if inputs.is_empty() {
@@ -80,6 +76,17 @@ pub fn from_dir(dir: &Path) -> anyhow::Result<Vec<Input>> {
     }
     inputs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(inputs)
+}
+
+/// The input file at `path` (absolute), named by its file name.
+pub fn from_file(path: PathBuf) -> Input {
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+    Input {
+        name,
+        source: Source::File(path),
+    }
 }
 
 /// Every line of the test file `file` that is neither empty nor a `#`

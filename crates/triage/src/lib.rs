@@ -8,10 +8,12 @@
 //! [`table::Table`], [`classes`] groups revisions that behave the same and
 //! measures the groups against a truth, [`tree`] chooses the questions,
 //! [`report`] gathers the findings, [`questions`] and [`print`] show them,
-//! and [`ask`] asks the questions.
+//! [`ask`] asks the questions, and [`fuzz`] looks for inputs telling
+//! apart revisions the given inputs leave in one class.
 
 pub mod ask;
 pub mod classes;
+pub mod fuzz;
 pub mod inputs;
 pub mod observe;
 pub mod print;

@@ -71,7 +71,7 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             .map(|&(revision, input)| {
                 let dir = match &scratch {
                     Scratch::Kept(dir) => dir.join(format!("rev-{revision}")).join(format!("input-{input}")),
-                    Scratch::Temporary(dir) => dir
+                    Scratch::Temporary { dir, .. } => dir
                         .path()
                         .join(format!("worker-{}", rayon::current_thread_index().unwrap_or(0))),
                 };
@@ -87,6 +87,8 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             })
             .collect()
     });
+    // Runs killed by a signal must not be taken for observations.
+    weft_interrupt::settle();
     progress.finish();
     let rows = observed?
         .chunks(plan.inputs.len())
@@ -111,14 +113,23 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
 }
 
 /// Where the runs' files go: a kept directory, or a temporary one removed
-/// at the end.
+/// at the end, on an error, and on SIGINT, SIGTERM or SIGHUP (which also
+/// stop every run: `weft_interrupt`).
 enum Scratch {
     Kept(PathBuf),
-    Temporary(tempfile::TempDir),
+    // Fields drop in order: the registration for removal on a signal ends
+    // before the directory is removed.
+    Temporary {
+        _removed: weft_interrupt::RemovedOnSignal,
+        dir: tempfile::TempDir,
+    },
 }
 
 impl Scratch {
     fn new(keep: Option<&Path>) -> anyhow::Result<Scratch> {
+        // On a signal the runs are killed in any case; only a temporary
+        // directory is removed (a kept one is the user's).
+        weft_interrupt::guard("weft triage");
         match keep {
             Some(dir) => {
                 if dir.exists() {
@@ -127,9 +138,11 @@ impl Scratch {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
                 Ok(Scratch::Kept(std::path::absolute(dir)?))
             }
-            None => Ok(Scratch::Temporary(
-                tempfile::tempdir().context("cannot create a temporary directory")?,
-            )),
+            None => {
+                let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+                let _removed = weft_interrupt::RemovedOnSignal::new(dir.path().to_path_buf());
+                Ok(Scratch::Temporary { _removed, dir })
+            }
         }
     }
 }
