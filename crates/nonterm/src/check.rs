@@ -268,7 +268,7 @@ fn run_once(
     )?;
     run.save_texts(&dir)?;
     let record = run.record;
-    let files = read_all(&[out]).map_err(anyhow::Error::msg)?;
+    let files = read_all(&[out])?;
     Ok((record, files))
 }
 
