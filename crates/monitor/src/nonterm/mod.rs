@@ -18,5 +18,5 @@ pub mod record;
 pub mod spec;
 
 pub use monitor::Nonterm;
-pub use record::{Report, ReportFile, Verdict, read_all};
+pub use record::{Report, ReportFile, Verdict, read_all, read_reports};
 pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy, Schedule};

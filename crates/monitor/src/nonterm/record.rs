@@ -2,7 +2,7 @@
 //! `runtime/weft_nonterm_cold.h`): the common header, the unit's loop
 //! declarations, then one line per report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::Nonterm;
 use super::spec::{LoopDecl, Policy};
@@ -85,6 +85,12 @@ fn show(kind: VarKind, bits: u64) -> String {
         VarKind::Pointer if bits == 0 => "null".to_string(),
         VarKind::Pointer => format!("{bits:#x}"),
     }
+}
+
+/// Reads the report file at `path` ([`Monitor::read_file`]); errors name
+/// the file and the offset.
+pub fn read_reports(path: &Path) -> Result<ReportFile, ReadError> {
+    Nonterm::read_file(path)
 }
 
 /// The report files `inputs` name (directories searched for `*.nonterm`,
