@@ -26,8 +26,10 @@ use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
+use weft_monitor::Monitor;
+use weft_monitor::trace::Traces;
 use weft_monitor::trace::UnseenPoints;
-use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
+use weft_monitor::trace::runs::{check_traces, learn_file};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score};
 use super::matrix::{FaultMatrix, Observation};
@@ -180,7 +182,7 @@ fn learn_all(
     let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
     for (run, dir) in training.iter().enumerate() {
         progress.step();
-        let traces = read_all(&run_files(dir)?)?;
+        let traces = Traces::read(std::slice::from_ref(dir))?;
         engines
             .par_iter_mut()
             .zip(&parts)
@@ -195,7 +197,7 @@ fn learn_all(
     let mut unstable = vec![Unstable::new(); subsets.len()];
     if holdout {
         for (run, dir) in training.iter().enumerate() {
-            let traces = read_all(&run_files(dir)?)?;
+            let traces = Traces::read(std::slice::from_ref(dir))?;
             // A run of one half is checked against the other half's set.
             let found: Vec<(usize, Unstable)> = parts
                 .par_iter()
@@ -237,7 +239,7 @@ fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -
         Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
-    let traces = read_all(&run_files(dir)?)?;
+    let traces = Traces::read(std::slice::from_ref(dir))?;
     learned
         .iter()
         .map(|l| {

@@ -11,7 +11,7 @@ use weft_invariants::{Checks, Engine, EngineError, Violation, show_value};
 
 use super::Traces;
 use super::points::FileView;
-use super::record::{FORMAT, Sample, TraceFile, open_trace, read_trace};
+use super::record::{FORMAT, Sample, TraceFile, open_trace};
 use super::unseen::{UNSEEN_KIND, UNSEEN_TEXT, UnseenPoints};
 use crate::monitor::Monitor;
 use crate::record::{ReadError, RecordError};
@@ -52,17 +52,6 @@ pub fn discover_runs(dir: &Path) -> Result<Vec<TraceRun>, TraceError> {
         .into_iter()
         .map(|(name, files)| TraceRun { name, files })
         .collect())
-}
-
-/// The trace files of one run directory, recursively; none is no error (a
-/// run that never reached a traced point).
-pub fn run_files(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
-    if !dir.exists() {
-        return Ok(Vec::new());
-    }
-    FORMAT
-        .files_in(dir)
-        .map_err(|e| TraceError::Read(format!("{}: {e}", dir.display())))
 }
 
 /// The trace files `inputs` name, in order (see [`Monitor::files`]); a
@@ -181,14 +170,6 @@ pub fn check(checks: &Checks, files: &[PathBuf], unseen: UnseenPoints) -> Result
             .map_err(|e| read_error(file, e))??;
     }
     Ok(run.finish())
-}
-
-/// Reads trace files whole; the first bad one is the error.
-pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceError> {
-    files
-        .iter()
-        .map(|f| Ok((f.clone(), read_trace(f).map_err(TraceError::Read)?)))
-        .collect()
 }
 
 /// Checks every sample of traces read whole (each with the file it came
