@@ -14,6 +14,7 @@ pub mod nonterm;
 pub mod outputs;
 pub mod ranges;
 pub mod record;
+pub mod script;
 pub mod trace;
 pub mod value;
 

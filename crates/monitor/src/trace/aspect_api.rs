@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::spec::{Layout, TraceSpec, TracedVar, VarKind};
+use crate::script::{text, unit_text};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -170,15 +171,7 @@ impl TraceTables {
     }
 
     fn text(&self, file: &str, f: fn(&TraceSpec) -> String) -> String {
-        self.lock().by_file.get(file).map(f).unwrap_or_default()
-    }
-}
-
-fn text(value: &Dynamic) -> String {
-    if value.is_unit() {
-        String::new()
-    } else {
-        value.to_string()
+        unit_text(&self.lock().by_file, file, f)
     }
 }
 
