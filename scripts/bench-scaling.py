@@ -36,7 +36,7 @@ MB = 1_000_000
 
 def generate(directory, megabytes):
     """A file of whole functions, the first `megabytes` MB or just over."""
-    path = os.path.join(directory, f"gen{megabytes}mb", "gen.c")
+    path = os.path.join(directory, f"gen{megabytes:g}mb", "gen.c")
     os.makedirs(os.path.dirname(path))
     size, i = 0, 0
     with open(path, "w") as f:
@@ -71,7 +71,7 @@ def main():
     if not wefts:
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "weft"], check=True)
         wefts = ["target/release/weft"]
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [float(s) for s in args.sizes.split(",")]
     aspects = args.aspects.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         print("| weft | aspect | MB | functions | CPU | CPU per MB | peak memory | MiB per MB |")
@@ -83,7 +83,7 @@ def main():
                 for weft in wefts:
                     cpu, mib = measure(weft, ASPECTS[aspect], path, os.path.join(tmp, "out"))
                     print(
-                        f"| {weft} | {aspect} | {mb} | {functions:,} | {cpu:.2f} s | "
+                        f"| {weft} | {aspect} | {mb:g} | {functions:,} | {cpu:.2f} s | "
                         f"{cpu / megabytes:.2f} s | {mib:.0f} MiB | {mib / megabytes:.1f} |",
                         flush=True,
                     )

@@ -114,16 +114,16 @@ impl FrontEnd {
             let before = set.iter().count();
             let (fallen, others) = old_style_fallback(src, &mut old_style, &errors, &mut set);
             let (unreadable, others) =
-                skip_unreadable_groups(src, &info, &self.macros, &groups, &mut state, others, &mut set);
+                skip_unreadable_groups(src, info, &self.macros, &groups, &mut state, others, &mut set);
             skipped.extend(unreadable);
             if !others.is_empty() {
                 rounds += 1;
                 for range in &others {
-                    let win = window(src, &info, range);
-                    let err = error_tokens(&info, range);
+                    let win = window(src, info, range);
+                    let err = error_tokens(info, range);
                     skipped.extend(recover(
                         src,
-                        &info,
+                        info,
                         &self.macros,
                         &groups,
                         &mut state,
