@@ -6,6 +6,7 @@
 mod assigned;
 mod attribute;
 mod dead_at_head;
+mod extent;
 mod loops;
 mod members;
 mod params;

@@ -23,7 +23,7 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 use super::dead_at_head::dead_at_head;
-use super::tree::{field_in_parent, is_loop_kind};
+use super::tree::{field_in_parent, is_loop_kind, operator, unparenthesized};
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
 
@@ -314,20 +314,6 @@ fn inside_inner_breakable(lp: Node<'_>, brk: Node<'_>) -> bool {
     std::iter::successors(brk.parent(), |n| n.parent())
         .take_while(|n| n.id() != lp.id())
         .any(|n| is_loop_kind(n.kind()) || n.kind() == "switch_statement")
-}
-
-fn operator<'t>(n: Node<'t>) -> Option<&'t str> {
-    n.child_by_field_name("operator").map(|o| o.kind())
-}
-
-fn unparenthesized(mut n: Node<'_>) -> Node<'_> {
-    while n.kind() == "parenthesized_expression" {
-        match n.named_child(0) {
-            Some(inner) => n = inner,
-            None => break,
-        }
-    }
-    n
 }
 
 #[cfg(test)]
