@@ -28,16 +28,17 @@ fn stdout(out: &Output) -> String {
 /// tests/fixtures/daikon/shapes.c woven, built and run with seeds 1..=4:
 /// the run directories.
 fn traced_runs(dir: &Path) -> Vec<String> {
-    traced_runs_of(dir, "daikon/shapes.c")
+    traced_runs_of(dir, "daikon/shapes.c", &[])
 }
 
-/// tests/fixtures/FIXTURE woven with aspects/invariants.lara, built and run
-/// with arguments 1..=4: the run directories.
-fn traced_runs_of(dir: &Path, fixture: &str) -> Vec<String> {
+/// tests/fixtures/FIXTURE woven with aspects/invariants.lara (and the
+/// weave arguments `args`), built and run with arguments 1..=4: the run
+/// directories.
+fn traced_runs_of(dir: &Path, fixture: &str, args: &[&str]) -> Vec<String> {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(fixture);
-    weave("invariants.lara", &[], &dir.join("woven"), &fixture);
+    weave("invariants.lara", args, &dir.join("woven"), &fixture);
     let exe = dir.join("prog");
     let gcc = Command::new("gcc")
         .args(["-O0", "-o"])
@@ -81,6 +82,8 @@ fn daikon_learns_from_the_export_without_complaint() {
     assert!(
         text.contains("  variable table[..]\n    var-kind array\n    enclosing-var table\n    array 1\n")
     );
+    // A member through a traced pointer is a field of it.
+    assert!(text.contains("  variable p->x\n    var-kind field x\n    enclosing-var p\n"));
     // An array behind a pointer parameter is its elements under that pointer.
     assert!(text.contains("  variable v[..]\n    var-kind array\n    enclosing-var v\n    array 1\n"));
     // Daikon writes its .inv.gz into the working directory: the scratch.
@@ -187,6 +190,43 @@ fn arrays_behind_pointers_are_sequences_as_long_as_their_loop_bound() {
 }
 
 #[test]
+fn a_local_pointer_naming_an_array_is_a_sequence_as_long_as_the_array() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = traced_runs_of(tmp.path(), "daikon/named.c", &["--arg", "traceLoopHeads=true"]);
+    let learned = learned_by_point(&runs);
+    let (point, invariants) = learned
+        .iter()
+        .find(|(p, _)| p.starts_with("named.c.scaled():::POINT"))
+        .unwrap_or_else(|| panic!("no loop head in {learned:?}"));
+    // The pointers' elements are their arrays' (a stack array, seed..seed+5
+    // for seeds 1..=4, and a static one), as many as the arrays hold.
+    for expected in [
+        "buf[] == p[]",
+        "size(buf[]) == size(p[])",
+        "steps[] == q[]",
+        "size(buf[]) == 6",
+        "buf[] sorted by <",
+    ] {
+        assert!(
+            invariants.iter().any(|i| i == expected),
+            "{expected} not at {point}: {invariants:?}"
+        );
+    }
+    // The allocation's size is not asked, and t moves: pointers, never
+    // sequences.
+    for pointer in ["r", "t"] {
+        assert!(
+            invariants.iter().any(|i| i.starts_with(&format!("{pointer} "))),
+            "{invariants:?}"
+        );
+        assert!(
+            !invariants.iter().any(|i| i.contains(&format!("{pointer}[]"))),
+            "{invariants:?}"
+        );
+    }
+}
+
+#[test]
 fn learning_the_export_gives_what_learning_the_traces_gives() {
     let tmp = tempfile::tempdir().unwrap();
     let runs = traced_runs(tmp.path());
@@ -211,7 +251,7 @@ fn a_run_of_another_program_is_not_taken_for_a_passing_run() {
     let same = check(&runs[0]);
     assert_eq!(same.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&same.stderr).contains("no training run reached"));
-    let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c");
+    let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c", &[]);
     let out = check(&other[0]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

@@ -501,6 +501,12 @@ static KINDS: &[KindSpec] = &[
                 Bool,
                 "Inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`): one opened in its function, or for a file-scope declarator, anywhere before it in the file (include guards too)."
             ),
+            attr(
+                "length",
+                &[],
+                StrOrNull,
+                "For a local pointer whose initializer names an array of known length directly (`int *p = buf;` or `= &buf[0]`, `buf` a static or stack array whose declaration gives its length, not hidden by another `buf` of the function), which the function never assigns, increments or takes the address of: `sizeof (buf) / sizeof (buf)[0]`, the count of elements it points to. Null otherwise.",
+            ),
         ],
         actions: INSERT,
     },

@@ -371,6 +371,10 @@ fn declared_attribute(
     match (kind, name) {
         ("param", "name") => return Some(text(param_identifier(n))),
         ("param", "length") => return Some(param_length(file, n)),
+        ("vardecl", "length") => {
+            let length = sema.and_then(|s| extent::named_array(file, s, index, n));
+            return Some(length.map_or(Value::Null, Value::Str));
+        }
         ("vardecl", "name") => return Some(text(declarator_name(n))),
         ("var", "name") => return Some(text(Some(n))),
         ("var" | "vardecl", "conditional") => return Some(Value::Bool(in_conditional(file, n))),

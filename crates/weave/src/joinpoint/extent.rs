@@ -1,18 +1,26 @@
-//! How many elements a pointer parameter points to, as its function itself
-//! bounds them: a loop whose condition compares an index with a length
-//! (`i < len`, `i != len`, `len > i`, `len != i`; the length a parameter or
-//! a member of one, `s->n` or `s.n`) and whose body reads the pointer at
-//! that index (`p[i]`, `p[i++]`, `*(p + i)`, `*(i + p)`). The function reads
-//! `p[0..len)` when the loop runs from 0 to its end, so that many elements
-//! are there. Neither the pointer nor the length may be assigned in the
-//! function (nor have their address taken), so that the same expression
-//! names the same elements at its entry and at its exits.
+//! How many elements a pointer points to, as its function itself says.
+//!
+//! A pointer parameter: a loop whose condition compares an index with a
+//! length (`i < len`, `i != len`, `len > i`, `len != i`; the length a
+//! parameter or a member of one, `s->n` or `s.n`) and whose body reads the
+//! pointer at that index (`p[i]`, `p[i++]`, `*(p + i)`, `*(i + p)`). The
+//! function reads `p[0..len)` when the loop runs from 0 to its end, so that
+//! many elements are there.
+//!
+//! A local pointer: its initializer names an array of known length
+//! directly (`int *p = buf;`, `= &buf[0]`), a static or stack array the
+//! function sees, so it points to that many elements.
+//!
+//! Neither the pointer nor the length may be assigned in the function (nor
+//! have their address taken), so that the same expression names the same
+//! elements wherever the function is traced.
 
 use tree_sitter::Node;
 
 use super::params::{param_identifier, parameters};
-use super::tree::{operator, unparenthesized};
+use super::tree::{declarator_name, operator, unparenthesized};
 use weft_c::ParsedFile;
+use weft_c::sema::{DeclKind, Semantics};
 
 /// The length expression bounding a loop that indexes the pointer
 /// parameter `pointer` of `function`, without spaces (`len`, `s->n`), or
@@ -51,6 +59,55 @@ pub fn loop_bound(file: &ParsedFile, function: Node<'_>, pointer: &str) -> Optio
                 .any(|n| indexes(file, n, pointer, &index))
                 .then_some(length)
         })
+}
+
+/// The element count of the array the local pointer `declarator` (an
+/// `init_declarator` in a function) names directly, as `sizeof (buf) /
+/// sizeof (buf)[0]`: its initializer is `buf` or `&buf[0]`, an array whose
+/// declaration gives its length; the function changes neither the pointer
+/// nor declares another `buf` that could hide the array where the pointer
+/// is traced.
+pub fn named_array(
+    file: &ParsedFile,
+    sema: &Semantics,
+    index: usize,
+    declarator: Node<'_>,
+) -> Option<String> {
+    let value = unparenthesized(declarator.child_by_field_name("value")?);
+    let array = match value.kind() {
+        "identifier" => value,
+        "pointer_expression" if operator(value) == Some("&") => {
+            let element = unparenthesized(value.child_by_field_name("argument")?);
+            let at = element.child_by_field_name("index").map(unparenthesized)?;
+            let zero = element.kind() == "subscript_expression" && file.node_text(at) == "0";
+            zero.then(|| element.child_by_field_name("argument").map(unparenthesized))??
+        }
+        _ => return None,
+    };
+    let decl = sema
+        .declaration_of(index, array)
+        .filter(|d| d.kind == DeclKind::Variable)?;
+    if array.kind() != "identifier" || !decl.ty.is_array() || decl.written.contains("[]") {
+        return None;
+    }
+    let function = std::iter::successors(declarator.parent(), |n| n.parent())
+        .find(|n| n.kind() == "function_definition")?;
+    let pointer = file.node_text(declarator_name(declarator)?);
+    let name = file.node_text(array);
+    let declared_here = descendants(function)
+        .filter(|n| matches!(n.kind(), "declaration" | "parameter_declaration"))
+        .flat_map(|d| {
+            let mut cursor = d.walk();
+            d.children_by_field_name("declarator", &mut cursor)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(declarator_name)
+        .filter(|n| file.node_text(*n) == name)
+        .count();
+    let limit = usize::from(!decl.is_file_scope);
+    let changed = changed_names(file, function.child_by_field_name("body")?);
+    (declared_here == limit && !changed.iter().any(|c| c == pointer))
+        .then(|| format!("sizeof ({name}) / sizeof ({name})[0]"))
 }
 
 /// `(index, length)` of a condition `index < length`, `length > index` or
