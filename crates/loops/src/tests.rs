@@ -442,3 +442,18 @@ fn boundaries_of_what_the_conditions_compare() {
     let s = src(body, Semantics::Ideal).expect("stuck one apart");
     assert!(s.c().contains("(hi - lo) == 1"), "{}", s.c());
 }
+
+#[test]
+fn output_is_an_empty_statement() {
+    // `printf` with effect-free arguments and its result unused changes
+    // nothing the loop reads; with an assignment inside, it stays outside.
+    let s = src(
+        "while (i >= 0) { printf(\"%ld\\n\", i); i = i + 1; }",
+        Semantics::Ideal,
+    );
+    assert!(s.is_some(), "an SRC through printf");
+    let l = one("while (i >= 0) { printf(\"%ld\", j++); i = i + 1; }");
+    assert_eq!(l.fragment.unwrap_err(), "calls printf()");
+    let l = one("while (i >= 0) { i = printf(\"x\"); }");
+    assert_eq!(l.fragment.unwrap_err(), "calls printf()");
+}
