@@ -251,3 +251,95 @@ fn a_loop_that_spends_its_analysis_budget_says_so() {
     assert_eq!(out.status.code(), Some(0), "{t}");
     assert!(t.contains("time budget spent"), "{t}");
 }
+
+/// A program's own `__VERIFIER_assert`, as SV-COMP programs define it.
+const OWN_ASSERT: &str = "extern void abort(void);\n\
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__noreturn__));\n\
+void reach_error() { __assert_fail(\"0\", \"t.c\", 3, \"reach_error\"); }\n\
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }\n\
+extern int __VERIFIER_nondet_int(void);\n";
+
+#[test]
+fn a_loop_calling_the_programs_own_assertion_or_printf_stays_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hangs: a loop with no exit but the assertion (which holds), and one
+    // whose state cycles while it prints.
+    for (name, body) in [
+        (
+            "assert_forever.c",
+            "int x = 0;\n    while (1) {\n        __VERIFIER_assert(x == 0);\n    }",
+        ),
+        (
+            "print_cycle.c",
+            "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = (x + 1) % 4;\n    }",
+        ),
+    ] {
+        let file = write(
+            dir.path(),
+            name,
+            &format!(
+                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
+            ),
+        );
+        let out = weft(&[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
+        ]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {t}");
+        assert!(t.contains("loop in main does not terminate"), "{name}: {t}");
+    }
+    // Twins: the assertion fails after a few rounds (the run aborts, no
+    // report), and the printing loop counts down.
+    for (name, body) in [
+        (
+            "assert_fails.c",
+            "int x = 0;\n    while (1) {\n        __VERIFIER_assert(x < 5);\n        x++;\n    }",
+        ),
+        (
+            "print_down.c",
+            "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = x - 1;\n    }",
+        ),
+    ] {
+        let file = write(
+            dir.path(),
+            name,
+            &format!(
+                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
+            ),
+        );
+        let out = weft(&[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
+        ]);
+        let t = text(&out);
+        assert!(t.contains("0 loops reported"), "{name}: {t}");
+        assert_ne!(out.status.code(), Some(1), "{name}: {t}");
+    }
+}
+
+#[test]
+fn odd_seeds_keep_one_choice_per_call_site_so_a_choice_sequence_is_sustained() {
+    let dir = tempfile::tempdir().unwrap();
+    // The loop goes round only while every draw is true, and its state
+    // cycles with period 16: fresh draws (true one time in two) all but
+    // never sustain the 32 rounds a revisit takes.
+    let file = write(
+        dir.path(),
+        "choices.c",
+        "extern _Bool __VERIFIER_nondet_bool(void);\nint main(void)\n{\n    int a[16], len = 0;\n    while (__VERIFIER_nondet_bool()) {\n        if (len == 15)\n            len = 0;\n        a[len] = 0;\n        len++;\n    }\n    return a[0];\n}\n",
+    );
+    let out = weft(&[
+        "nonterm", "check", "--svcomp", "--src", "off", "--runs", "10", "--json", &file,
+    ]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reported: Vec<u64> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r["ending"] == "reported")
+        .map(|(i, _)| i as u64)
+        .collect();
+    assert!(!reported.is_empty() && reported.iter().all(|i| i % 2 == 1), "{t}");
+}

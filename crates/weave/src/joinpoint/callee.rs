@@ -28,10 +28,15 @@ pub const NORETURN: &[&str] = &[
     "__builtin_trap",
     "__builtin_unreachable",
     "__assert_fail",
+    "__VERIFIER_error",
     "error",
     "err",
     "errx",
 ];
+
+/// SV-COMP's checks, which end the run unless their argument holds, when
+/// the program does not define them in the same file (a header may).
+const VERIFIER_CHECKS: &[&str] = &["__VERIFIER_assert", "__VERIFIER_assume"];
 
 /// How deep calls between program-defined functions are followed.
 const MAX_DEPTH: usize = 8;
@@ -71,7 +76,12 @@ fn callee<'t>(file: &ParsedFile, root: Node<'t>, name: &str, seen: &mut Vec<Stri
     if seen.len() >= MAX_DEPTH || seen.iter().any(|s| s == name) {
         return None;
     }
-    let def = definition(file, root, name)?;
+    let Some(def) = definition(file, root, name) else {
+        return VERIFIER_CHECKS.contains(&name).then(|| Callee {
+            may_exit: true,
+            ..Callee::default()
+        });
+    };
     seen.push(name.to_string());
     let known = locals(file, def);
     let mut out = Callee::default();

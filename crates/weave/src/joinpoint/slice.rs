@@ -132,8 +132,10 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
         "gnu_asm_expression" | "asm_statement" => {
             facts.calls.insert("asm".into());
         }
+        // The target of a plain `=` is written, not read (what its
+        // subscript reads is visited on its own).
         "subscript_expression" | "field_expression" | "pointer_expression"
-            if n.kind() != "pointer_expression" || operator(n) == Some("*") =>
+            if (n.kind() != "pointer_expression" || operator(n) == Some("*")) && !plain_target(n) =>
         {
             facts.reads_memory.get_or_insert_with(|| text(n));
         }
@@ -157,6 +159,24 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
     if let Some(condition) = condition_of(n) {
         facts.conditions.extend(var_names(file, condition));
     }
+}
+
+/// Whether `n` is the whole target of a plain assignment `n = e`.
+fn plain_target(n: Node<'_>) -> bool {
+    let mut child = n;
+    while let Some(parent) = child.parent() {
+        match parent.kind() {
+            "parenthesized_expression" => child = parent,
+            "assignment_expression" => {
+                return operator(parent) == Some("=")
+                    && parent
+                        .child_by_field_name("left")
+                        .is_some_and(|l| l.id() == child.id());
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// A call: one that never returns is an exit; output changes nothing the
@@ -408,6 +428,11 @@ mod tests {
              void f(int x) { while (x > 0) x = pick(x); }",
         );
         assert_eq!(unknowns, ["calls __VERIFIER_nondet_int()"]);
+        // SV-COMP's own checks, defined in a header, end the run unless
+        // their argument holds.
+        let (vars, unknowns, exits) =
+            state_of("void f(int i) { while (1) { __VERIFIER_assert(i < 9); i = -i; } }");
+        assert_eq!((vars, unknowns, exits), (vec!["i".into()], vec![], true));
     }
 
     #[test]
@@ -440,6 +465,13 @@ mod tests {
         );
         let (_, unknowns, _) = state_of("void f(int *a, int i) { while (a[i]) a[i] = a[i] - 1; }");
         assert_eq!(unknowns, ["reads memory (a[i]) and writes memory (a[i])"]);
+        // Writing an element reads none; a compound assignment reads it.
+        let (vars, unknowns, _) =
+            state_of("void f(int *a, int n) { while (n > 0) { a[n % 4] = 0; n = n - 1; } }");
+        assert_eq!((vars, unknowns.len()), (vec!["n".to_string()], 0));
+        let (_, unknowns, _) =
+            state_of("void f(int *a, int n) { while (n > 0) { a[n % 4] += 1; n = a[0]; } }");
+        assert_eq!(unknowns, ["reads memory (a[n % 4]) and writes memory (a[n % 4])"]);
     }
 
     #[test]
