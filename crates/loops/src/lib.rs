@@ -21,7 +21,7 @@ use std::path::Path;
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, verify};
+pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, only_overflow_ends, verify};
 
 /// One loop of a file, as found by [`loops`].
 #[derive(Clone, Debug)]

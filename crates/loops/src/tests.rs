@@ -457,3 +457,28 @@ fn output_is_an_empty_statement() {
     let l = one("while (i >= 0) { i = printf(\"x\"); }");
     assert_eq!(l.fragment.unwrap_err(), "calls printf()");
 }
+
+#[test]
+fn only_signed_overflow_ends_a_loop_with_an_ideal_src_alone() {
+    let verdicts = |body: &str| -> Vec<(Semantics, Verdict)> {
+        let l = one(body);
+        let f = l.fragment.as_ref().unwrap();
+        [Semantics::Ideal, Semantics::BitVector]
+            .into_iter()
+            .map(|s| (s, find(f, s, &solver()).unwrap()))
+            .collect()
+    };
+    // Grows until `long` overflows: ideal SRC, none over bit-vectors.
+    let grows = verdicts("while (i > 0) { i = i + 1; }");
+    assert_eq!(only_overflow_ends(&grows), Some("i > 0"));
+    // Stuck for good under both: no overflow involved.
+    assert_eq!(
+        only_overflow_ends(&verdicts("while (i > 0) { j = j + 1; }")),
+        None
+    );
+    // Unsigned wraps by definition: ideal integers refuse it.
+    assert_eq!(
+        only_overflow_ends(&verdicts("while (u > 4) { u = u + 1; }")),
+        None
+    );
+}
