@@ -343,3 +343,45 @@ fn odd_seeds_keep_one_choice_per_call_site_so_a_choice_sequence_is_sustained() {
         .collect();
     assert!(!reported.is_empty() && reported.iter().all(|i| i % 2 == 1), "{t}");
 }
+
+#[test]
+fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    // A retry loop whose state cycles (x: 1, 2, 0, 1, …), and a label that
+    // jumps to itself; each is reported at its first statement's line.
+    let cycle = write(
+        dir.path(),
+        "retry.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc;\nagain:\n    x = (x + 1) % 3;\n    if (x >= 0)\n        goto again;\n    return 0;\n}\n",
+    );
+    let stuck = write(
+        dir.path(),
+        "stuck.c",
+        "int main(int argc, char **argv)\n{\n    if (argc > 0) STUCK: goto STUCK;\n    return 0;\n}\n",
+    );
+    for (file, line) in [
+        (&cycle, "retry.c:5: loop in main does not terminate"),
+        (&stuck, "stuck.c:3: loop in main does not terminate"),
+    ] {
+        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", file]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{t}");
+        assert!(t.contains(line), "{t}");
+    }
+    // The twin counts down and ends, with no report; a goto loop that
+    // cannot become a loop is listed as not monitored.
+    let twin = write(
+        dir.path(),
+        "twin.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc + 5, i = 0;\nagain:\n    x = x - 1;\n    if (x > 0)\n        goto again;\ntop:\n    while (i < 3) { i++; if (i == 2) goto top; }\n    return x;\n}\n",
+    );
+    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("0 loops reported; 1 run: 1 ended"), "{t}");
+    assert!(
+        t.contains("not monitored: ")
+            && t.contains("goto loop at top: a goto inside an inner loop or switch"),
+        "{t}"
+    );
+}

@@ -212,6 +212,7 @@ fn check(args: &Args) -> anyhow::Result<Outcome> {
 /// Weaves the monitor into the files under `work/woven`; returns the
 /// weave's report lines.
 fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
+    let (files, mut lines) = goto_loops(args, work)?;
     let aspect = work.join("nonterm.lara");
     std::fs::write(&aspect, NONTERM_ASPECT)?;
     let out = Command::new(std::env::current_exe()?)
@@ -227,7 +228,7 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
         .arg(format!("svcomp={}", if args.svcomp { "on" } else { "off" }))
         .arg("--output")
         .arg(work.join("woven"))
-        .args(&args.files)
+        .args(&files)
         .output()
         .context("cannot run weft weave")?;
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -235,7 +236,45 @@ fn weave(args: &Args, work: &Path) -> anyhow::Result<Vec<String>> {
     if !out.status.success() {
         bail!("weaving failed:\n{stdout}{stderr}");
     }
-    Ok(stdout.lines().chain(stderr.lines()).map(str::to_string).collect())
+    lines.extend(stdout.lines().chain(stderr.lines()).map(str::to_string));
+    Ok(lines)
+}
+
+/// The files with their backward `goto` loops made `for (;;)` loops (the
+/// GotoLoops pass, docs/transforms.md), so the monitor watches them too,
+/// under `work/loops`: the paths to weave, and a line for each such loop
+/// left alone (why it could not be made a loop).
+fn goto_loops(args: &Args, work: &Path) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    let dir = work.join("loops");
+    let out = Command::new(std::env::current_exe()?)
+        .args(["transform", "--pass", "GotoLoops", "--output"])
+        .arg(&dir)
+        .args(&args.files)
+        .output()
+        .context("cannot run weft transform")?;
+    if !out.status.success() {
+        bail!(
+            "the goto-loop pass failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let lines = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("GotoLoops: "))
+        .map(|l| format!("not monitored: {l}"))
+        .collect();
+    let files = args
+        .files
+        .iter()
+        .map(|f| {
+            let name = f
+                .file_name()
+                .with_context(|| format!("{}: not a file", f.display()))?;
+            Ok(dir.join(name))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok((files, lines))
 }
 
 /// The `src` input of the aspect: `auto` is bitvector when a solver is on
