@@ -586,7 +586,7 @@ pub const LOOP_BUDGET: Duration = Duration::from_secs(30);
 /// machine's run agrees with the ideal one until a signed operation
 /// overflows: it either never ends or overflows first, which is undefined
 /// behaviour and a finding of its own.
-pub fn only_overflow_ends<'v>(results: &'v [(Semantics, Verdict)]) -> Option<&'v str> {
+pub fn only_overflow_ends(results: &[(Semantics, Verdict)]) -> Option<&str> {
     let of = |s: Semantics| results.iter().find(|(t, _)| *t == s).map(|(_, v)| v);
     match (of(Semantics::Ideal), of(Semantics::BitVector)) {
         (Some(Ok((src, _))), Some(Err(_))) => Some(src),
