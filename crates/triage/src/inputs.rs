@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use weft_run::quote;
 
 /// In a command, the word part replaced by the input file's path.
 pub const INPUT_MARK: &str = "@@";
@@ -40,7 +41,7 @@ impl Input {
                 let path_text = path.display().to_string();
                 let words: Vec<String> = program
                     .iter()
-                    .map(|w| sh_quote(&w.replace(INPUT_MARK, &path_text)))
+                    .map(|w| quote(&w.replace(INPUT_MARK, &path_text)))
                     .collect();
                 let marked = program.iter().any(|w| w.contains(INPUT_MARK));
                 (words.join(" "), (!marked).then_some(path.as_path()))
@@ -109,11 +110,6 @@ pub fn from_tests(file: &Path) -> anyhow::Result<Vec<Input>> {
         bail!("no tests: {} has no line that is a command", file.display());
     }
     Ok(inputs)
-}
-
-/// `text` quoted for `sh`.
-pub fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]

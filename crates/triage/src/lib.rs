@@ -4,7 +4,7 @@
 //! groups apart.
 //!
 //! The steps, one module each: [`inputs`] and [`revisions`] say what to
-//! run, [`observe`] runs it (through `weft_study::run::execute`) into a
+//! run, [`observe`] runs it (through `weft_run::execute`) into a
 //! [`table::Table`], [`classes`] groups revisions that behave the same and
 //! measures the groups against a truth, [`tree`] chooses the questions,
 //! [`report`] gathers the findings, [`questions`] and [`print`] show them,

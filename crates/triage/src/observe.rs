@@ -1,5 +1,5 @@
 //! Running every revision on every input, in parallel, through weft's one
-//! way to run a program under a timeout (`weft_study::run::execute`), and
+//! way to run a program under a timeout (`weft_run::execute`), and
 //! reducing each run to an [`Observation`].
 
 use std::collections::BTreeMap;
@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use rayon::prelude::*;
-use weft_study::run::{Abnormal, Execution, RunRecord, execute};
+use weft_run::{Abnormal, Execution, RunRecord, execute};
 
-use super::inputs::{Input, sh_quote};
+use super::inputs::Input;
 use super::table::{Aspect, Observation, Outputs, ProcessValues, Table};
-use weft_study::progress::Progress;
+use weft_run::Progress;
+use weft_run::quote;
 
 /// Bytes of stdout or stderr kept per run; a run writing more is stopped
 /// and observed as `output cap`.
@@ -214,7 +215,7 @@ impl Run<'_> {
         // where weft was started.
         let script = format!(
             "cd {} || exit 125\n{command}",
-            sh_quote(&self.plan.start_dir.display().to_string())
+            quote(&self.plan.start_dir.display().to_string())
         );
         let env: BTreeMap<String, String> = [
             ("WEFT_REV".to_string(), self.revision.to_string()),
