@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::inputs::sh_quote;
+use weft_run::quote;
 
 /// A test line split at its final stdin redirection.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl StdinTest {
 
     /// The test line feeding `file` on stdin instead.
     pub fn with_stdin(&self, file: &Path) -> String {
-        format!("{} < {}", self.command, sh_quote(&file.display().to_string()))
+        format!("{} < {}", self.command, quote(&file.display().to_string()))
     }
 }
 
