@@ -5,6 +5,7 @@
 
 mod assigned;
 mod attribute;
+mod callee;
 mod dead_at_head;
 mod extent;
 mod loops;
