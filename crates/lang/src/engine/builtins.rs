@@ -43,6 +43,17 @@ pub struct Context {
     /// The script APIs of the layers above the engine (monitors).
     pub apis: Arc<[ScriptApi]>,
     pub limits: Limits,
+    pub echo: Echo,
+}
+
+/// Where the lines an aspect prints go besides [`super::RunReport::printed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Echo {
+    /// Also to standard output as they come (`weft weave`).
+    Stdout,
+    /// Only into the report: a weave inside a longer command (a study's
+    /// build, `weft nonterm check`) decides itself where they go.
+    Collect,
 }
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
@@ -62,7 +73,9 @@ impl Context {
     }
 
     fn print(&self, line: &str) {
-        println!("{line}");
+        if self.echo == Echo::Stdout {
+            println!("{line}");
+        }
         self.collected().printed.push(line.to_string());
     }
 
