@@ -2,14 +2,15 @@
 # Installs the Debian packages weft's tests need beyond Rust, gcc, make and
 # python3: Java 17 (Daikon, run by tests/invariants_daikon.rs), GNU
 # parallel (the distributed-study test), patch (fault patches of studies),
-# z3 (the SMT solver of weft-smt and `weft nonterm analyse`) and
-# universal-ctags (the independent count of scripts/bench-generality.sh).
+# z3 (the SMT solver of weft-smt and `weft nonterm analyse`),
+# universal-ctags (the independent count of scripts/bench-generality.sh) and
+# afl++ (afl-fuzz: `weft triage --fuzz`, tested by tests/triage_fuzz.rs).
 # Installs only what is missing; needs root (apt-get)
 # only then. scripts/test.sh runs it first.
 set -euo pipefail
 
 # command name -> Debian package
-declare -A needed=([java]=openjdk-17-jre-headless [parallel]=parallel [patch]=patch [z3]=z3 [ctags]=universal-ctags)
+declare -A needed=([java]=openjdk-17-jre-headless [parallel]=parallel [patch]=patch [z3]=z3 [ctags]=universal-ctags [afl-fuzz]=afl++)
 
 missing=()
 for tool in "${!needed[@]}"; do

@@ -10,6 +10,7 @@
 //! | `weft-lang` | the aspect language ([`aspect`]), join point vocabulary, interpreter ([`engine`]), diagnostics ([`diag`]) |
 //! | `weft-weave` | join points in C ([`joinpoint`]), edits ([`edit`]), the program being woven ([`program`]), passes ([`transform`]), the woven tree ([`output`]) |
 //! | `weft-monitor` | monitors' C runtimes, their records and readers ([`ranges`]) |
+//! | `weft-run` | running programs under limits, progress ([`run`]) |
 //! | `weft-study` | fault-detection studies ([`experiment`]) |
 //! | `weft` (this crate) | the command line ([`cli`]) |
 //!
@@ -23,6 +24,7 @@ pub use weft_c::sema;
 pub use weft_lang::{Limits, aspect, diag, engine, limits};
 pub use weft_monitor as monitor;
 pub use weft_monitor::ranges;
+pub use weft_run as run;
 pub use weft_study as experiment;
 pub use weft_text as text;
 pub use weft_weave::{edit, joinpoint, output, program, transform};

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use weft::experiment::run::{Abnormal, execute};
+use weft::run::{Abnormal, execute};
 
-fn run(cmd: &str, timeout_ms: u64, cap: u64) -> weft::experiment::run::RunRecord {
+fn run(cmd: &str, timeout_ms: u64, cap: u64) -> weft::run::RunRecord {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().join("cwd");
     std::fs::create_dir(&cwd).unwrap();

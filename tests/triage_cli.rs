@@ -491,3 +491,63 @@ fn help_teaches_with_an_example() {
     );
     assert!(text.contains("Exit status: 0"), "{text}");
 }
+
+#[test]
+fn a_triage_stopped_by_a_signal_removes_its_scratch_and_writes_no_report() {
+    let fixture = Fixture::new();
+    let tmp = fixture.path("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // Revision 6 spins on d-seven until the 30 s timeout: the signal comes
+    // while runs are going.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "triage",
+            "--revisions",
+            "1-6",
+            "--inputs",
+            "inputs",
+            "--timeout",
+            "30",
+        ])
+        .args(["--json", "triage.json", "--", "./abs"])
+        .current_dir(fixture.path(""))
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let running = || {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .any(|d| d.path().read_dir().is_ok_and(|mut w| w.next().is_some()))
+    };
+    let start = std::time::Instant::now();
+    while !running() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "triage ended before its runs were seen"
+        );
+        assert!(start.elapsed().as_secs() < 20, "no run started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // Let the spinning run start too.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: kill with the id of a child not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(128 + libc::SIGTERM), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("weft triage: stopped by signal 15"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(start.elapsed().as_secs() < 20, "the spinning run was waited for");
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|d| d.path())
+        .collect();
+    assert!(left.is_empty(), "scratch left: {left:?}");
+    assert!(!fixture.path("triage.json").exists(), "a report was written");
+}

@@ -51,5 +51,49 @@ fn siemens_patches_are_accepted_and_the_meta_program_equals_each_version() {
             row[7], "0",
             "the meta program disagrees with a version alone: {row:?}"
         );
+        assert_eq!(row[8], "0", "a version alone is nondeterministic: {row:?}");
     }
+}
+
+/// replace's version 13 (`i = i + 2` where `i + 1` was) steps over the
+/// line's terminating NUL and reads uninitialised stack: built alone, it
+/// answers a test differently once only the size of its environment (at
+/// the top of the stack) changes. scripts/triage-siemens.py counts such
+/// tests as the version's own nondeterminism, not as disagreements of the
+/// meta program.
+#[test]
+fn replace_version_13_alone_depends_on_memory_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let unpacked = Command::new("tar")
+        .arg("xzf")
+        .arg(siemens().join("replace.tar.gz"))
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(unpacked.success());
+    let base = dir.path().join("replace");
+    let exe = dir.path().join("v13");
+    let built = Command::new("gcc")
+        .args(["-std=c99", "-w", "-O0", "-o"])
+        .arg(&exe)
+        .arg(base.join("versions.alt/versions.orig/v13/replace.c"))
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let answers: std::collections::BTreeSet<Vec<u8>> = [1, 100, 1000, 4000]
+        .iter()
+        .map(|&pad| {
+            Command::new(&exe)
+                .args(["1*", "&%[-]]]@t&&"])
+                .stdin(std::fs::File::open(base.join("inputs/moni/rr17.t")).unwrap())
+                .env("WEFT_PAD", "x".repeat(pad))
+                .output()
+                .unwrap()
+                .stdout
+        })
+        .collect();
+    assert!(
+        answers.len() > 1,
+        "one answer under every environment: {answers:?}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `weft experiment`.
 
+use anyhow::Context;
 use std::path::PathBuf;
 
 use crate::experiment::{driver, report, store::Unusable, study::Study};
@@ -48,7 +49,10 @@ fn run_study(args: Args) -> anyhow::Result<i32> {
     let study = Study::load(&args.study)?;
     if let Some(dir) = &args.plan {
         driver::prepare(&study)?;
-        for file in driver::write_plan(&study, dir)? {
+        // A plan's lines run this executable's `experiment --step`.
+        let weft = std::env::current_exe().context("cannot locate the weft executable")?;
+        let worker = [weft.display().to_string(), "experiment".into(), "--step".into()];
+        for file in driver::write_plan(&study, dir, &worker)? {
             println!("{}", file.display());
         }
         return Ok(0);

@@ -16,7 +16,7 @@ use anyhow::{Context, bail};
 use weft_invariants::daikon::{DtraceReader, DtraceWriter, Invocations, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
-use weft_monitor::trace::runs::{check, learn, run_files};
+use weft_monitor::trace::runs::{check, learn, named_files};
 use weft_monitor::trace::{RunCheck, UnseenPoints, open_trace};
 
 use super::files::{replace_file, replace_with};
@@ -125,7 +125,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             unseen_points,
         } => check_runs(&learned, &runs, json, unseen_points),
         Command::Export { inputs, output } => {
-            let files = trace_files(&inputs)?;
+            let files = named_files(&inputs)?;
             replace_with(
                 &output,
                 "Daikon trace written by weft",
@@ -136,25 +136,6 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             Ok(0)
         }
     }
-}
-
-/// Every trace file the inputs name, in order.
-fn trace_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let found = run_files(input)?;
-            if found.is_empty() {
-                bail!("{}: no .trace files under it", input.display());
-            }
-            files.extend(found);
-        } else if input.exists() {
-            files.push(input.clone());
-        } else {
-            bail!("{}: no such file or directory", input.display());
-        }
-    }
-    Ok(files)
 }
 
 fn is_daikon(path: &Path) -> bool {
@@ -172,7 +153,7 @@ fn learn_inputs(inputs: &[PathBuf], conf_limit: f64) -> anyhow::Result<Report> {
         samples += feed_daikon(&mut engine, &daikon)?;
     }
     if !weft.is_empty() {
-        let fed = learn(&mut engine, &trace_files(&weft)?)?;
+        let fed = learn(&mut engine, &named_files(&weft)?)?;
         samples += fed.samples;
         if fed.capped {
             eprintln!(
@@ -215,7 +196,7 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
     let mut failed = 0;
     let mut foreign = 0;
     for run in runs {
-        let files = trace_files(std::slice::from_ref(run))?;
+        let files = named_files(std::slice::from_ref(run))?;
         let result = check(&checks, &files, unseen)?;
         failed += usize::from(!result.passes());
         if result.unseen_points > 0 {

@@ -15,9 +15,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use weft_triage::ask::{ask, conclusion};
 use weft_triage::classes::read_truth;
-use weft_triage::observe::{Plan, observe};
+use weft_triage::fuzz::Fuzz;
+use weft_triage::observe::{Observed, Plan, observe};
 use weft_triage::print::{is_markdown_report, markdown, summary};
 use weft_triage::report::is_json_report;
+use weft_triage::stdin_test::StdinTest;
 use weft_triage::table::Aspect;
 use weft_triage::{inputs, revisions};
 
@@ -31,6 +33,18 @@ use super::files::replace_file;
   weft triage --revisions 1-8 --inputs inputs/ -- ./prog @@
   weft triage --revisions 0,2,5 --tests tests.txt --truth truth.txt --json triage.json
   weft triage --revisions 1-8 --inputs inputs/ --ask -- ./prog
+  afl-cc -o prog prog.c    # coverage for the fuzzer (a plain build works too)
+  weft triage --revisions 1-8 --inputs inputs/ --fuzz 30 --fuzz-into found/ -- ./prog
+  weft triage --revisions 1-8 --tests tests.txt --fuzz 30 --fuzz-into found/
+
+With --fuzz SECS, every class of several revisions gets SECS seconds of
+afl-fuzz, seeded with the inputs, looking for an input on which its
+revisions differ (status or stdout); those found are saved in --fuzz-into and
+the revisions run again on all inputs, so the classes and questions use them.
+Classes that split are fuzzed again, in rounds, until a round finds nothing.
+With --tests, tests ending with `< FILE` keep their arguments (up to 3
+argument vectors per class, sharing its time) and their stdin varies; each
+input found becomes such a test, listed in --fuzz-into/tests.
 
 Every revision runs once on every input, with WEFT_REV=<revision> and
 WEFT_OUT=<a fresh directory>, starting in the current directory. With
@@ -97,6 +111,18 @@ pub struct Args {
     /// directory, as DIR/rev-R/input-I.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Look for inputs the given ones miss: give each class of several
+    /// revisions SECS seconds of afl-fuzz on a harness that runs its
+    /// revisions on one input and stops where they differ; each such input
+    /// is saved in --fuzz-into and the triage runs again with it. With
+    /// --tests, tests ending with `< FILE` keep their arguments and their
+    /// stdin varies. Needs AFL++ (afl-fuzz, afl-cc).
+    #[arg(long, value_name = "SECS", requires = "fuzz_into")]
+    fuzz: Option<u64>,
+    /// A new directory for the inputs --fuzz finds, `rR-class-C-N` (found
+    /// in round R while fuzzing class C).
+    #[arg(long, value_name = "DIR", requires = "fuzz")]
+    fuzz_into: Option<PathBuf>,
     /// The command running the meta program, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -123,7 +149,10 @@ fn triage(args: Args) -> anyhow::Result<i32> {
     if args.ask && !std::io::stdin().is_terminal() {
         bail!("--ask asks on the terminal, but stdin is not one (leave --ask out to print the questions)");
     }
-    let observed = observe(&plan)?;
+    let mut observed = observe(&plan)?;
+    if let (Some(seconds), Some(into)) = (args.fuzz, &args.fuzz_into) {
+        observed = fuzz(&plan, observed, Duration::from_secs(seconds), into)?;
+    }
     let table = observed.table;
     let report = weft_triage::analyse(&args.command, &table, truth.as_ref())?;
     if let Some(file) = &args.json {
@@ -150,6 +179,53 @@ fn triage(args: Args) -> anyhow::Result<i32> {
     Ok(if report.told_apart { 0 } else { 1 })
 }
 
+/// Fuzzes the classes of `observed` in rounds: after a round that found
+/// inputs, every revision runs again on all inputs, and the classes that
+/// split, or are new, are fuzzed in the next round (a class fuzzed
+/// without result is not fuzzed again). Prints what each round found.
+fn fuzz(plan: &Plan, mut observed: Observed, budget: Duration, into: &Path) -> anyhow::Result<Observed> {
+    std::fs::create_dir(into).with_context(|| format!("cannot create {}", into.display()))?;
+    let fuzz = Fuzz {
+        program: &plan.program,
+        start_dir: &plan.start_dir,
+        budget,
+        timeout: plan.timeout,
+        into,
+    };
+    let first = weft_triage::classes::classes(&observed.table).len();
+    let mut again = plan.clone();
+    let mut fruitless: Vec<Vec<u32>> = Vec::new();
+    for round in 1.. {
+        let classes: Vec<_> = weft_triage::classes::classes(&observed.table)
+            .into_iter()
+            .filter(|c| !fruitless.contains(&c.revisions))
+            .collect();
+        let campaigns = fuzz.run(&classes, &again.inputs, round)?;
+        let mut found = Vec::new();
+        for c in campaigns {
+            let revisions: Vec<String> = c.revisions.iter().map(u32::to_string).collect();
+            println!(
+                "Round {round}: fuzzed revisions {} for {:.1} s: {} distinguishing inputs.",
+                revisions.join(", "),
+                c.time.as_secs_f64(),
+                c.found.len()
+            );
+            if c.found.is_empty() {
+                fruitless.push(c.revisions);
+            }
+            found.extend(c.found);
+        }
+        if found.is_empty() {
+            break;
+        }
+        again.inputs.extend(found);
+        observed = observe(&again)?;
+    }
+    let after = weft_triage::classes::classes(&observed.table).len();
+    println!("Classes before fuzzing: {first}; after: {after}.\n");
+    Ok(observed)
+}
+
 /// What to run, from the arguments, every one checked.
 fn plan(args: &Args) -> anyhow::Result<Plan> {
     let revisions = revisions::parse(&args.revisions, !args.no_original)?;
@@ -166,6 +242,22 @@ fn plan(args: &Args) -> anyhow::Result<Plan> {
         (None, Some(file)) => inputs::from_tests(file)?,
         (None, None) => bail!("give the inputs: --inputs DIR or --tests FILE"),
     };
+    if let Some(into) = &args.fuzz_into {
+        let here = std::env::current_dir().context("cannot read the current directory")?;
+        let from_stdin = |i: &inputs::Input| match &i.source {
+            inputs::Source::Test(line) => StdinTest::parse(line, &here).is_some(),
+            inputs::Source::File(_) => true,
+        };
+        if !inputs.iter().any(from_stdin) {
+            bail!("--fuzz with --tests needs tests ending with `< FILE` (their stdin is what varies)");
+        }
+        if args.keep.is_some() {
+            bail!("--fuzz runs the revisions twice: leave out --keep");
+        }
+        if into.exists() {
+            bail!("--fuzz-into {}: give a new directory (it exists)", into.display());
+        }
+    }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         bail!("--timeout {}: give a positive number of seconds", args.timeout);
     }

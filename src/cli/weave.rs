@@ -8,9 +8,9 @@ use anyhow::bail;
 
 use super::limits::LimitArgs;
 use super::tree::{self, Failure, TreeArgs};
-use crate::aspect::Module;
-use crate::engine::{EngineError, HostError, RunReport, Warning};
-use crate::program::Program;
+use weft_weave::Services;
+
+use crate::engine::Warning;
 
 /// Weave an aspect into C files and write the woven tree.
 #[derive(clap::Args, Debug)]
@@ -63,8 +63,18 @@ fn weave(args: &Args) -> Result<(), Failure> {
     let (mut program, entries) = tree::load(&args.tree, &aspect_files)?;
     let kind = args.solver.as_deref().and_then(weft_smt::Kind::parse);
     let timeout = Duration::from_secs_f64(args.solver_timeout.max(0.001));
-    program.set_loop_analysis(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout)));
-    let report = run_aspect(&module, &aspect_args, &limits, &mut program)?;
+    let services = Services {
+        apis: weft_monitor::SCRIPT_APIS,
+        loops: Some(Arc::new(weft_loops::SolverAnalysis::new(kind, timeout))),
+        limits,
+        echo: true,
+    };
+    let report = weft_weave::weave(&module, &aspect_args, &mut program, &services).map_err(|e| {
+        Failure::Diagnosed {
+            status: e.status(),
+            rendered: e.to_string(),
+        }
+    })?;
     let left_out = LeftOut::of(&report.warnings, program.skipped());
     left_out.print(args.strict);
     if args.strict && !left_out.is_empty() {
@@ -84,26 +94,6 @@ fn parse_args(raw: &[String]) -> anyhow::Result<Vec<(String, String)>> {
             _ => bail!("--arg `{a}` is not of the form NAME=VALUE"),
         })
         .collect()
-}
-
-/// Runs the aspect against the program. Errors in the aspect itself are
-/// usage errors; failures while running are weaving failures.
-fn run_aspect(
-    module: &Module,
-    args: &[(String, String)],
-    limits: &crate::Limits,
-    program: &mut Program,
-) -> Result<RunReport, Failure> {
-    let diagnosed = |status, rendered: String| Failure::Diagnosed { status, rendered };
-    let apis = weft_monitor::SCRIPT_APIS;
-    crate::engine::run(module, None, args, apis, limits, program).map_err(|e| match e {
-        EngineError::Aspect(d) => diagnosed(2, d.to_string()),
-        // A missing solver is the setup's fault, like a bad aspect.
-        EngineError::Host { error, diagnostic } if matches!(*error, HostError::Unavailable(_)) => {
-            diagnosed(2, diagnostic.to_string())
-        }
-        other => diagnosed(1, other.to_string()),
-    })
 }
 
 /// Refused inserts shown in full for each insert of the aspect and reason;

@@ -15,13 +15,15 @@ pub mod ir;
 pub mod orbit;
 pub mod src;
 pub mod summary;
+mod survey;
 
 use std::path::Path;
 
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, verify};
+pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, only_overflow_ends, verify};
+pub use survey::{Found, Survey, load, survey};
 
 /// One loop of a file, as found by [`loops`].
 #[derive(Clone, Debug)]

@@ -177,6 +177,27 @@ impl Format {
         Ok(files)
     }
 
+    /// The files of this monitor that `inputs` name, in order: a directory
+    /// stands for every file of this monitor under it ([`Format::files_in`],
+    /// none being no error), a file for itself; a path that does not exist
+    /// is an error naming it, as is a directory that cannot be listed.
+    pub fn files_named(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+        let mut files = Vec::new();
+        for input in inputs {
+            if input.is_dir() {
+                let found = self
+                    .files_in(input)
+                    .map_err(|e| format!("cannot list {}: {e}", input.display()))?;
+                files.extend(found);
+            } else if input.exists() {
+                files.push(input.clone());
+            } else {
+                return Err(format!("{}: no such file or directory", input.display()));
+            }
+        }
+        Ok(files)
+    }
+
     /// The runs under `dir`, as record files grouped by execution: each
     /// immediate subdirectory holding files of this monitor is one run (all
     /// of them, recursively: every unit and forked process of one

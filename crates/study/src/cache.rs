@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::Context;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use weft_run::hex;
 
 /// Accumulates the inputs of one step.
 #[derive(Clone, Default)]
@@ -75,16 +76,6 @@ impl KeyHasher {
     pub fn finish(&self) -> String {
         hex(&self.0.clone().finalize())
     }
-}
-
-/// Hex digest of a byte string.
-pub fn hash_bytes(b: &[u8]) -> String {
-    hex(&Sha256::digest(b))
-}
-
-/// Lower-case hex spelling of bytes.
-pub fn hex(d: &[u8]) -> String {
-    d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether the step in `dir` finished with exactly this key.

@@ -11,9 +11,9 @@ use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
-use super::progress::Progress;
 use super::study::Detector;
 use weft_monitor::ranges::learn::Run;
+use weft_run::Progress;
 
 /// Everything a report is made of.
 #[derive(Debug, Clone, Serialize)]

@@ -37,8 +37,8 @@ use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::matrix::{FaultMatrix, Observation};
-use super::progress::Progress;
 use super::study::Holdout;
+use weft_run::Progress;
 
 /// Per kind of invariant, at the study's largest training percentage
 /// (pooled over its draws): how many failing runs a violated invariant of

@@ -11,8 +11,8 @@ use super::cache::CacheStats;
 use super::collect::{Results, collect};
 use super::exec::Ctx;
 use super::jobs::{parse_task, phases, task_id};
-use super::progress::Progress;
 use super::study::Study;
+use weft_run::{Progress, command};
 
 /// Runs the study's `prepare` command, if any, in the study's directory.
 pub fn prepare(study: &Study) -> anyhow::Result<()> {
@@ -67,9 +67,11 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
 /// (`phase-1.sh`, …); the phases must be executed in order, the lines of a
 /// phase in any order and anywhere that sees the study's work directory.
 /// A line is one build, one report file, or every run of one build (see
-/// [`task_id`]).
-pub fn write_plan(study: &Study, dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
-    let weft = std::env::current_exe().context("cannot locate the weft executable")?;
+/// [`task_id`]): `WORKER… TASK STUDY_FILE`, every word quoted, where
+/// `worker` is the command line, given by the caller, of a process that
+/// calls [`run_step`] with the task and the loaded study file (`weft`'s is
+/// `weft experiment --step`). Studies know no command line of their own.
+pub fn write_plan(study: &Study, dir: &std::path::Path, worker: &[String]) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut files = Vec::new();
     for (i, phase) in phases(study).iter().enumerate() {
@@ -78,12 +80,9 @@ pub fn write_plan(study: &Study, dir: &std::path::Path) -> anyhow::Result<Vec<Pa
         let lines: String = tasks
             .iter()
             .map(|task| {
-                format!(
-                    "{} experiment --step {} {}\n",
-                    quote(&weft.display().to_string()),
-                    quote(task),
-                    quote(&study.file.display().to_string())
-                )
+                let mut words = worker.to_vec();
+                words.extend([task.clone(), study.file.display().to_string()]);
+                command(&words) + "\n"
             })
             .collect();
         let path = dir.join(format!("phase-{}.sh", i + 1));
@@ -107,8 +106,4 @@ pub fn run_step(study: &Study, id: &str) -> anyhow::Result<()> {
 /// Collects the results of a plan executed elsewhere.
 pub fn collect_only(study: &Study) -> anyhow::Result<Results> {
     collect(&Ctx::new(study)?)
-}
-
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
 }

@@ -6,17 +6,25 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use anyhow::Context;
 
-use super::cache::{Counters, KeyHasher, hash_bytes, is_fresh, mark_fresh};
-use super::fsops::{copy_into, logged, recreate, shell};
+use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
+use super::fsops::{append_lines, copy_into, logged, recreate, shell};
 use super::jobs::{Arm, Job};
-use super::scratch::Scratch;
 use super::store::Store;
 use super::study::{StrategyKind, Study};
+use weft_lang::Limits;
+use weft_loops::SolverAnalysis;
+use weft_run::{Scratch, hash_bytes, quote};
 use weft_weave::output::{check_claim, mark};
+use weft_weave::{Services, weave_tree};
+
+/// Seconds each solver query of an in-process weave may take (`weft
+/// weave`'s default).
+const SOLVER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Shared state of one study execution.
 pub struct Ctx<'a> {
@@ -24,7 +32,8 @@ pub struct Ctx<'a> {
     pub counters: Counters,
     /// This very executable (`$WEFT` of report commands).
     pub weft: PathBuf,
-    /// The weft that weaves: the study's `weaver`, or this executable.
+    /// The weft whose code weaves: the study's `weaver`, or this
+    /// executable (which weaves in process). Build keys hash it.
     weaver: PathBuf,
     source_hash: OnceLock<String>,
     weft_hash: OnceLock<String>,
@@ -91,7 +100,7 @@ impl<'a> Ctx<'a> {
     fn with_store(study: &'a Study, store: Store) -> anyhow::Result<Ctx<'a>> {
         let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         Ok(Ctx {
-            scratch: Scratch::new(&study.work_dir)?,
+            scratch: Scratch::new(&study.work_dir, "weft experiment")?,
             store,
             study,
             counters: Counters::default(),
@@ -295,9 +304,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// Weaves `aspect` into `DIR/tree`, writing the woven tree to
-    /// `DIR/woven/tree`: `weft weave --aspect ASPECT [--arg NAME=VALUE]...
-    /// --output woven tree`, run in `dir`. Each report is passed as
-    /// `--arg NAME=PATH`.
+    /// `DIR/woven/tree`, each report passed as the argument `NAME=PATH`:
+    /// in this process ([`weft_weave::weave_tree`]), or by the study's
+    /// `weaver`, a weft executable given its documented command line
+    /// `weave --aspect ASPECT [--arg NAME=VALUE]... --output woven tree`,
+    /// run in `dir`. What the weave says goes to `log`.
     fn weave(
         &self,
         aspect: &Path,
@@ -306,22 +317,59 @@ impl<'a> Ctx<'a> {
         dir: &Path,
         log: &Path,
     ) -> anyhow::Result<()> {
-        let mut cmd = Command::new(&self.weaver);
-        cmd.current_dir(dir).arg("weave").arg("--aspect").arg(aspect);
-        for (name, value) in args {
-            cmd.arg("--arg").arg(format!("{name}={}", arg_text(value)));
+        let args: Vec<(String, String)> = args
+            .iter()
+            .map(|(name, value)| (name.clone(), arg_text(value)))
+            .chain(
+                reports
+                    .iter()
+                    .map(|(name, path)| (name.clone(), path.display().to_string())),
+            )
+            .collect();
+        match &self.study.weaver {
+            Some(weaver) => {
+                let mut cmd = Command::new(weaver);
+                cmd.current_dir(dir).arg("weave").arg("--aspect").arg(aspect);
+                for (name, value) in &args {
+                    cmd.arg("--arg").arg(format!("{name}={value}"));
+                }
+                cmd.args(["--output", "woven", "tree"]);
+                let what = format!("{cmd:?}");
+                logged(&mut cmd, &what, log)
+            }
+            None => weave_here(aspect, &args, dir, log),
         }
-        for (name, path) in reports {
-            cmd.arg("--arg").arg(format!("{name}={}", path.display()));
-        }
-        cmd.args(["--output", "woven", "tree"]);
-        let what = format!("{cmd:?}");
-        logged(&mut cmd, &what, log)
     }
 }
 
+/// Weaves in this process, as [`Ctx::weave`] says, with the monitors'
+/// script functions and the solver-backed loop analysis `weft weave` has.
+fn weave_here(aspect: &Path, args: &[(String, String)], dir: &Path, log: &Path) -> anyhow::Result<()> {
+    let mut what = format!("weave --aspect {}", quote(&aspect.display().to_string()));
+    for (name, value) in args {
+        what.push_str(&format!(" --arg {}", quote(&format!("{name}={value}"))));
+    }
+    let services = Services {
+        apis: weft_monitor::SCRIPT_APIS,
+        loops: Some(Arc::new(SolverAnalysis::new(None, SOLVER_TIMEOUT))),
+        limits: Limits::default(),
+        echo: false,
+    };
+    let woven = weave_tree(aspect, args, &[dir.join("tree")], &services);
+    let mut lines = vec![format!("$ {what} --output woven tree  (in process)")];
+    let result = woven.map_err(anyhow::Error::from).and_then(|woven| {
+        lines.extend(woven.lines());
+        woven.write(&dir.join("woven"))
+    });
+    if let Err(e) = &result {
+        lines.push(format!("{e:#}"));
+    }
+    append_lines(log, &lines)?;
+    result.with_context(|| format!("`{what}` failed; log {}", log.display()))
+}
+
 fn apply_patch(patch: &Path, tree: &Path, log: &Path) -> anyhow::Result<()> {
-    let cmd = format!("patch -p1 --quiet < '{}'", patch.display());
+    let cmd = format!("patch -p1 --quiet < {}", quote(&patch.display().to_string()));
     shell(&cmd, tree, &BTreeMap::new(), log)
 }
 

@@ -67,6 +67,19 @@ pub fn shell(cmd: &str, cwd: &Path, env: &BTreeMap<String, String>, log: &Path) 
     logged(&mut command, cmd, log)
 }
 
+/// Appends `lines` to `log`.
+pub fn append_lines(log: &Path, lines: &[String]) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .with_context(|| format!("cannot open {}", log.display()))?;
+    for line in lines {
+        writeln!(file, "{line}").with_context(|| format!("cannot write {}", log.display()))?;
+    }
+    Ok(())
+}
+
 /// Runs `command` (described as `what`) with its output appended to `log`;
 /// on failure the error quotes the log's last lines.
 pub fn logged(command: &mut Command, what: &str, log: &Path) -> anyhow::Result<()> {

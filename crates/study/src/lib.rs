@@ -2,7 +2,7 @@
 //!
 //! A [`study::Study`] names program versions, monitoring strategies and a
 //! test suite. The harness builds every (version, arm) pair in a scratch
-//! copy ([`exec`]), runs every test under limits ([`run`]), makes the
+//! copy ([`exec`]), runs every test under limits (`weft_run::execute`), makes the
 //! reports some strategies' aspects read ([`report_stage`]), derives the
 //! oracle fault matrix from output equality with the original
 //! ([`oracle`]), learns ranges from P% of the original's training runs and
@@ -12,7 +12,6 @@
 
 pub mod cache;
 pub mod collect;
-pub mod command_line;
 pub mod detect_invariants;
 pub mod detection;
 pub mod driver;
@@ -24,12 +23,9 @@ pub mod matrix;
 pub mod metrics;
 pub mod oracle;
 pub mod plot;
-pub mod progress;
 pub mod report;
 pub mod report_stage;
-pub mod run;
 pub mod run_records;
-pub mod scratch;
 pub mod store;
 pub mod study;
 pub mod summary;

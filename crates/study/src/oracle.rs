@@ -1,7 +1,7 @@
 //! The perfect oracle (§4.1): a version passes a test when its outputs
 //! equal the original's.
 
-use super::run::RunRecord;
+use weft_run::RunRecord;
 
 /// Whether `version` behaved as `original` did: same exit status, same
 /// stdout, same named output files (and same stderr when asked), and it

@@ -31,7 +31,7 @@ struct JsonReport<'a> {
 /// one-screen summary (Markdown) that heads `report.md`.
 pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> anyhow::Result<String> {
     let out = &study.out_dir;
-    let progress = super::progress::Progress::new("experiment (report)", "reports", 1);
+    let progress = weft_run::Progress::new("experiment (report)", "reports", 1);
     let (sentence, summary_table) =
         summary::summary(&results.oracle, &results.evaluations, study.alarm_budget);
     let summary = format!("{sentence}\n{}", summary_table.to_markdown());

@@ -23,8 +23,8 @@ use anyhow::Context;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::cache::hex;
-use super::run::RunRecord;
+use weft_run::RunRecord;
+use weft_run::hex;
 
 /// `PRAGMA application_id` of a study database ("weft").
 pub const APPLICATION_ID: i32 = 0x7765_6674;
@@ -307,7 +307,7 @@ impl Store {
         }
         shards.sort();
         self.flush()?;
-        let progress = super::progress::Progress::new("experiment (merging shards)", "shards", shards.len());
+        let progress = weft_run::Progress::new("experiment (merging shards)", "shards", shards.len());
         let mut inner = self.lock();
         for (_, shard) in &shards {
             progress.message(shard.display().to_string());

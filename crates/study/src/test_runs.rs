@@ -19,10 +19,10 @@ use super::exec::Ctx;
 use super::fsops::{copy_into, recreate};
 use super::jobs::Arm;
 use super::matrix::Observation;
-use super::run::{Execution, RECORD_VERSION, RunRecord, execute};
 use super::run_records::{decode_ranges, encode_ranges, pack_files, unpack_files};
 use super::store::{Finished, Kept, RunId, Timings};
 use super::study::Detector;
+use weft_run::{Execution, RECORD_VERSION, RunRecord, execute};
 
 impl Ctx<'_> {
     /// The directory of a report stage's run.

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use weft_run::quote;
 
 /// In a command, the word part replaced by the input file's path.
 pub const INPUT_MARK: &str = "@@";
@@ -40,7 +41,7 @@ impl Input {
                 let path_text = path.display().to_string();
                 let words: Vec<String> = program
                     .iter()
-                    .map(|w| sh_quote(&w.replace(INPUT_MARK, &path_text)))
+                    .map(|w| quote(&w.replace(INPUT_MARK, &path_text)))
                     .collect();
                 let marked = program.iter().any(|w| w.contains(INPUT_MARK));
                 (words.join(" "), (!marked).then_some(path.as_path()))
@@ -67,11 +68,7 @@ pub fn from_dir(dir: &Path) -> anyhow::Result<Vec<Input>> {
         let entry = entry.with_context(|| format!("cannot read inputs {}", dir.display()))?;
         let path = std::path::absolute(entry.path())?;
         if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            inputs.push(Input {
-                name,
-                source: Source::File(path),
-            });
+            inputs.push(from_file(path));
         }
     }
     if inputs.is_empty() {
@@ -79,6 +76,17 @@ pub fn from_dir(dir: &Path) -> anyhow::Result<Vec<Input>> {
     }
     inputs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(inputs)
+}
+
+/// The input file at `path` (absolute), named by its file name.
+pub fn from_file(path: PathBuf) -> Input {
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+    Input {
+        name,
+        source: Source::File(path),
+    }
 }
 
 /// Every line of the test file `file` that is neither empty nor a `#`
@@ -102,11 +110,6 @@ pub fn from_tests(file: &Path) -> anyhow::Result<Vec<Input>> {
         bail!("no tests: {} has no line that is a command", file.display());
     }
     Ok(inputs)
-}
-
-/// `text` quoted for `sh`.
-pub fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]

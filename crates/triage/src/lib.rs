@@ -4,20 +4,23 @@
 //! groups apart.
 //!
 //! The steps, one module each: [`inputs`] and [`revisions`] say what to
-//! run, [`observe`] runs it (through `weft_study::run::execute`) into a
+//! run, [`observe`] runs it (through `weft_run::execute`) into a
 //! [`table::Table`], [`classes`] groups revisions that behave the same and
 //! measures the groups against a truth, [`tree`] chooses the questions,
 //! [`report`] gathers the findings, [`questions`] and [`print`] show them,
-//! and [`ask`] asks the questions.
+//! [`ask`] asks the questions, and [`fuzz`] looks for inputs telling
+//! apart revisions the given inputs leave in one class.
 
 pub mod ask;
 pub mod classes;
+pub mod fuzz;
 pub mod inputs;
 pub mod observe;
 pub mod print;
 pub mod questions;
 pub mod report;
 pub mod revisions;
+pub mod stdin_test;
 pub mod table;
 pub mod tree;
 

@@ -1,5 +1,5 @@
 //! Running every revision on every input, in parallel, through weft's one
-//! way to run a program under a timeout (`weft_study::run::execute`), and
+//! way to run a program under a timeout (`weft_run::execute`), and
 //! reducing each run to an [`Observation`].
 
 use std::collections::BTreeMap;
@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use rayon::prelude::*;
-use weft_study::run::{Abnormal, Execution, RunRecord, execute};
+use weft_run::{Abnormal, Execution, RunRecord, execute};
 
-use super::inputs::{Input, sh_quote};
+use super::inputs::Input;
 use super::table::{Aspect, Observation, Outputs, ProcessValues, Table};
-use weft_study::progress::Progress;
+use weft_run::Progress;
+use weft_run::quote;
 
 /// Bytes of stdout or stderr kept per run; a run writing more is stopped
 /// and observed as `output cap`.
@@ -70,7 +71,7 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             .map(|&(revision, input)| {
                 let dir = match &scratch {
                     Scratch::Kept(dir) => dir.join(format!("rev-{revision}")).join(format!("input-{input}")),
-                    Scratch::Temporary(dir) => dir
+                    Scratch::Temporary { dir, .. } => dir
                         .path()
                         .join(format!("worker-{}", rayon::current_thread_index().unwrap_or(0))),
                 };
@@ -86,6 +87,8 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
             })
             .collect()
     });
+    // Runs killed by a signal must not be taken for observations.
+    weft_interrupt::settle();
     progress.finish();
     let rows = observed?
         .chunks(plan.inputs.len())
@@ -110,14 +113,23 @@ pub fn observe(plan: &Plan) -> anyhow::Result<Observed> {
 }
 
 /// Where the runs' files go: a kept directory, or a temporary one removed
-/// at the end.
+/// at the end, on an error, and on SIGINT, SIGTERM or SIGHUP (which also
+/// stop every run: `weft_interrupt`).
 enum Scratch {
     Kept(PathBuf),
-    Temporary(tempfile::TempDir),
+    // Fields drop in order: the registration for removal on a signal ends
+    // before the directory is removed.
+    Temporary {
+        _removed: weft_interrupt::RemovedOnSignal,
+        dir: tempfile::TempDir,
+    },
 }
 
 impl Scratch {
     fn new(keep: Option<&Path>) -> anyhow::Result<Scratch> {
+        // On a signal the runs are killed in any case; only a temporary
+        // directory is removed (a kept one is the user's).
+        weft_interrupt::guard("weft triage");
         match keep {
             Some(dir) => {
                 if dir.exists() {
@@ -126,9 +138,11 @@ impl Scratch {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
                 Ok(Scratch::Kept(std::path::absolute(dir)?))
             }
-            None => Ok(Scratch::Temporary(
-                tempfile::tempdir().context("cannot create a temporary directory")?,
-            )),
+            None => {
+                let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+                let _removed = weft_interrupt::RemovedOnSignal::new(dir.path().to_path_buf());
+                Ok(Scratch::Temporary { _removed, dir })
+            }
         }
     }
 }
@@ -201,7 +215,7 @@ impl Run<'_> {
         // where weft was started.
         let script = format!(
             "cd {} || exit 125\n{command}",
-            sh_quote(&self.plan.start_dir.display().to_string())
+            quote(&self.plan.start_dir.display().to_string())
         );
         let env: BTreeMap<String, String> = [
             ("WEFT_REV".to_string(), self.revision.to_string()),

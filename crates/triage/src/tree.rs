@@ -1,17 +1,20 @@
 //! The decision tree: which input to ask about first, then next, until
 //! one behaviour class is left.
 //!
-//! A node holds a set of classes. Its question is the input with the
-//! highest information gain over them, chosen greedily (ID3): the entropy
-//! of the classes minus the expected entropy after learning what the
-//! right revision does on that input. Each class is weighted by its number
-//! of revisions: with every revision equally likely to be the right one, a
-//! class of five patches is five times as likely to hold it as a class of
-//! one, and asking first what splits big classes apart shortens the
-//! expected session. Ties go to the earlier input, so the tree depends
-//! only on the inputs' order. An input on which all the node's classes
-//! agree gains nothing and is never asked; classes that no input tells
-//! apart end in one leaf.
+//! A node holds a set of classes and asks about one input; its answers are
+//! every distinct observation of that input among the node's classes (a
+//! multiway split, not yes/no on one output). The question is chosen
+//! greedily, for balance first: the input whose largest part (in classes)
+//! needs the fewest further yes/no questions, `⌈log₂ part⌉`, so the depth
+//! stays near `⌈log₂ classes⌉` whenever the inputs allow it. Among inputs
+//! equally balanced in that sense, the one with the highest information
+//! gain wins (ID3), each class weighted by its number of revisions: with
+//! every revision equally likely to be the right one, a class of five
+//! patches is five times as likely to hold it as a class of one, and
+//! splitting big classes apart first shortens the expected session. Ties go
+//! to the earlier input, so the tree depends only on the inputs' order. An
+//! input on which all the node's classes agree is never asked; classes that
+//! no input tells apart end in one leaf.
 
 use std::collections::BTreeMap;
 
@@ -53,14 +56,19 @@ pub fn build(classes: &[Class]) -> Tree {
 
 fn node(classes: &[Class], members: Vec<usize>) -> Tree {
     let inputs = classes.first().map_or(0, |c| c.signature.len());
-    let mut best: Option<(usize, f64)> = None;
+    let mut best: Option<(usize, u32, f64)> = None;
     for input in 0..inputs {
         let g = gain(classes, &members, input);
-        if g > best.map_or(EPSILON, |(_, b)| b + EPSILON) {
-            best = Some((input, g));
+        if g <= EPSILON {
+            continue;
+        }
+        let balance = balance(classes, &members, input);
+        let better = best.is_none_or(|(_, b, bg)| balance < b || (balance == b && g > bg + EPSILON));
+        if better {
+            best = Some((input, balance, g));
         }
     }
-    let Some((input, gain)) = best else {
+    let Some((input, _, gain)) = best else {
         return Tree::Leaf(members);
     };
     let answers = split(classes, &members, input)
@@ -71,6 +79,18 @@ fn node(classes: &[Class], members: Vec<usize>) -> Tree {
         })
         .collect();
     Tree::Question { input, gain, answers }
+}
+
+/// How many yes/no questions the largest part left by asking about `input`
+/// needs at least: `⌈log₂⌉` of its number of classes. Smaller is more
+/// balanced.
+pub fn balance(classes: &[Class], members: &[usize], input: usize) -> u32 {
+    let largest = split(classes, members, input)
+        .values()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0);
+    largest.next_power_of_two().trailing_zeros()
 }
 
 /// `members` grouped by their observation of `input`.
@@ -228,6 +248,73 @@ mod tests {
         assert_eq!(tree.classes(), vec![0, 1, 2]);
         let alone = [class(1, &[0]), class(1, &[0])];
         assert_eq!(build(&alone), Tree::Leaf(vec![0, 1]));
+    }
+
+    /// Asserts that every class has a leaf of its own and that the depth
+    /// meets `⌈log₂ classes⌉ + 1`.
+    fn assert_near_minimum(classes: &[Class], tree: &Tree) {
+        let mut reached = tree.classes();
+        reached.sort();
+        assert_eq!(reached, (0..classes.len()).collect::<Vec<_>>(), "{tree:?}");
+        assert!(tree.unseparated().is_empty(), "{tree:?}");
+        let bound = classes.len().next_power_of_two().trailing_zeros() as usize + 1;
+        assert!(
+            tree.depth() <= bound,
+            "depth {} > {bound}: {tree:?}",
+            tree.depth()
+        );
+    }
+
+    /// Classes of the given sizes; input `i < n` sets class `i` apart
+    /// (yes/no), then one input per `base`-ary digit of the class's
+    /// index (a multiway question).
+    fn isolating_and_digit_inputs(sizes: &[u32], base: usize, digits: u32) -> Vec<Class> {
+        let n = sizes.len();
+        let sig = |k: usize| {
+            let isolating = (0..n).map(|i| usize::from(i == k));
+            let digit = (0..digits).map(|d| k / base.pow(d) % base);
+            isolating.chain(digit).collect::<Vec<_>>()
+        };
+        (0..n).map(|k| class(sizes[k], &sig(k))).collect()
+    }
+
+    #[test]
+    fn balanced_questions_beat_setting_the_biggest_class_apart_first() {
+        // Weights 16, 8, 4, 2, 1, 1: the information gain alone sets the
+        // biggest class apart, then the next, a chain five deep. Binary
+        // digits of the class index tell the six apart in three.
+        let classes = isolating_and_digit_inputs(&[16, 8, 4, 2, 1, 1], 2, 3);
+        let tree = build(&classes);
+        assert_near_minimum(&classes, &tree);
+        assert_eq!(tree.depth(), 3);
+        assert_eq!(question_input(&tree), Some(6), "the first digit: {tree:?}");
+    }
+
+    #[test]
+    fn a_question_with_three_answers_counts_all_three() {
+        // 27 classes, one holding most revisions: three questions with
+        // three answers each tell them apart; yes/no questions alone would
+        // need 26.
+        let mut sizes = vec![1; 27];
+        sizes[13] = 40;
+        let classes = isolating_and_digit_inputs(&sizes, 3, 3);
+        let tree = build(&classes);
+        assert_near_minimum(&classes, &tree);
+        assert_eq!(tree.depth(), 3);
+        assert_eq!(tree.questions(27), vec![3; 27]);
+    }
+
+    #[test]
+    fn only_yes_no_questions_still_reach_every_class() {
+        // No balanced input exists: every class is reached, and the depth
+        // is what the inputs allow (one class set apart per question).
+        let classes = isolating_and_digit_inputs(&[3, 1, 1, 1], 2, 0);
+        let tree = build(&classes);
+        let mut reached = tree.classes();
+        reached.sort();
+        assert_eq!(reached, vec![0, 1, 2, 3]);
+        assert!(tree.unseparated().is_empty());
+        assert_eq!(tree.depth(), 3);
     }
 
     #[test]

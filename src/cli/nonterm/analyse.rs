@@ -10,16 +10,12 @@
 //! Exit status: 0 analysed (whatever was found); 2 unreadable input,
 //! missing solver or solver error.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use serde_json::json;
-use weft_loops::{Loop, Semantics, Verdict, find};
+use weft_loops::{Found, Semantics, survey};
 use weft_smt::{Kind, Solver};
-
-use crate::output::{Entry, EntryKind};
-use crate::program::Program;
 
 /// Find loops that provably never end once a condition holds.
 #[derive(clap::Args, Debug)]
@@ -57,17 +53,6 @@ pub struct Args {
     weave: Option<PathBuf>,
 }
 
-/// One loop's findings.
-struct Found {
-    file: String,
-    line: usize,
-    kind: &'static str,
-    outside: Option<String>,
-    /// Per semantics: the SRC text and whether it was stuck, or the reason.
-    results: Vec<(Semantics, Verdict)>,
-    millis: f64,
-}
-
 pub fn run(args: &Args) -> anyhow::Result<i32> {
     match analyse(args) {
         Ok(()) => Ok(0),
@@ -88,26 +73,12 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
     };
     let budget = Duration::from_secs_f64(args.budget.max(0.001));
     let started = Instant::now();
-    let mut program = load(&args.files)?;
+    let mut program = weft_loops::load(&args.files)?;
     crate::cli::tree::warn_not_understood(&mut program);
-    let (files, sema) = program.with_semantics();
-    let per_file: Vec<Vec<Loop>> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| weft_loops::loops_in(f, sema, i))
-        .collect();
-    let jobs: Vec<(usize, &Loop)> = per_file
-        .iter()
-        .enumerate()
-        .flat_map(|(i, ls)| ls.iter().map(move |l| (i, l)))
-        .collect();
-    let found: Vec<anyhow::Result<Found>> = jobs
-        .par_iter()
-        .map(|(i, l)| analyse_loop(&files[*i].path, l, &semantics, &solver, budget))
-        .collect();
-    let found = found.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let survey = survey(&mut program, &semantics, &solver, budget)?;
+    let found = &survey.found;
     let elapsed = started.elapsed();
-    for f in &found {
+    for f in found {
         if args.json {
             println!("{}", to_json(f));
         } else {
@@ -115,7 +86,7 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         }
     }
     if !args.json {
-        summary(&found, &semantics, elapsed);
+        summary(found, &semantics, elapsed);
     }
     if let Some(dir) = &args.weave {
         std::fs::create_dir_all(dir)?;
@@ -124,84 +95,11 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
         } else {
             Semantics::BitVector
         };
-        let mut found = found.iter();
-        for (file, loops) in files.iter().zip(&per_file) {
-            let mut checks = Vec::new();
-            for (l, f) in loops.iter().zip(found.by_ref()) {
-                let src = f.results.iter().find_map(|(s, r)| match r {
-                    Ok((text, _)) if *s == weave_semantics => Some(text),
-                    _ => None,
-                });
-                if let (Some(src), Some(l)) = (src, in_original(file, l)) {
-                    checks.push((l, src.clone()));
-                }
-            }
-            let name = file
-                .path
-                .file_name()
-                .ok_or_else(|| anyhow::anyhow!("{}: not a file", file.path.display()))?;
-            let checks: Vec<(&Loop, String)> = checks.iter().map(|(l, s)| (l, s.clone())).collect();
-            let woven = weft_loops::weave_checks(&file.text, &file.path.display().to_string(), &checks);
+        for (name, woven) in survey.checked(weave_semantics)? {
             std::fs::write(dir.join(name), woven)?;
         }
     }
     Ok(())
-}
-
-/// The C files as `weft weave` loads them: each parsed by a front end that
-/// knows the macros of the headers beside it.
-fn load(paths: &[PathBuf]) -> anyhow::Result<Program> {
-    let mut entries = Vec::new();
-    for path in paths {
-        anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
-        entries.push(Entry {
-            source: path.clone(),
-            dest: path.clone(),
-            kind: EntryKind::File { weave: true },
-        });
-    }
-    Program::load(&entries, None)
-}
-
-/// Loop `l` of `file` with its byte ranges in the original text (the front
-/// end's view may differ where it repaired a macro); none when a range is
-/// not the original's.
-fn in_original(file: &weft_c::ParsedFile, l: &Loop) -> Option<Loop> {
-    Some(Loop {
-        range: file.original_range(l.range.clone())?,
-        body: file.original_range(l.body.clone())?,
-        ..l.clone()
-    })
-}
-
-fn analyse_loop(
-    file: &Path,
-    l: &Loop,
-    semantics: &[Semantics],
-    solver: &Solver,
-    budget: Duration,
-) -> anyhow::Result<Found> {
-    let start = Instant::now();
-    let mut found = Found {
-        file: file.display().to_string(),
-        line: l.line,
-        kind: l.kind,
-        outside: None,
-        results: Vec::new(),
-        millis: 0.0,
-    };
-    match &l.fragment {
-        Err(why) => found.outside = Some(why.clone()),
-        Ok(fragment) => {
-            for &s in semantics {
-                found
-                    .results
-                    .push((s, find(fragment, s, &solver.with_budget(budget))?));
-            }
-        }
-    }
-    found.millis = start.elapsed().as_secs_f64() * 1000.0;
-    Ok(found)
 }
 
 fn print_text(f: &Found) {
@@ -221,6 +119,9 @@ fn print_text(f: &Found) {
             }
             Err(why) => println!("{at}: no SRC under {}: {why}", s.name()),
         }
+    }
+    if let Some(src) = weft_loops::only_overflow_ends(&f.results) {
+        println!("{at}: from {src} it never ends unless a signed integer overflows (undefined behaviour)");
     }
 }
 
@@ -243,6 +144,7 @@ fn to_json(f: &Found) -> serde_json::Value {
         "file": f.file, "line": f.line, "kind": f.kind,
         "fragment": f.outside.is_none(), "outside": f.outside,
         "results": results, "ms": f.millis,
+        "overflow_only": weft_loops::only_overflow_ends(&f.results),
     })
 }
 

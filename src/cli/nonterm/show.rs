@@ -6,15 +6,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
 use serde_json::json;
-use weft_monitor::nonterm::record::FORMAT;
-use weft_monitor::nonterm::{Report, ReportFile, Verdict, read_reports};
+use weft_monitor::nonterm::{Report, ReportFile, Verdict, read_all};
 
 /// Prints every report in `inputs` (directories searched for *.nonterm,
 /// or files), as text or JSON lines.
 pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
-    let files = match read_all(inputs) {
+    let files = match read_all(inputs).map_err(anyhow::Error::msg) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -94,24 +92,4 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
         file.header.pid,
         report.policy
     )
-}
-
-/// The report files under `inputs`.
-pub fn read_all(inputs: &[PathBuf]) -> anyhow::Result<Vec<ReportFile>> {
-    let mut files = Vec::new();
-    for input in inputs {
-        let paths = if input.is_dir() {
-            FORMAT
-                .files_in(input)
-                .with_context(|| format!("cannot list {}", input.display()))?
-        } else if input.exists() {
-            vec![input.clone()]
-        } else {
-            bail!("{}: no such file or directory", input.display());
-        };
-        for path in paths {
-            files.push(read_reports(&path).map_err(anyhow::Error::msg)?);
-        }
-    }
-    Ok(files)
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 
-use super::convert::{JpHandle, keys, text, to_dynamic, to_value, truthy, tuple_map};
+use super::convert::{JpHandle, Tuples, keys, text, to_dynamic, to_value, truthy};
 use super::host::{Host, HostError, InsertAt};
 use super::select::{join, select};
 use super::shared_host::SharedHost;
@@ -43,6 +43,17 @@ pub struct Context {
     /// The script APIs of the layers above the engine (monitors).
     pub apis: Arc<[ScriptApi]>,
     pub limits: Limits,
+    pub echo: Echo,
+}
+
+/// Where the lines an aspect prints go besides [`super::RunReport::printed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Echo {
+    /// Also to standard output as they come (`weft weave`).
+    Stdout,
+    /// Only into the report: a weave inside a longer command (a study's
+    /// build, `weft nonterm check`) decides itself where they go.
+    Collect,
 }
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
@@ -62,12 +73,14 @@ impl Context {
     }
 
     fn print(&self, line: &str) {
-        println!("{line}");
+        if self.echo == Echo::Stdout {
+            println!("{line}");
+        }
         self.collected().printed.push(line.to_string());
     }
 
     /// `weft_tuples(apply, values, site)`: the joined tuples of an apply.
-    fn tuples(&self, apply: rhai::INT, values: Array, site: rhai::INT) -> Fallible<Array> {
+    fn tuples(&self, apply: rhai::INT, values: Array, site: rhai::INT) -> Fallible<Tuples> {
         let site = site_index(site);
         let chains = usize::try_from(apply)
             .ok()
@@ -84,7 +97,7 @@ impl Context {
                 .collect();
             selected.push(select(chain, &values, &mut host).map_err(|e| failure(e, site))?);
         }
-        Ok(join(selected).into_iter().map(tuple_map).collect())
+        Ok(Tuples(join(selected)))
     }
 
     /// `weft_insert(jp, position, code, site)`. A refusal is a warning.
@@ -201,6 +214,9 @@ fn register_joinpoints(engine: &mut Engine, context: &Context) {
 
 /// The functions LARA statements translate to.
 fn register_actions(engine: &mut Engine, context: &Context) {
+    engine
+        .register_type_with_name::<Tuples>("tuples")
+        .register_iterator::<Tuples>();
     let c = context.clone();
     engine.register_fn(
         "weft_tuples",

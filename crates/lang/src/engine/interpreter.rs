@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rhai::{Dynamic, Map, Scope};
 
-use super::builtins::{Collected, Context, engine};
+use super::builtins::{Collected, Context, Echo, engine};
 use super::error::{EngineError, from_parse, from_rhai};
 use super::host::Host;
 use super::shared_host::SharedHost;
@@ -28,6 +28,9 @@ const SCRIPT_STACK: usize = 64 * 1024 * 1024;
 /// bound what the script may use (operations, time, value sizes, files).
 /// The module is first checked as `weft check` checks it.
 ///
+/// The lines the aspect prints also go to standard output as they come;
+/// [`run_collected`] keeps them only in the report.
+///
 /// For the length of the run the host is moved out of `host` (which holds
 /// `H::default()` meanwhile) into a handle the script's functions share,
 /// and moved back before returning, whatever the outcome.
@@ -38,6 +41,30 @@ pub fn run<H: Host + Send + Default + 'static>(
     apis: &[ScriptApi],
     limits: &Limits,
     host: &mut H,
+) -> Result<RunReport, EngineError> {
+    run_echoing(module, entry, args, apis, limits, host, Echo::Stdout)
+}
+
+/// [`run`], with the lines the aspect prints kept only in the report.
+pub fn run_collected<H: Host + Send + Default + 'static>(
+    module: &Module,
+    entry: Option<&str>,
+    args: &[(String, String)],
+    apis: &[ScriptApi],
+    limits: &Limits,
+    host: &mut H,
+) -> Result<RunReport, EngineError> {
+    run_echoing(module, entry, args, apis, limits, host, Echo::Collect)
+}
+
+fn run_echoing<H: Host + Send + Default + 'static>(
+    module: &Module,
+    entry: Option<&str>,
+    args: &[(String, String)],
+    apis: &[ScriptApi],
+    limits: &Limits,
+    host: &mut H,
+    echo: Echo,
 ) -> Result<RunReport, EngineError> {
     let diagnostics = check(module, limits);
     if diagnostics.has_errors() {
@@ -59,6 +86,7 @@ pub fn run<H: Host + Send + Default + 'static>(
         collected: Arc::clone(&collected),
         apis: apis.into(),
         limits: *limits,
+        echo,
     };
     let outcome = std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()

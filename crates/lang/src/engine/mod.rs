@@ -19,7 +19,7 @@ mod translate_expr;
 
 pub use error::EngineError;
 pub use host::{Host, HostError, InsertAt};
-pub use interpreter::run;
+pub use interpreter::{run, run_collected};
 pub use select::{Tuple, join, select};
 
 use crate::Limits;

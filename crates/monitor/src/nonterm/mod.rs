@@ -16,5 +16,5 @@ pub mod harness;
 pub mod record;
 pub mod spec;
 
-pub use record::{Report, ReportFile, Verdict, read_reports};
+pub use record::{Report, ReportFile, Verdict, read_all, read_reports};
 pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy, Schedule};

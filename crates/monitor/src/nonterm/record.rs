@@ -2,7 +2,7 @@
 //! `runtime/weft_nonterm_cold.h`): the common header, the unit's loop
 //! declarations, then one line per report.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::spec::{LoopDecl, Policy};
 use crate::record::{Format, HEADER_SIZE, Header, RecordError};
@@ -89,6 +89,16 @@ fn show(kind: VarKind, bits: u64) -> String {
 pub fn read_reports(path: &Path) -> Result<ReportFile, String> {
     let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse(&data).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The report files `inputs` name (directories searched for `*.nonterm`,
+/// see [`Format::files_named`]), read; errors name the file.
+pub fn read_all(inputs: &[PathBuf]) -> Result<Vec<ReportFile>, String> {
+    FORMAT
+        .files_named(inputs)?
+        .iter()
+        .map(|p| read_reports(p))
+        .collect()
 }
 
 /// Parses a report file's bytes.

@@ -60,6 +60,23 @@ pub fn run_files(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
         .map_err(|e| TraceError::Read(format!("{}: {e}", dir.display())))
 }
 
+/// The trace files `inputs` name, in order (see
+/// [`crate::record::Format::files_named`]); a directory holding none is
+/// [`TraceError::Empty`].
+pub fn named_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, TraceError> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let found = FORMAT
+            .files_named(std::slice::from_ref(input))
+            .map_err(TraceError::Read)?;
+        if found.is_empty() {
+            return Err(TraceError::Empty(input.clone()));
+        }
+        files.extend(found);
+    }
+    Ok(files)
+}
+
 /// Feeds every sample of `files` to `engine`, streaming each file (one
 /// sample in memory at a time); returns the samples fed and whether a file
 /// was capped (`WEFT_TRACE_MAX_MB`).

@@ -2,7 +2,7 @@
 //! each run and reused, instead of a directory tree per run. They live in
 //! a directory of their own under the work directory, unique to this
 //! process (so that `--step` processes sharing a work directory never
-//! meet), removed when the execution ends, on an error, and on a signal
+//! meet: a study's `--step` workers), removed when the execution ends, on an error, and on a signal
 //! (SIGINT, SIGTERM, SIGHUP: see `weft_interrupt`). One left by a process
 //! killed outright (SIGKILL, a crash) is removed at the next start: the
 //! owner of a scratch area holds a lock on its `lock` file while it lives,
@@ -41,9 +41,10 @@ pub struct RunDirs {
 
 impl Scratch {
     /// A new scratch area under `work_dir`, once the stale areas of
-    /// processes killed outright are removed.
-    pub fn new(work_dir: &Path) -> anyhow::Result<Scratch> {
-        weft_interrupt::guard("weft experiment");
+    /// processes killed outright are removed. `command` names the command
+    /// in the message of a signal that stops it (`weft experiment`).
+    pub fn new(work_dir: &Path, command: &'static str) -> anyhow::Result<Scratch> {
+        weft_interrupt::guard(command);
         remove_stale(work_dir)?;
         let fail = || format!("cannot create a scratch directory in {}", work_dir.display());
         let root = tempfile::Builder::new()

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::cache::hash_bytes;
-use super::command_line::direct_argv;
+use crate::command_line::direct_argv;
+use crate::digest::hash_bytes;
 
 /// Changes whenever what a run records changes (as when `$WEFT_BUILD`
 /// began to be replaced in its output), so that cached runs are redone.

@@ -1,7 +1,7 @@
 //! Progress of long work on stderr: a bar on a terminal, otherwise (a log,
 //! a batch job) a plain line every [`PLAIN_EVERY`] at most, saying what is
 //! being done and the time left, so that a long study or triage is never
-//! silent. Studies and triage both use it.
+//! silent. Studies, triage and `weft nonterm check` use it.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;

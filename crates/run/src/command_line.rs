@@ -1,4 +1,6 @@
-//! Test commands without shell syntax, run without a shell.
+//! Shell words, done once: [`quote`] spells any text as one `sh` word,
+//! [`command`] an argument vector as one command line, and [`direct_argv`]
+//! reads a command line back when no shell is needed.
 //!
 //! Most tests of a suite are one program with arguments
 //! (`"$WEFT_BUILD/prog" gcd 12 18`); starting `sh -c` for each costs about
@@ -25,6 +27,17 @@ const SHELL_WORDS: &[&str] = &[
 const SPECIAL: &[char] = &[
     '|', '&', ';', '<', '>', '(', ')', '`', '\\', '*', '?', '[', ']', '#', '~', '{', '}', '!', '\n', '\r',
 ];
+
+/// `text` as one `sh` word: single-quoted, each `'` written `'\''`.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// An argument vector as one `sh` command line, every word quoted.
+pub fn command<S: AsRef<str>>(argv: &[S]) -> String {
+    let words: Vec<String> = argv.iter().map(|w| quote(w.as_ref())).collect();
+    words.join(" ")
+}
 
 /// The argument vector `sh -c cmd` would execute, or `None` when the
 /// command needs the shell. Variables come from `env`, then from this
@@ -133,6 +146,25 @@ mod tests {
             argv(r#"p "--x=$NO_SUCH_VARIABLE_SET" -"#).unwrap(),
             ["p", "--x=", "-"]
         );
+    }
+
+    #[test]
+    fn quoted_words_read_back_as_written() {
+        let words = ["/w/it's here/prog", "", "a b", "$HOME", "'", "x\"y", "*", "\\n"];
+        let line = format!("printf '%s\\0' {}", command(&words));
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .output()
+            .unwrap();
+        let printed: Vec<&str> = std::str::from_utf8(&out.stdout)
+            .unwrap()
+            .split_terminator('\0')
+            .collect();
+        assert_eq!(printed, words);
+        // Without a quote inside, no shell is needed to read them back.
+        let plain = ["/w/b/prog", "", "a b", "$HOME", "x\"y", "*"];
+        assert_eq!(argv(&command(&plain)).unwrap(), plain);
     }
 
     #[test]
