@@ -34,6 +34,8 @@ projects=(
   "lua5.4 5.4.4-3+deb12u1 README"
   "jansson 2.14-2 CHANGES"
   "bzip2 1.0.8-5 CHANGES"
+  "lz4 1.9.4-1 NEWS"
+  "libogg 1.3.5-3 configure.ac"
 )
 
 command -v ctags >/dev/null || { echo "bench-generality: ctags missing: scripts/install-deps.sh" >&2; exit 1; }

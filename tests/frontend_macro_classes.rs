@@ -242,3 +242,28 @@ fn expression_macros_taking_an_operator() {
         functions: &["calc", "main"],
     });
 }
+
+#[test]
+fn a_statement_per_branch_of_a_conditional_group() {
+    check(&Case {
+        name: "statement per branch",
+        definitions: "#define SOLO 1\n",
+        code: "static int pick(const int *p, int n)\n{\n    int r = 0;\n    if (p == NULL)\n#ifdef SOLO\n        return -1;\n#else\n        r = 2;\n#endif\n\
+                   else /* either way */\n#if defined(SOLO) && SOLO > 1\n        r = 3;\n#elif defined(SOLO)\n        r = *p + n;\n#else\n        r = 4;\n#endif\n\
+                   while (r > 10) // halve\n#ifndef SOLO\n        r = 0;\n#else\n        r /= 2;\n#endif\n    return r;\n}\n\
+               int main(void)\n{\n    int v = 40;\n    printf(\"%d %d\\n\", pick(NULL, 1), pick(&v, 2));\n    return 0;\n}\n",
+        functions: &["pick", "main"],
+    });
+}
+
+#[test]
+fn declaration_macros_standing_alone() {
+    check(&Case {
+        name: "declaration macro",
+        definitions: "#define DBG_BUFF char dbg_buff[16];\n#define DECLARE_COUNTER(n) int n = 0;\n",
+        code: "#include <string.h>\nstatic int count(const char *s)\n{\n    DBG_BUFF\n    DECLARE_COUNTER(total)\n    int i;\n\
+                   for (i = 0; s[i]; i++)\n        total++;\n    snprintf(dbg_buff, sizeof dbg_buff, \"%d\", total);\n    return total + (int)strlen(dbg_buff);\n}\n\
+               int main(void)\n{\n    DECLARE_COUNTER(unused) /* declared */\n    DBG_BUFF\n    dbg_buff[0] = 0;\n    printf(\"%s\", dbg_buff);\n    printf(\"%d %d\\n\", count(\"hello\"), unused);\n    return 0;\n}\n",
+        functions: &["count", "main"],
+    });
+}

@@ -26,7 +26,8 @@ pub enum MacroClass {
     /// `#define DC_PROTO(x) ()`). Uses, with their arguments, are replaced
     /// by the body.
     Punctuation,
-    /// Body is a block or a statement: a use written without `;` gets one.
+    /// Body is a block or a statement, or ends with `;` (a declaration
+    /// too): a use written without `;` gets one.
     Statement,
     /// A loop header (`for (...)`, or a name like `list_for_each`): a use
     /// followed by a block is read as a loop.
@@ -155,7 +156,12 @@ pub fn classify(
     {
         return MacroClass::Iterator;
     }
-    if matches!(words.first(), Some(&"{")) || words.first().is_some_and(|w| STATEMENT_WORDS.contains(w)) {
+    // A body ending in `;` is a whole statement or declaration (`#define
+    // DBG_BUFF char buf[256];`): its uses stand without one.
+    if matches!(words.first(), Some(&"{"))
+        || words.first().is_some_and(|w| STATEMENT_WORDS.contains(w))
+        || words.last() == Some(&";")
+    {
         return MacroClass::Statement;
     }
     if words.is_empty() {

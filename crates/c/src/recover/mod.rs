@@ -70,7 +70,10 @@ pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
     let toks = &info.tokens;
     let first = toks.partition_point(|t| t.range.end <= range.start);
     let last = toks.partition_point(|t| t.range.start < range.end.max(range.start + 1));
-    first..last.max(first)
+    // An empty range (a MISSING `;` after `if (c)`) marks the token after
+    // it: a conditional group there (`#ifdef X return 1; #else …`, a
+    // statement per branch) is the error's.
+    first..last.max(first + 1).min(toks.len()).max(first)
 }
 
 /// Applies heuristic repairs inside `win` (the widened window of the error

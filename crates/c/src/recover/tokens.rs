@@ -60,10 +60,14 @@ pub(super) fn repair_token(
     // So does a call a block follows inside a function (`with_lock(m) {
     // … }`): no function call is followed by a block.
     let block_shaped = depth > 0 && !keyword(name) && close.is_some_and(|c| next_after(c) == Some("{"));
-    if !suspect(macros, name) && !attribute_shaped && !block_shaped {
+    let prev = info.prev_live(i).map(|p| &toks[p]);
+    // A name after `struct`, `union` or `enum` is a tag, whatever a macro
+    // of that name expands to (`#define internal_state z_internal_state`
+    // renames it): blanking it leaves `struct *`.
+    let tag = prev.is_some_and(|p| matches!(p.text(src), "struct" | "union" | "enum"));
+    if tag || (!suspect(macros, name) && !attribute_shaped && !block_shaped) {
         return i;
     }
-    let prev = info.prev_live(i).map(|p| &toks[p]);
     let after_declarator = prev.is_some_and(|p| {
         p.text(src) == ")" || (p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
     });
@@ -78,7 +82,8 @@ pub(super) fn repair_token(
         }
         Some(c)
             if depth > 0
-                && info.at_statement_start(src, i, macros)
+                && (info.at_statement_start(src, i, macros)
+                    || after_unknown_statement(src, info, macros, i))
                 && !matches!(next_after(c), Some(";" | "," | ")" | "." | "->" | "=" | "[")) =>
         {
             if next_after(c).is_none_or(|n| !is_operator(n)) {
@@ -140,6 +145,25 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
             c
         }
+        // A macro no file defines, alone on its line inside a function
+        // (`DBG_BUFF` for `char buf[256];`), after a statement or another
+        // macro use: a whole statement or declaration without its `;`.
+        None if depth > 0
+            && macro_shaped(name)
+            && macros.get(name).is_none()
+            && prev.is_some_and(|p| {
+                p.end_line < t.line
+                    && (matches!(p.text(src), ";" | "{" | "}" | ")")
+                        || p.kind == TokenKind::Directive
+                        || (p.kind == TokenKind::Ident && macro_shaped(p.text(src))))
+            })
+            && info.next_live(i).is_some_and(|n| {
+                toks[n].line > t.end_line && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "}"))
+            }) =>
+        {
+            terminate_statement(src, info, i, i, set);
+            i
+        }
         // Between a pointer result's `*` and the name of a definition
         // (`const char * EXPORT name(err) int err; {…}`).
         None if depth == 0
@@ -179,6 +203,22 @@ pub(super) fn repair_token(
         }
         _ => i,
     }
+}
+
+/// True when token `i` starts a line after an unknown object-like macro
+/// alone on its line (`DBG_BUFF` then `DECLARE(n)`): a statement whose `;`
+/// the macro's body holds.
+fn after_unknown_statement(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize) -> bool {
+    let t = &info.tokens[i];
+    info.prev_live(i).is_some_and(|p| {
+        let m = &info.tokens[p];
+        let word = m.text(src);
+        m.kind == TokenKind::Ident
+            && m.end_line < t.line
+            && macro_shaped(word)
+            && macros.get(word).is_none()
+            && info.prev_live(p).is_none_or(|q| info.tokens[q].end_line < m.line)
+    })
 }
 
 /// True when token `i` may start a statement inside a function: after `;`,
