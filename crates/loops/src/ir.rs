@@ -74,6 +74,13 @@ impl IntType {
         if u.width >= s.width { u } else { s }
     }
 
+    /// `v` as this type holds it: reduced modulo 2^width, read signed or
+    /// unsigned (a bit-vector model's value, the C conversion).
+    pub fn wrap(self, v: i128) -> i128 {
+        let m = v.rem_euclid(1i128 << self.width);
+        if m > self.max() { m - (1i128 << self.width) } else { m }
+    }
+
     pub fn min(self) -> i128 {
         if self.signed {
             -(1i128 << (self.width - 1))

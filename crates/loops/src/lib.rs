@@ -9,6 +9,7 @@ pub mod candidates;
 pub mod constants;
 pub mod division;
 pub mod encode;
+pub mod entry;
 pub mod eof;
 pub mod extract;
 pub mod ir;
@@ -22,7 +23,8 @@ use std::path::Path;
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, only_overflow_ends, verify};
+pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, model, only_overflow_ends, verify};
+pub use entry::{Entry, entry};
 pub use survey::{Found, Survey, load, survey};
 
 /// One loop of a file, as found by [`loops`].

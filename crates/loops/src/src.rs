@@ -553,6 +553,45 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
 }
 
+/// A model of `src` with the loop's entry: values of the loop's variables
+/// at its head that satisfy S and the `entry` facts (variables known to
+/// hold a constant when the loop is entered); None when there is none.
+/// Bit-vector values are read at their type's signedness.
+pub fn model(
+    fragment: &Fragment,
+    src: &Src,
+    entry: &BTreeMap<String, i128>,
+    solver: &Solver,
+) -> Result<Option<BTreeMap<String, i128>>, String> {
+    let ctx = Ctx {
+        vars: &fragment.vars,
+        locals: &fragment.locals,
+        semantics: src.semantics,
+        solver,
+    };
+    let facts: Vec<Expr> = entry
+        .iter()
+        .filter(|(v, _)| fragment.vars.contains_key(*v))
+        .map(|(v, k)| Expr::bin(BinOp::Eq, Expr::Var(v.clone()), Expr::int(*k)))
+        .chain(std::iter::once(src.condition.clone()))
+        .collect();
+    let mut q = ctx.query();
+    q.assert(ctx.all(&facts)?);
+    for v in fragment.vars.keys() {
+        q.value(smt_var(v));
+    }
+    let Answer::Sat(found) = solver.check(&q).map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        fragment
+            .vars
+            .iter()
+            .filter_map(|(v, t)| Some((v.clone(), t.wrap(found.int(&smt_var(v))?))))
+            .collect(),
+    ))
+}
+
 /// An SRC found and re-verified, as the C text to check with how it was
 /// found ([`STUCK`], …, and the assumption: [`Src::how`]); or why there is
 /// none.

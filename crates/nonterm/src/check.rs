@@ -18,6 +18,9 @@ use weft_run::{Abnormal, RunRecord, execute};
 use weft_weave::{Services, weave_tree};
 
 use weft_interrupt as interrupt;
+use weft_loops::Semantics;
+
+use crate::presets::{PRESET_VARIABLE, Preset, presets};
 
 /// The monitor's aspect, shipped inside the binary so that `check` works
 /// wherever weft is installed.
@@ -113,7 +116,15 @@ pub fn check(args: &Options) -> anyhow::Result<Outcome> {
             temp.path().to_path_buf()
         }
     };
-    let weave_lines = weave(args, &work)?;
+    let mut weave_lines = weave(args, &work)?;
+    let presets = input_presets(args, &work);
+    for (run, preset) in presets.iter().enumerate() {
+        weave_lines.push(format!(
+            "inputs reaching the recurrence condition of {}: {} (run {run})",
+            preset.place,
+            preset.model.join(", ")
+        ));
+    }
     let program = build(args, &work)?;
     eprintln!(
         "running {} {} time{} (timeout {} s each)…",
@@ -129,7 +140,8 @@ pub fn check(args: &Options) -> anyhow::Result<Outcome> {
         loops: BTreeMap::new(),
     };
     for run in 0..runs {
-        let (record, files) = run_once(args, &work, &program, run)?;
+        let preset = presets.get(run).map(Preset::env);
+        let (record, files) = run_once(args, &work, &program, run, preset)?;
         outcome.reported.push(files.iter().any(|f| !f.reports.is_empty()));
         outcome.runs.push(record);
         for file in files {
@@ -216,6 +228,32 @@ fn goto_loops(args: &Options, work: &Path) -> anyhow::Result<(Vec<PathBuf>, Vec<
     Ok((files, lines))
 }
 
+/// Under `svcomp`, the input values that reach each loop's recurrence
+/// condition (`crate::presets`), read from the files woven (after the
+/// goto-loop pass), one run each from the first; none without a solver or
+/// with `--src off`.
+fn input_presets(args: &Options, work: &Path) -> Vec<Preset> {
+    let semantics = match src_semantics(&args.src) {
+        "bitvector" => Semantics::BitVector,
+        "ideal" => Semantics::Ideal,
+        _ => return Vec::new(),
+    };
+    let Ok(solver) = weft_smt::Solver::find(None, SOLVER_TIMEOUT) else {
+        return Vec::new();
+    };
+    if !args.svcomp {
+        return Vec::new();
+    }
+    let dir = work.join("loops");
+    let files: Vec<PathBuf> = args
+        .files
+        .iter()
+        .filter_map(|f| Some(dir.join(f.file_name()?)))
+        .collect();
+    let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    presets(&files, semantics, &solver)
+}
+
 /// The `src` input of the aspect: `auto` is bitvector when a solver is on
 /// `$PATH`.
 fn src_semantics(requested: &str) -> &str {
@@ -279,6 +317,7 @@ fn run_once(
     work: &Path,
     program: &Path,
     run: usize,
+    preset: Option<String>,
 ) -> anyhow::Result<(RunRecord, Vec<ReportFile>)> {
     let dir = work.join("runs").join(run.to_string());
     let cwd = dir.join("cwd");
@@ -286,12 +325,13 @@ fn run_once(
     std::fs::create_dir_all(&cwd)?;
     std::fs::create_dir_all(&out)?;
     let env: BTreeMap<String, String> = [
-        ("WEFT_OUT", out.display().to_string()),
-        ("WEFT_SEED", run.to_string()),
-        ("WEFT_NONTERM_POLICY", args.policy.clone()),
+        ("WEFT_OUT", Some(out.display().to_string())),
+        ("WEFT_SEED", Some(run.to_string())),
+        ("WEFT_NONTERM_POLICY", Some(args.policy.clone())),
+        (PRESET_VARIABLE, preset),
     ]
     .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
+    .filter_map(|(k, v)| Some((k.to_string(), v?)))
     .collect();
     let argv: Vec<String> = std::iter::once(program.display().to_string())
         .chain(args.program_args.iter().cloned())

@@ -5,5 +5,6 @@
 //! `weft_loops`.
 
 mod check;
+pub mod presets;
 
 pub use check::{LoopFinding, Options, Outcome, check, ending};

@@ -15,6 +15,7 @@ pub const SVCOMP_HARNESS: &str = r#"/* weft's SV-COMP harness (docs/nonterm.md).
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define WEFT_WEAK __attribute__((weak))
 
@@ -53,6 +54,40 @@ static uint64_t weft_nondet_next(void)
     return z ^ (z >> 31);
 }
 
+/* WEFT_NONDET_PRESET: the values of the run's first calls, in the order
+   they run, separated by commas; an empty one is drawn as usual. `weft
+   nonterm check` sets it from a solver's model of a loop's recurrence
+   condition, so that a rare value that reaches a hang is tried first. */
+#define WEFT_PRESETS 64
+static int64_t weft_preset[WEFT_PRESETS];
+static char weft_preset_given[WEFT_PRESETS];
+static int weft_presets = -1;
+static int weft_calls;
+
+static int weft_nondet_preset(uint64_t *value)
+{
+    if (weft_presets < 0) {
+        const char *p = getenv("WEFT_NONDET_PRESET");
+        weft_presets = 0;
+        while (p && *p && weft_presets < WEFT_PRESETS) {
+            char *end;
+            long long v = strtoll(p, &end, 10);
+            weft_preset_given[weft_presets] = end != p;
+            weft_preset[weft_presets++] = v;
+            p = strchr(end, ',');
+            if (p)
+                p++;
+        }
+    }
+    if (weft_calls >= weft_presets)
+        return 0;
+    int call = weft_calls++;
+    if (!weft_preset_given[call])
+        return 0;
+    *value = (uint64_t) weft_preset[call];
+    return 1;
+}
+
 #define WEFT_STICKY_SITES 64
 static void *weft_sticky_site[WEFT_STICKY_SITES];
 static uint64_t weft_sticky_value[WEFT_STICKY_SITES];
@@ -70,6 +105,9 @@ static uint64_t weft_nondet_fresh(void)
    it drew first (a full table falls back to fresh values). */
 static uint64_t weft_nondet_at(void *site)
 {
+    uint64_t preset;
+    if (weft_nondet_preset(&preset))
+        return preset;
     if (weft_nondet_seed() % 4 != 3)
         return weft_nondet_fresh();
     for (int i = 0; i < WEFT_STICKY_SITES; i++) {
