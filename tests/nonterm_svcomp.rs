@@ -386,3 +386,55 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         "{t}"
     );
 }
+
+/// A hang that only a rare input reaches (`c == 12345`, one draw in 2^32)
+/// is found in the first run: the solver's model of the loop's SRC with
+/// its entry gives the inputs' values, in the order the calls run. The
+/// variants: the value set in a declaration or an assignment, of another
+/// type, after an input that feeds nothing; and twins whose SRC the entry
+/// rules out (`x` starts at 0, the hang needs `x < 0`) or that have none.
+#[test]
+fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let hangs = [
+        (
+            "decl.c",
+            "int main(void)\n{\n    int x = 0;\n    int c = __VERIFIER_nondet_int();\n    int n = __VERIFIER_nondet_int();\n    while (x < n) {\n        if (c == 12345)\n            continue;\n        x++;\n    }\n    return 0;\n}\n",
+            "c = 12345",
+        ),
+        (
+            "assign.c",
+            "int main(void)\n{\n    unsigned u;\n    int unused = __VERIFIER_nondet_int();\n    long k;\n    k = __VERIFIER_nondet_long();\n    u = 3;\n    if (unused > 5) unused = 5;\n    while (u != 0) {\n        if (k != -987654321)\n            u--;\n    }\n    return 0;\n}\n",
+            "k = -987654321",
+        ),
+    ];
+    for (name, body, model) in hangs {
+        let source = format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern long __VERIFIER_nondet_long(void);\n{body}"
+        );
+        let file = write(dir.path(), name, &source);
+        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "1", &file]);
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {all}");
+        assert!(all.contains(model), "{name}: {all}");
+        assert!(all.contains("1 run: 1 reported"), "{name}: {all}");
+    }
+    let twins = [
+        (
+            "ruled_out.c",
+            "int main(void)\n{\n    int x = 0;\n    int n = __VERIFIER_nondet_int();\n    while (x < n) {\n        if (x < 0)\n            continue;\n        x++;\n    }\n    return 0;\n}\n",
+        ),
+        (
+            "ends.c",
+            "int main(void)\n{\n    int x = 0;\n    int n = __VERIFIER_nondet_int();\n    while (x < n)\n        x++;\n    return 0;\n}\n",
+        ),
+    ];
+    for (name, body) in twins {
+        let source = format!("extern int __VERIFIER_nondet_int(void);\n{body}");
+        let file = write(dir.path(), name, &source);
+        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "4", &file]);
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {all}");
+        assert!(!all.contains("inputs reaching"), "{name}: {all}");
+    }
+}
