@@ -87,6 +87,53 @@ static __inline__ int weft_nt_step(struct weft_nt_unit *weft_u, unsigned int wef
     return 1;
 }
 
+/* A directly recursive function with no effects, monitored like a loop
+ * whose iterations are the calls down one chain: each call's arguments are
+ * compared with those of an ancestor call still active, saved at depths
+ * 1, 2, 4, 8, … (Brent's schedule over the depth); the same arguments at a
+ * deeper level mean the deeper call will do what the ancestor did, and
+ * call down again, forever. The record is static (one per function); the
+ * depth goes down again when a call returns (weft_nt_leave, run by the
+ * `cleanup` attribute of a guard variable), and a save whose call has
+ * returned is dropped. */
+struct weft_nt_rec {
+    struct weft_nt_loop weft_l;
+    unsigned long long weft_depth;
+    unsigned long long weft_saved_depth; /* 0: nothing saved */
+};
+
+static __inline__ struct weft_nt_rec *weft_nt_enter(struct weft_nt_unit *weft_u, unsigned int weft_site,
+                                                    struct weft_nt_rec *weft_r, const unsigned long long *weft_v,
+                                                    unsigned int weft_n)
+{
+    unsigned long long weft_d = ++weft_r->weft_depth;
+    unsigned int weft_i;
+    if (weft_r->weft_saved_depth != 0 && !weft_r->weft_l.weft_reported) {
+        for (weft_i = 0; weft_i < weft_n && weft_r->weft_l.weft_saved[weft_i] == weft_v[weft_i]; weft_i++)
+            ;
+        if (weft_i == weft_n) {
+            weft_r->weft_l.weft_iter = weft_d;
+            weft_r->weft_l.weft_lam = weft_d - weft_r->weft_saved_depth;
+            /* A call cannot be left: policy break goes on as log does. */
+            (void) weft_nt_revisit(weft_u, weft_site, &weft_r->weft_l, weft_v, weft_n);
+        }
+    }
+    if ((weft_d & (weft_d - 1)) == 0) {
+        weft_nt_save(&weft_r->weft_l, weft_v, weft_n);
+        weft_r->weft_saved_depth = weft_d;
+    }
+    return weft_r;
+}
+
+static __inline__ void weft_nt_leave(struct weft_nt_rec **weft_g)
+{
+    struct weft_nt_rec *weft_r = *weft_g;
+    if (--weft_r->weft_depth < weft_r->weft_saved_depth) {
+        weft_r->weft_saved_depth = 0;
+        weft_r->weft_l.weft_reported = 0;
+    }
+}
+
 /* EndWatch's interval schedule, for comparison (aspect input schedule =
  * 'interval'). A 64-bit hash of the state is stored at iteration 1, every
  * 100th up to 1,000, every 500th up to 10,000, every 1,000th up to 20,000

@@ -60,6 +60,10 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
         return format!("{}: a report of an unknown loop #{}", file.unit, report.site);
     };
     let verdict = match report.verdict {
+        Verdict::Exact if decl.recursion => format!(
+            "does not terminate: arguments repeated at call depth {} with period {}",
+            report.iteration, report.period
+        ),
         Verdict::Exact => format!(
             "does not terminate: state repeated at iteration {} with period {}",
             report.iteration, report.period
@@ -80,9 +84,10 @@ pub fn describe(file: &ReportFile, report: &Report) -> String {
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     format!(
-        "{}:{}: loop in {} {verdict} ({}); pid {}, policy {}",
+        "{}:{}: {} in {} {verdict} ({}); pid {}, policy {}",
         file.unit,
         decl.line,
+        if decl.recursion { "recursion" } else { "loop" },
         decl.function,
         if witness.is_empty() {
             "no state".to_string()

@@ -392,6 +392,18 @@ static KINDS: &[KindSpec] = &[
                 Int,
                 "Number of loops in the body, nested ones included.",
             ),
+            attr(
+                "recursive",
+                &[],
+                Bool,
+                "The body calls the function itself (direct recursion).",
+            ),
+            attr(
+                "pure",
+                &[],
+                Bool,
+                "The body reads only its parameters and locals, writes no memory and calls only such functions (itself included), output whose result is unused, or functions that never return: a call's effect and result depend on its arguments alone.",
+            ),
         ],
         actions: INSERT,
     },

@@ -69,24 +69,7 @@ impl NontermMonitors {
         src: Option<&str>,
     ) -> Result<Map, String> {
         let (file, function, line) = at;
-        let mut state = Vec::new();
-        for value in requested {
-            let var = value
-                .read_lock::<Map>()
-                .ok_or("NontermMonitors: each var must be a map")?;
-            let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
-            let name = field("name").ok_or("NontermMonitors: a var without a `name`")?;
-            let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
-            let c_type = field("type").unwrap_or_else(|| "unknown type".into());
-            let kind = VarKind::for_c_type(&c_type, pointer).ok_or_else(|| {
-                format!("state variable `{name}` has type `{c_type}`, which weft cannot read")
-            })?;
-            let expr = field("expr").unwrap_or_else(|| name.clone());
-            state.push(TracedVar::plain(&name, kind, &expr));
-        }
-        if state.len() > MAX_STATE {
-            return Err(format!("{} state variables, more than {MAX_STATE}", state.len()));
-        }
+        let state = state_of(requested)?;
         let mut specs = self.lock();
         let (policy, schedule) = (specs.policy, specs.schedule);
         let spec = specs
@@ -138,6 +121,32 @@ impl NontermMonitors {
         map
     }
 
+    /// The declarations for the start of a recursive function's body that
+    /// monitor its arguments ([`NontermSpec::add_recursion`]), or () with
+    /// the function listed among the skipped.
+    fn monitor_recursion(&self, file: &Dynamic, function: &Dynamic, line: rhai::INT, vars: &Array) -> Dynamic {
+        let (file, function) = (text(file), text(function));
+        let line = usize::try_from(line).unwrap_or(0);
+        match state_of(vars) {
+            Ok(state) => {
+                let mut specs = self.lock();
+                let (policy, schedule) = (specs.policy, specs.schedule);
+                let entry = specs
+                    .by_file
+                    .entry(file.clone())
+                    .or_insert_with(|| NontermSpec::new(&file, policy, schedule))
+                    .add_recursion(&function, line, &state);
+                Dynamic::from(entry)
+            }
+            Err(why) => {
+                self.lock()
+                    .skipped
+                    .push(format!("{file}:{line}: recursion in {function}: {why}"));
+                Dynamic::UNIT
+            }
+        }
+    }
+
     /// [`NontermMonitors::monitor`] for a script: the texts, or () with
     /// the loop listed among the skipped. `src` is () or empty for none.
     fn monitor_or_skip(
@@ -162,6 +171,30 @@ impl NontermMonitors {
             }
         }
     }
+}
+
+/// The values of a state given as maps (`name`, `type`, optional `pointer`
+/// and `expr`), or why one cannot be read; at most [`MAX_STATE`].
+fn state_of(requested: &Array) -> Result<Vec<TracedVar>, String> {
+    let mut state = Vec::new();
+    for value in requested {
+        let var = value
+        .read_lock::<Map>()
+        .ok_or("NontermMonitors: each var must be a map")?;
+        let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
+        let name = field("name").ok_or("NontermMonitors: a var without a `name`")?;
+        let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
+        let c_type = field("type").unwrap_or_else(|| "unknown type".into());
+        let kind = VarKind::for_c_type(&c_type, pointer).ok_or_else(|| {
+        format!("state variable `{name}` has type `{c_type}`, which weft cannot read")
+        })?;
+        let expr = field("expr").unwrap_or_else(|| name.clone());
+        state.push(TracedVar::plain(&name, kind, &expr));
+    }
+    if state.len() > MAX_STATE {
+        return Err(format!("{} state variables, more than {MAX_STATE}", state.len()));
+    }
+    Ok(state)
 }
 
 /// `NontermMonitors(policy, schedule)`, both given as text.
@@ -200,6 +233,12 @@ pub fn register(engine: &mut Engine) {
              vars: Array,
              exact: bool,
              src: Dynamic| { m.monitor_or_skip(&file, &function, line, &vars, exact, &src) },
+        )
+        .register_fn(
+            "monitor_recursion",
+            |m: &mut NontermMonitors, file: Dynamic, function: Dynamic, line: rhai::INT, vars: Array| {
+                m.monitor_recursion(&file, &function, line, &vars)
+            },
         )
         .register_fn(
             "monitor_src",

@@ -144,12 +144,13 @@ fn declarations(text: &str) -> Result<(String, Vec<LoopDecl>), RecordError> {
     let mut loops: Vec<LoopDecl> = Vec::new();
     for (n, line) in lines {
         match line.split('\t').collect::<Vec<_>>().as_slice() {
-            ["loop", function, at, exact, _count] => loops.push(LoopDecl {
+            [kind @ ("loop" | "recursion"), function, at, exact, _count] => loops.push(LoopDecl {
                 function: function.to_string(),
                 line: at.parse().map_err(|_| bad(n, "bad line number"))?,
                 exact: *exact == "exact",
                 vars: Vec::new(),
                 src: None,
+                recursion: *kind == "recursion",
             }),
             ["var", name, kind] => {
                 let kind = VarKind::parse(kind).ok_or_else(|| bad(n, "unknown value kind"))?;

@@ -102,6 +102,9 @@ pub struct LoopDecl {
     /// A sufficient recurrence condition checked at each evaluation of
     /// the loop's condition: when it holds, the loop never ends.
     pub src: Option<String>,
+    /// Not a loop: a recursive function, whose state is its arguments at
+    /// each call, compared down one chain of calls.
+    pub recursion: bool,
 }
 
 /// The C text that monitors one loop.
@@ -180,6 +183,34 @@ impl NontermSpec {
         self.add_loop(function, line, witness, false, Some(src), false)
     }
 
+    /// Adds a directly recursive function of `line` with no effects, whose
+    /// `state` is its arguments (at most [`MAX_STATE`] values), and returns
+    /// the declarations for the start of its body: a call with the
+    /// arguments of an active ancestor call is reported as never ending.
+    pub fn add_recursion(&mut self, function: &str, line: usize, state: &[TracedVar]) -> String {
+        let site = self.loops.len();
+        self.loops.push(LoopDecl {
+            function: function.to_string(),
+            line,
+            exact: true,
+            vars: state.iter().map(|v| (v.name.clone(), v.kind)).collect(),
+            src: None,
+            recursion: true,
+        });
+        let encoded: Vec<String> = state.iter().map(|v| v.kind.encode(&v.expr)).collect();
+        let values = if state.is_empty() {
+            "0, 0".to_string()
+        } else {
+            format!("(const unsigned long long[]){{{}}}, {}", encoded.join(", "), state.len())
+        };
+        format!(
+            "static struct weft_nt_rec weft_ntr_{site}; \
+             struct weft_nt_rec *weft_ntg_{site} __attribute__((cleanup(weft_nt_leave), unused)) = \
+             weft_nt_enter(weft_nt_{stem}, {site}u, &weft_ntr_{site}, {values});",
+            stem = self.stem
+        )
+    }
+
     fn add_loop(
         &mut self,
         function: &str,
@@ -196,6 +227,7 @@ impl NontermSpec {
             exact,
             vars: state.iter().map(|v| (v.name.clone(), v.kind)).collect(),
             src: src.map(str::to_string),
+            recursion: false,
         });
         let local = format!("weft_ntl_{site}");
         let values = if state.is_empty() {
@@ -246,9 +278,10 @@ impl NontermSpec {
         let mut text = format!("unit\t{}\n", clean(&self.file));
         for l in &self.loops {
             let exact = if l.exact { "exact" } else { "inexact" };
+            let kind = if l.recursion { "recursion" } else { "loop" };
             let _ = writeln!(
                 text,
-                "loop\t{}\t{}\t{exact}\t{}",
+                "{kind}\t{}\t{}\t{exact}\t{}",
                 clean(&l.function),
                 l.line,
                 l.vars.len()

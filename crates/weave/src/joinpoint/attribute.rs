@@ -3,6 +3,7 @@
 use tree_sitter::Node;
 
 use super::assigned::assigned_locals;
+use super::callee::pure_callee;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
@@ -352,8 +353,32 @@ fn function_attribute(file: &ParsedFile, f: Node<'_>, name: &str) -> Option<Valu
                 .map_or(0, |b| count(file, b, "loop"));
             Value::Int(n as i64)
         }
+        "recursive" => Value::Bool(calls_itself(file, f, name_of(file, f))),
+        "pure" => Value::Bool(
+            tree::understood(file, f)
+                && pure_callee(file, f, name_of(file, f)).is_some_and(|c| c.inputs.is_empty()),
+        ),
         _ => return None,
     })
+}
+
+fn name_of<'t>(file: &'t ParsedFile, f: Node<'_>) -> &'t str {
+    tree::function_name(file, f).unwrap_or("")
+}
+
+/// Whether the body of `f` calls `name` (its own name).
+fn calls_itself(file: &ParsedFile, f: Node<'_>, name: &str) -> bool {
+    let mut stack: Vec<Node> = f.child_by_field_name("body").into_iter().collect();
+    while let Some(n) = stack.pop() {
+        if n.kind() == "call_expression"
+            && n.child_by_field_name("function").is_some_and(|c| file.node_text(c) == name)
+        {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
 }
 
 /// Attributes of `param`, `vardecl` and `var`: names from the syntax, types

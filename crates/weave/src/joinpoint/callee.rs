@@ -73,7 +73,12 @@ pub fn pure_callee(file: &ParsedFile, from: Node<'_>, name: &str) -> Option<Call
 }
 
 fn callee<'t>(file: &ParsedFile, root: Node<'t>, name: &str, seen: &mut Vec<String>) -> Option<Callee> {
-    if seen.len() >= MAX_DEPTH || seen.iter().any(|s| s == name) {
+    // A function already being read (recursion) adds no effect of its own:
+    // its body's are gathered where it was first met.
+    if seen.iter().any(|s| s == name) {
+        return Some(Callee::default());
+    }
+    if seen.len() >= MAX_DEPTH {
         return None;
     }
     let Some(def) = definition(file, root, name) else {
