@@ -170,3 +170,84 @@ fn bad_input_is_exit_status_two_with_the_reason() {
     );
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0, "and left untouched");
 }
+
+/// A directly recursive function with no effects is monitored like a loop
+/// over its calls: the same arguments at a deeper call than an active one
+/// are reported (period 1: `f(x)` calls `f(x)`; period 2: `g(a, b)` calls
+/// `g(b, a)`; after a first call that returned, with no argument:
+/// `h(void)`), while terminating twins (factorial, Ackermann's deep but
+/// never repeating chains, a function called twice with the same value
+/// from the same caller) print what their plain build prints and report
+/// nothing; one that reads a global is listed as not monitored.
+#[test]
+fn infinite_recursion_is_reported_and_terminating_recursion_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "#include <stdio.h>\nint calls;\n";
+    let hangs = [
+        (
+            "same.c",
+            "int f(int x) { if (x == 0) return 0; return f(x); }\nint main(void) { printf(\"%d\\n\", f(3)); return 0; }\n",
+            "recursion in f does not terminate: arguments repeated at call depth 2 with period 1 (x = 3)",
+        ),
+        (
+            "swap.c",
+            "int g(int a, int b) { if (a > 100) return b; return g(b, a); }\nint main(void) { printf(\"%d\\n\", g(1, 2)); return 0; }\n",
+            "recursion in g does not terminate: arguments repeated at call depth 4 with period 2 (a = 2, b = 1)",
+        ),
+        (
+            "noarg.c",
+            "int h(void) { return h() + 1; }\nint main(void) { printf(\"%d\\n\", h()); return 0; }\n",
+            "recursion in h does not terminate: arguments repeated at call depth 2 with period 1 (no state)",
+        ),
+        (
+            "later.c",
+            "long s(long n) { if (n < 5) return n; return s(n - 5 + 5 * (n > 20)); }\nint main(void) { printf(\"%ld\\n\", s(4)); printf(\"%ld\\n\", s(21)); return 0; }\n",
+            "recursion in s does not terminate: arguments repeated at call depth 2 with period 1 (n = 21)",
+        ),
+    ];
+    for (name, body, expected) in hangs {
+        let file = dir.path().join(name);
+        std::fs::write(&file, format!("{header}{body}")).unwrap();
+        let out = check(&["--timeout", "5"], &[&file]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stdout(&out));
+        assert!(stdout(&out).contains(expected), "{name}: {}", stdout(&out));
+    }
+    let twins = [
+        (
+            "fact.c",
+            "int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }\nint main(void) { printf(\"%d\\n\", fact(10)); return 0; }\n",
+            "3628800\n",
+        ),
+        (
+            "ack.c",
+            "int ack(int m, int n) { if (m == 0) return n + 1; if (n == 0) return ack(m - 1, 1); return ack(m - 1, ack(m, n - 1)); }\nint main(void) { printf(\"%d\\n\", ack(2, 3)); return 0; }\n",
+            "9\n",
+        ),
+        (
+            "twice.c",
+            "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nint main(void) { printf(\"%d\\n\", fib(15)); return 0; }\n",
+            "610\n",
+        ),
+        (
+            "global.c",
+            "int down(int x) { if (calls++ > 3) return x; return down(x); }\nint main(void) { printf(\"%d\\n\", down(7)); return 0; }\n",
+            "7\n",
+        ),
+    ];
+    for (name, body, printed) in twins {
+        let file = dir.path().join(name);
+        std::fs::write(&file, format!("{header}{body}")).unwrap();
+        let keep = dir.path().join(format!("{name}.kept"));
+        let out = check(&["--keep", keep.to_str().unwrap()], &[&file]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stdout(&out));
+        let run = std::fs::read_to_string(keep.join("runs/0/stdout")).unwrap_or_default();
+        assert_eq!(run, printed, "{name}");
+        if name == "global.c" {
+            assert!(
+                stdout(&out).contains("recursion in down: it reads or writes more than its arguments"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+}

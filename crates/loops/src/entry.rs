@@ -60,13 +60,21 @@ fn read_statement(statement: Node<'_>, text: &str, entry: &mut Entry) -> Option<
             statement
                 .children_by_field_name("declarator", &mut cursor)
                 .filter(|d| d.kind() == "init_declarator")
-                .filter_map(|d| Some((d.child_by_field_name("declarator")?, d.child_by_field_name("value")?)))
+                .filter_map(|d| {
+                    Some((
+                        d.child_by_field_name("declarator")?,
+                        d.child_by_field_name("value")?,
+                    ))
+                })
                 .collect()
         }
         "expression_statement" => statement
             .named_child(0)
             .filter(|e| e.kind() == "assignment_expression")
-            .filter(|e| e.child_by_field_name("operator").is_some_and(|o| &text[o.byte_range()] == "="))
+            .filter(|e| {
+                e.child_by_field_name("operator")
+                    .is_some_and(|o| &text[o.byte_range()] == "=")
+            })
             .and_then(|e| Some((e.child_by_field_name("left")?, e.child_by_field_name("right")?)))
             .into_iter()
             .collect(),
@@ -91,7 +99,9 @@ fn read_statement(statement: Node<'_>, text: &str, entry: &mut Entry) -> Option<
             entry.inputs.push(name);
         } else if value.contains(INPUT) {
             return None;
-        } else if let (Some(name), Some(k)) = (name, crate::extract::literal(value).and_then(|e| e.constant())) {
+        } else if let (Some(name), Some(k)) =
+            (name, crate::extract::literal(value).and_then(|e| e.constant()))
+        {
             entry.constants.insert(name, k);
         }
     }

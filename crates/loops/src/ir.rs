@@ -78,7 +78,11 @@ impl IntType {
     /// unsigned (a bit-vector model's value, the C conversion).
     pub fn wrap(self, v: i128) -> i128 {
         let m = v.rem_euclid(1i128 << self.width);
-        if m > self.max() { m - (1i128 << self.width) } else { m }
+        if m > self.max() {
+            m - (1i128 << self.width)
+        } else {
+            m
+        }
     }
 
     pub fn min(self) -> i128 {

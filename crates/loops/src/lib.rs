@@ -22,9 +22,9 @@ use std::path::Path;
 
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
+pub use entry::{Entry, entry};
 pub use extract::{Fragment, fragment};
 pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, model, only_overflow_ends, verify};
-pub use entry::{Entry, entry};
 pub use survey::{Found, Survey, load, survey};
 
 /// One loop of a file, as found by [`loops`].

@@ -53,17 +53,23 @@ pub fn presets(files: &[&Path], semantics: Semantics, solver: &Solver) -> Vec<Pr
         let name = file.file_name().unwrap_or_default().to_string_lossy();
         for l in loops(file, &text) {
             let Ok(fragment) = &l.fragment else { continue };
-            let Some(entry) = entry(&text, &l.range) else { continue };
+            let Some(entry) = entry(&text, &l.range) else {
+                continue;
+            };
             let fed = |v: &Option<String>| v.as_ref().is_some_and(|v| fragment.vars.contains_key(v));
             if !entry.inputs.iter().any(fed) {
                 continue;
             }
             let solver = solver.with_budget(LOOP_BUDGET);
-            let Ok(Outcome::Found(src)) = infer(fragment, semantics, &solver) else { continue };
+            let Ok(Outcome::Found(src)) = infer(fragment, semantics, &solver) else {
+                continue;
+            };
             if verify(fragment, &src, &solver) != Ok(true) {
                 continue;
             }
-            let Ok(Some(values)) = model(fragment, &src, &entry.constants, &solver) else { continue };
+            let Ok(Some(values)) = model(fragment, &src, &entry.constants, &solver) else {
+                continue;
+            };
             let at = |v: &Option<String>| v.as_ref().and_then(|v| values.get(v).copied());
             out.push(Preset {
                 place: format!("{name}:{}", l.line),

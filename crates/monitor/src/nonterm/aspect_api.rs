@@ -124,7 +124,13 @@ impl NontermMonitors {
     /// The declarations for the start of a recursive function's body that
     /// monitor its arguments ([`NontermSpec::add_recursion`]), or () with
     /// the function listed among the skipped.
-    fn monitor_recursion(&self, file: &Dynamic, function: &Dynamic, line: rhai::INT, vars: &Array) -> Dynamic {
+    fn monitor_recursion(
+        &self,
+        file: &Dynamic,
+        function: &Dynamic,
+        line: rhai::INT,
+        vars: &Array,
+    ) -> Dynamic {
         let (file, function) = (text(file), text(function));
         let line = usize::try_from(line).unwrap_or(0);
         match state_of(vars) {
@@ -179,15 +185,14 @@ fn state_of(requested: &Array) -> Result<Vec<TracedVar>, String> {
     let mut state = Vec::new();
     for value in requested {
         let var = value
-        .read_lock::<Map>()
-        .ok_or("NontermMonitors: each var must be a map")?;
+            .read_lock::<Map>()
+            .ok_or("NontermMonitors: each var must be a map")?;
         let field = |key: &str| var.get(key).filter(|v| !v.is_unit()).map(|v| v.to_string());
         let name = field("name").ok_or("NontermMonitors: a var without a `name`")?;
         let pointer = var.get("pointer").and_then(|v| v.as_bool().ok()).unwrap_or(false);
         let c_type = field("type").unwrap_or_else(|| "unknown type".into());
-        let kind = VarKind::for_c_type(&c_type, pointer).ok_or_else(|| {
-        format!("state variable `{name}` has type `{c_type}`, which weft cannot read")
-        })?;
+        let kind = VarKind::for_c_type(&c_type, pointer)
+            .ok_or_else(|| format!("state variable `{name}` has type `{c_type}`, which weft cannot read"))?;
         let expr = field("expr").unwrap_or_else(|| name.clone());
         state.push(TracedVar::plain(&name, kind, &expr));
     }

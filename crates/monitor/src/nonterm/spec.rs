@@ -201,7 +201,11 @@ impl NontermSpec {
         let values = if state.is_empty() {
             "0, 0".to_string()
         } else {
-            format!("(const unsigned long long[]){{{}}}, {}", encoded.join(", "), state.len())
+            format!(
+                "(const unsigned long long[]){{{}}}, {}",
+                encoded.join(", "),
+                state.len()
+            )
         };
         format!(
             "static struct weft_nt_rec weft_ntr_{site}; \

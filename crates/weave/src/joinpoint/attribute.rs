@@ -371,7 +371,8 @@ fn calls_itself(file: &ParsedFile, f: Node<'_>, name: &str) -> bool {
     let mut stack: Vec<Node> = f.child_by_field_name("body").into_iter().collect();
     while let Some(n) = stack.pop() {
         if n.kind() == "call_expression"
-            && n.child_by_field_name("function").is_some_and(|c| file.node_text(c) == name)
+            && n.child_by_field_name("function")
+                .is_some_and(|c| file.node_text(c) == name)
         {
             return true;
         }
