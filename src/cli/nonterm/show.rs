@@ -49,6 +49,7 @@ pub fn report_json(file: &ReportFile, report: &Report) -> serde_json::Value {
     json!({"file": file.unit, "line": decl.map(|d| d.line), "function": decl.map(|d| &d.function),
            "verdict": report.verdict.word(), "exact": report.verdict != Verdict::Suspected,
            "src": decl.and_then(|d| d.src.as_deref()),
+           "recursion": decl.is_some_and(|d| d.recursion),
            "iteration": report.iteration, "period": report.period,
            "policy": report.policy.to_string(), "pid": file.header.pid, "witness": witness})
 }
