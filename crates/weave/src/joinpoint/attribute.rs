@@ -3,7 +3,7 @@
 use tree_sitter::Node;
 
 use super::assigned::assigned_locals;
-use super::callee::pure_callee;
+use super::callee::recursive_pure;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
@@ -356,7 +356,7 @@ fn function_attribute(file: &ParsedFile, f: Node<'_>, name: &str) -> Option<Valu
         "recursive" => Value::Bool(calls_itself(file, f, name_of(file, f))),
         "pure" => Value::Bool(
             tree::understood(file, f)
-                && pure_callee(file, f, name_of(file, f)).is_some_and(|c| c.inputs.is_empty()),
+                && recursive_pure(file, f, name_of(file, f)).is_some_and(|c| c.inputs.is_empty()),
         ),
         _ => return None,
     })

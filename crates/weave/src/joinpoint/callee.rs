@@ -69,14 +69,30 @@ pub fn is_output(file: &ParsedFile, call: Node<'_>) -> bool {
 pub fn pure_callee(file: &ParsedFile, from: Node<'_>, name: &str) -> Option<Callee> {
     let root = std::iter::successors(Some(from), |n| n.parent()).last()?;
     let mut seen = Vec::new();
-    callee(file, root, name, &mut seen)
+    callee(file, root, name, &mut seen, false)
 }
 
-fn callee<'t>(file: &ParsedFile, root: Node<'t>, name: &str, seen: &mut Vec<String>) -> Option<Callee> {
-    // A function already being read (recursion) adds no effect of its own:
-    // its body's are gathered where it was first met.
+/// [`pure_callee`] for a function that may call itself, or call back a
+/// function being read (`function.pure`): such calls add no effect.
+pub fn recursive_pure(file: &ParsedFile, from: Node<'_>, name: &str) -> Option<Callee> {
+    let root = std::iter::successors(Some(from), |n| n.parent()).last()?;
+    let mut seen = Vec::new();
+    callee(file, root, name, &mut seen, true)
+}
+
+fn callee<'t>(
+    file: &ParsedFile,
+    root: Node<'t>,
+    name: &str,
+    seen: &mut Vec<String>,
+    recursion: bool,
+) -> Option<Callee> {
+    // A function already being read (recursion) adds no effect of its own
+    // (its body's are gathered where it was first met), but a loop calling
+    // it may wait on a call that never returns: only `recursive_pure`
+    // accepts it.
     if seen.iter().any(|s| s == name) {
-        return Some(Callee::default());
+        return recursion.then(Callee::default);
     }
     if seen.len() >= MAX_DEPTH {
         return None;
@@ -117,7 +133,7 @@ fn callee<'t>(file: &ParsedFile, root: Node<'t>, name: &str, seen: &mut Vec<Stri
                 } else if f.starts_with("__VERIFIER_nondet_") {
                     out.inputs.insert(f.to_string());
                 } else if !is_output(file, n) {
-                    let inner = callee(file, root, f, seen)?;
+                    let inner = callee(file, root, f, seen, recursion)?;
                     out.may_exit |= inner.may_exit;
                     out.inputs.extend(inner.inputs);
                 }
