@@ -81,6 +81,13 @@ fn read_statement(statement: Node<'_>, text: &str, entry: &mut Entry) -> Option<
         _ => Vec::new(),
     };
     if assignments.is_empty() {
+        // An input whose value is dropped still takes its turn.
+        if statement.kind() == "expression_statement"
+            && statement.named_child(0).is_some_and(|c| is_input_call(c, text))
+        {
+            entry.inputs.push(None);
+            return Some(());
+        }
         let read = &text[statement.byte_range()];
         if read.contains(INPUT) {
             return None;

@@ -482,3 +482,40 @@ fn only_signed_overflow_ends_a_loop_with_an_ideal_src_alone() {
         None
     );
 }
+
+/// The entry of a loop of `main`: its inputs in the order they run, the
+/// constants set before it, a branch that may assign a variable forgets
+/// its constant, and an input whose order is not the text's (in a branch)
+/// or a loop outside `main`'s top level gives no entry.
+#[test]
+fn a_loop_entry_lists_inputs_in_order_and_constants() {
+    let at = |text: &str| {
+        let start = text.find("while").unwrap();
+        let l = loops(Path::new("e.c"), text)
+            .into_iter()
+            .find(|l| l.range.start == start)
+            .unwrap();
+        entry(text, &l.range)
+    };
+    let text = "int main(void) { int x = 0, k = 4; int c = __VERIFIER_nondet_int(); \
+                __VERIFIER_nondet_int(); n = __VERIFIER_nondet_uint(); \
+                if (c) k = 2; while (x < n) x++; }";
+    let e = at(text).unwrap();
+    assert_eq!(e.inputs, [Some("c".to_string()), None, Some("n".to_string())]);
+    assert_eq!(
+        e.constants.into_iter().collect::<Vec<_>>(),
+        [("x".to_string(), 0)]
+    );
+    assert_eq!(
+        at("int main(void) { int c = 0; if (c) c = __VERIFIER_nondet_int(); while (c) c--; }"),
+        None
+    );
+    assert_eq!(
+        at("int f(void) { int c = __VERIFIER_nondet_int(); while (c) c--; }"),
+        None
+    );
+    assert_eq!(
+        at("int main(void) { int c = __VERIFIER_nondet_int(); if (c) { while (c) c--; } }"),
+        None
+    );
+}

@@ -3,7 +3,9 @@
 //! concretely. `__VERIFIER_nondet_X()` returns values from a seeded stream
 //! (`WEFT_SEED`), half of them small (−16..16, where loop bounds and steps
 //! live; −2..2 under seeds 2 mod 4) and half any bits, and under seeds
-//! 3 mod 4 one value per call site for the whole run, under every type name SV-COMP uses (`int`,
+//! 3 mod 4 one value per call site for the whole run (the run's first
+//! calls may be given their values in `WEFT_NONDET_PRESET`, from a
+//! solver's model of a loop's recurrence condition), under every type name SV-COMP uses (`int`,
 //! `uint` and `unsigned_int`, `char`, `uchar`, `short`, `long`, `bool`,
 //! `float`, `double`, `pointer`, `size_t`, …); `__VERIFIER_assert(0)`,
 //! `__VERIFIER_error()` and `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
