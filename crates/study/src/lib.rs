@@ -1,7 +1,8 @@
 //! Fault-detection studies: build versions, run suites, learn and score ranges.
 //!
 //! A [`Study`] names program versions, monitoring strategies and a test
-//! suite ([`Study::load`] reads one). The harness builds every (version,
+//! suite ([`Study::load`] reads one; [`Holdout`] is what the invariant
+//! detector does with the findings of one half of a training subset). The harness builds every (version,
 //! arm) pair in a scratch copy, runs every test under limits
 //! (`weft_run::execute`), makes the reports some strategies' aspects read,
 //! derives the oracle fault matrix from output equality with the original,
@@ -16,10 +17,12 @@
 //!   [`CacheStats`];
 //! - scoring, what the report is made of: [`evaluate`] and [`score`] turn
 //!   [`OriginalRuns`] into an [`Evaluation`] per strategy along a
-//!   [`Schedule`]; [`FaultMatrix`], [`Observation`] and [`predict`] are the
-//!   fault matrices; [`Confusion`] and the percentage helpers are the
-//!   metrics; [`build_tables`], [`version_order`] and [`summary`] make the
-//!   report's tables and sentence.
+//!   [`Schedule`], one [`PercentResult`] per training percentage;
+//!   [`FaultMatrix`], [`Observation`] and [`predict`] are the fault
+//!   matrices; [`Confusion`], [`percentage_of_ones`], [`best_percentage`]
+//!   and [`fmt_percent`] are the metrics; [`build_tables`] (each a
+//!   [`Table`]), [`version_order`] and [`summary`] make the report's tables
+//!   and sentence.
 //!
 //! One module stays public as its own sub-API: [`detection`], which
 //! strategies detect which versions within an alarm budget (the rankings

@@ -11,7 +11,8 @@
 //! - running it: [`observe`] runs a [`Plan`] (through `weft_run::execute`)
 //!   into [`Observed`] — a [`Table`] of what each revision did; [`Fuzz`]
 //!   looks for inputs telling apart revisions left in one class;
-//! - the finding: [`classes`] groups revisions that behave the same,
+//! - the finding: [`classes`] groups revisions that behave the same (each
+//!   a [`Class`]),
 //!   [`read_truth`] reads a [`Truth`] to measure them against, and
 //!   [`analyse`] makes the whole [`Report`];
 //! - showing and asking: [`summary_text`], [`markdown_report`] and the
