@@ -376,4 +376,13 @@ fn arrays_behind_pointers_are_as_long_as_the_block_the_program_allocated() {
     for wanted in ["size(a[]) == n", "a[] sorted by <"] {
         assert!(entry.lines().any(|l| l == wanted), "lacks `{wanted}`:\n{entry}");
     }
+    // A global pointer to a block.
+    let lookup = text
+        .split("====")
+        .find(|p| p.contains("heap.c.lookup():::ENTER"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        lookup.lines().any(|l| l == "squares[] == [0, 1, 4, 9, 16, 25]"),
+        "{lookup}"
+    );
 }
