@@ -22,16 +22,41 @@ use weft_text::{Edit, LineIndex};
 /// around remaining errors, so few are needed; the bound keeps parsing linear.
 const RECOVERY_ROUNDS: usize = 3;
 
+/// Alternative passes at most over a file (the branches of a group after
+/// the first kept, `#if A … #elif B … #elif C … #else`): each pass is one
+/// more reading of the file, so the bound keeps parsing linear.
+pub const MAX_ALTERNATIVES: usize = 3;
+
 /// Parses C files with the project's macro knowledge.
 #[derive(Debug, Clone, Default)]
 pub struct FrontEnd {
     macros: MacroTable,
+    /// Which branch conditional groups keep: 0 for the first reading,
+    /// `k` for the `k`-th alternative ([`FrontEnd::for_pass`]).
+    pass: usize,
 }
 
 impl FrontEnd {
     /// A front end using `macros` (learned and user-given definitions).
     pub fn new(macros: MacroTable) -> FrontEnd {
-        FrontEnd { macros }
+        FrontEnd { macros, pass: 0 }
+    }
+
+    /// This front end reading alternative pass `pass`: every conditional
+    /// group whose branch the first reading kept keeps the `pass`-th branch
+    /// after it instead (wrapping; `#if 0`'s dead branch is never kept), so
+    /// that the functions of the branches a first reading blanks are parsed
+    /// in some pass ([`ParsedFile::unread`], [`ParsedFile::alternatives`]).
+    pub fn for_pass(&self, pass: usize) -> FrontEnd {
+        FrontEnd {
+            macros: self.macros.clone(),
+            pass,
+        }
+    }
+
+    /// The alternative pass this front end reads (0: the first reading).
+    pub fn pass(&self) -> usize {
+        self.pass
     }
 
     /// The macro table in use.
@@ -42,6 +67,18 @@ impl FrontEnd {
     /// Parses one file: a repaired view, its tree, and the problems left.
     pub fn parse(&self, path: &Path, text: Arc<str>) -> ParsedFile {
         self.parse_reusing(path, text, None)
+    }
+
+    /// Parses one file in every pass it needs: the first reading, then one
+    /// per alternative ([`ParsedFile::alternatives`]), so that the branches
+    /// the first reading blanked are read too.
+    pub fn parse_passes(&self, path: &Path, text: Arc<str>) -> Vec<ParsedFile> {
+        let first = self.parse(path, text.clone());
+        let mut passes = Vec::with_capacity(first.alternatives + 1);
+        let alternatives = first.alternatives;
+        passes.push(first);
+        passes.extend((1..=alternatives).map(|k| self.for_pass(k).parse(path, text.clone())));
+        passes
     }
 
     /// Parses `text`, the new text of the file `old` was parsed from (after
@@ -68,7 +105,7 @@ impl FrontEnd {
     fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {
         let src: &str = &text;
         let mut info = TokenInfo::new(src, &[]);
-        let groups = groups(src, &info.tokens);
+        let groups = groups(src, &info.tokens, self.pass);
         let mut state = vec![GroupRepair::None; groups.len()];
         let mut set = RewriteSet::default();
         let mut dead = Vec::new();
@@ -159,6 +196,7 @@ impl FrontEnd {
         problems.extend(declarers.into_iter().map(as_problem));
         let aside = aside.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
+        let (unread, alternatives) = unread_branches(&info, &groups, &state);
         ParsedFile {
             path: path.to_path_buf(),
             text: text.clone(),
@@ -167,9 +205,38 @@ impl FrontEnd {
             tree,
             problems,
             skipped: aside,
+            unread,
+            alternatives,
             braces: Default::default(),
         }
     }
+}
+
+/// The branches with code that groups read with one branch kept did not
+/// keep, and how many alternative passes read them all: the most
+/// alternatives of such a group or of a group nested in what they blank.
+fn unread_branches(
+    info: &TokenInfo,
+    groups: &[CondGroup],
+    state: &[GroupRepair],
+) -> (Vec<Range<usize>>, usize) {
+    let mut unread: Vec<Range<usize>> = Vec::new();
+    let mut passes = 0;
+    for (g, s) in groups.iter().zip(state) {
+        let inside = |r: &Range<usize>| unread.iter().any(|u| u.start <= r.start && r.end <= u.end);
+        let kept_one = *s == GroupRepair::KeptBranch;
+        if kept_one || inside(&g.byte_range(&info.tokens)) {
+            let own = g.unread(&info.tokens);
+            if !own.is_empty() {
+                passes = passes.max(g.alternatives());
+            }
+            if kept_one {
+                unread.extend(own);
+            }
+        }
+    }
+    unread.sort_by_key(|r| r.start);
+    (unread, passes.min(MAX_ALTERNATIVES))
 }
 
 /// Tokens inside blanked conditional branches stop counting for depths.

@@ -78,6 +78,13 @@ pub struct ParsedFile {
     /// in the view, so it is never editable, but the code around them
     /// stays understood.
     pub skipped: Vec<Problem>,
+    /// Conditional branches holding code that this reading blanked because
+    /// it kept another branch of their group (in original offsets, the
+    /// text between the directives).
+    pub unread: Vec<Range<usize>>,
+    /// How many alternative passes ([`FrontEnd::for_pass`]) it takes to read
+    /// every branch in `unread` once: 0 when nothing is unread.
+    pub alternatives: usize,
     /// Where `{` occurs in the view, found when first asked for.
     braces: OnceLock<Occurrences>,
 }
@@ -93,6 +100,8 @@ impl ParsedFile {
             map: OffsetMap::identity(view.len()),
             problems: Vec::new(),
             skipped: Vec::new(),
+            unread: Vec::new(),
+            alternatives: 0,
             text,
             view,
             tree,

@@ -82,6 +82,8 @@ pub(super) fn splice(
         tree,
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
+        unread: old.unread.iter().map(|r| shift(r)).collect(),
+        alternatives: old.alternatives,
         braces: Default::default(),
     };
     Some(Reparsed {
