@@ -77,8 +77,10 @@ impl FileHealth {
         // whether some pass understood it.
         let mut seen: BTreeMap<usize, bool> = BTreeMap::new();
         for pass in alternatives {
+            // A definition whose header is in such a branch and whose body
+            // goes on after the group is still one only alternatives see.
             for (range, ok) in definitions(pass) {
-                if unread_only(&range) {
+                if unread_only(&(range.start..range.start)) {
                     *seen.entry(range.start).or_default() |= ok;
                 }
             }
