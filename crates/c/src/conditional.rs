@@ -7,6 +7,27 @@
 use super::lexer::{Token, TokenKind, directive_parts, tokenize};
 use std::ops::Range;
 
+/// Which branches conditional groups keep in one reading of a file. The
+/// first reading ([`Pass::FIRST`]) keeps the first branch (the `#else` of
+/// an `#if 0`); an alternative keeps, in every group nested at least
+/// `from_depth` deep, the `branch`-th branch after that one (wrapping). A
+/// pass from depth 1 keeps the outer groups' first branches and flips the
+/// groups inside them, so `#ifdef A #ifdef B … #else … #endif …` reads A
+/// without B too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pass {
+    pub branch: usize,
+    pub from_depth: usize,
+}
+
+impl Pass {
+    /// The first reading.
+    pub const FIRST: Pass = Pass {
+        branch: 0,
+        from_depth: 0,
+    };
+}
+
 /// One conditional group, by token indices.
 #[derive(Debug, Clone)]
 pub struct CondGroup {
@@ -18,6 +39,8 @@ pub struct CondGroup {
     pub balanced: bool,
     /// `#if 0`: its first branch is never compiled, so no pass reads it.
     if_zero: bool,
+    /// How many groups hold this one (0 at the outer level).
+    pub depth: usize,
     /// Token index one past the group (end of file for an unterminated one).
     end: usize,
     has_endif: bool,
@@ -58,15 +81,16 @@ impl CondGroup {
         self.branches().saturating_sub(1 + usize::from(self.if_zero))
     }
 
-    /// Keeps, in alternative pass `pass` (0 is the first reading), the
-    /// branch `pass` places after the one the first reading keeps; a group
-    /// with fewer alternatives keeps its first reading's branch.
-    pub fn keep_for_pass(&mut self, pass: usize) {
-        if pass == 0 || pass > self.alternatives() {
+    /// Keeps, in `pass`, the branch `pass.branch` places after the one the
+    /// first reading keeps, when the group is nested at least
+    /// `pass.from_depth` deep; a group with fewer alternatives keeps its
+    /// first reading's branch.
+    pub fn keep_for_pass(&mut self, pass: Pass) {
+        if pass.branch == 0 || pass.branch > self.alternatives() || self.depth < pass.from_depth {
             return;
         }
         let live = usize::from(self.if_zero)..self.branches();
-        let at = (self.kept - live.start + pass) % live.len();
+        let at = (self.kept - live.start + pass.branch) % live.len();
         self.kept = live.start + at;
     }
 
@@ -172,10 +196,10 @@ pub fn leading_tokens(lead: &str) -> Option<usize> {
 }
 
 /// Finds every conditional group in `tokens`, with its balance, as
-/// alternative pass `pass` reads them (0: the first reading): each group
+/// `pass` reads them: each group
 /// keeps the branch [`CondGroup::keep_for_pass`] gives, and a group's
 /// balance counts the branches its nested groups keep in that pass.
-pub fn groups(src: &str, tokens: &[Token], pass: usize) -> Vec<CondGroup> {
+pub fn groups(src: &str, tokens: &[Token], pass: Pass) -> Vec<CondGroup> {
     struct Open {
         group: usize,
     }
@@ -198,6 +222,7 @@ pub fn groups(src: &str, tokens: &[Token], pass: usize) -> Vec<CondGroup> {
                         kept: usize::from(if_zero),
                         balanced: true,
                         if_zero,
+                        depth: stack.len(),
                         end: tokens.len(),
                         has_endif: false,
                     });
@@ -259,7 +284,7 @@ mod tests {
     fn blanked(src: &str) -> String {
         let toks = tokenize(src);
         let mut out = src.as_bytes().to_vec();
-        for g in groups(src, &toks, 0).iter().filter(|g| !g.balanced) {
+        for g in groups(src, &toks, Pass::FIRST).iter().filter(|g| !g.balanced) {
             for r in g.blanks(&toks) {
                 for b in &mut out[r] {
                     if *b != b'\n' {
@@ -319,7 +344,7 @@ mod tests {
     fn nested_groups_count_their_kept_branch() {
         let src = "#if A\n#if B\n{\n#else\n{\n#endif\n}\n#endif\n";
         let toks = tokenize(src);
-        let gs = groups(src, &toks, 0);
+        let gs = groups(src, &toks, Pass::FIRST);
         assert!(gs[0].balanced);
         assert!(!gs[1].balanced);
     }

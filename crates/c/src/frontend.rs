@@ -1,7 +1,7 @@
 //! The macro-aware front end: repairs, parses, looks at what failed,
 //! repairs around it and re-parses, a bounded number of times.
 
-use super::conditional::{CondGroup, groups};
+use super::conditional::{CondGroup, Pass, groups};
 use super::lexer::{TokenKind, directive_comments};
 use super::macros::MacroTable;
 use super::recover::{
@@ -22,40 +22,44 @@ use weft_text::{Edit, LineIndex};
 /// around remaining errors, so few are needed; the bound keeps parsing linear.
 const RECOVERY_ROUNDS: usize = 3;
 
-/// Alternative passes at most over a file (the branches of a group after
-/// the first kept, `#if A … #elif B … #elif C … #else`): each pass is one
-/// more reading of the file, so the bound keeps parsing linear.
+/// Branches after the first kept that alternative passes read at most
+/// (`#if A … #elif B … #elif C … #else`), and nesting depths they start
+/// flipping from: each pass is one more reading of the file, so the bounds
+/// keep parsing linear (at most 3 × 2 more readings).
 pub const MAX_ALTERNATIVES: usize = 3;
+pub const MAX_DEPTHS: usize = 2;
 
 /// Parses C files with the project's macro knowledge.
 #[derive(Debug, Clone, Default)]
 pub struct FrontEnd {
     macros: MacroTable,
-    /// Which branch conditional groups keep: 0 for the first reading,
-    /// `k` for the `k`-th alternative ([`FrontEnd::for_pass`]).
-    pass: usize,
+    /// Which branch conditional groups keep ([`FrontEnd::for_pass`]).
+    pass: Pass,
 }
 
 impl FrontEnd {
     /// A front end using `macros` (learned and user-given definitions).
     pub fn new(macros: MacroTable) -> FrontEnd {
-        FrontEnd { macros, pass: 0 }
+        FrontEnd {
+            macros,
+            pass: Pass::FIRST,
+        }
     }
 
-    /// This front end reading alternative pass `pass`: every conditional
-    /// group whose branch the first reading kept keeps the `pass`-th branch
-    /// after it instead (wrapping; `#if 0`'s dead branch is never kept), so
-    /// that the functions of the branches a first reading blanks are parsed
-    /// in some pass ([`ParsedFile::unread`], [`ParsedFile::alternatives`]).
-    pub fn for_pass(&self, pass: usize) -> FrontEnd {
+    /// This front end reading `pass`: conditional groups read with one
+    /// branch kept keep the branch `pass` says (`#if 0`'s dead branch is
+    /// never kept), so that the functions of the branches a first reading
+    /// blanks are parsed in some pass ([`ParsedFile::unread`],
+    /// [`ParsedFile::passes`]).
+    pub fn for_pass(&self, pass: Pass) -> FrontEnd {
         FrontEnd {
             macros: self.macros.clone(),
             pass,
         }
     }
 
-    /// The alternative pass this front end reads (0: the first reading).
-    pub fn pass(&self) -> usize {
+    /// The pass this front end reads.
+    pub fn pass(&self) -> Pass {
         self.pass
     }
 
@@ -69,15 +73,14 @@ impl FrontEnd {
         self.parse_reusing(path, text, None)
     }
 
-    /// Parses one file in every pass it needs: the first reading, then one
-    /// per alternative ([`ParsedFile::alternatives`]), so that the branches
-    /// the first reading blanked are read too.
+    /// Parses one file in every pass it needs: the first reading, then
+    /// each of [`ParsedFile::passes`], so that the branches the first
+    /// reading blanked are read too.
     pub fn parse_passes(&self, path: &Path, text: Arc<str>) -> Vec<ParsedFile> {
         let first = self.parse(path, text.clone());
-        let mut passes = Vec::with_capacity(first.alternatives + 1);
-        let alternatives = first.alternatives;
-        passes.push(first);
-        passes.extend((1..=alternatives).map(|k| self.for_pass(k).parse(path, text.clone())));
+        let alternatives = first.passes();
+        let mut passes = vec![first];
+        passes.extend(alternatives.map(|p| self.for_pass(p).parse(path, text.clone())));
         passes
     }
 
@@ -196,7 +199,7 @@ impl FrontEnd {
         problems.extend(declarers.into_iter().map(as_problem));
         let aside = aside.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
-        let (unread, alternatives) = unread_branches(&info, &groups, &state);
+        let (unread, alternatives, depths) = unread_branches(&info, &groups, &state);
         ParsedFile {
             path: path.to_path_buf(),
             text: text.clone(),
@@ -207,21 +210,23 @@ impl FrontEnd {
             skipped: aside,
             unread,
             alternatives,
+            depths,
             braces: Default::default(),
         }
     }
 }
 
 /// The branches with code that groups read with one branch kept did not
-/// keep, and how many alternative passes read them all: the most
-/// alternatives of such a group or of a group nested in what they blank.
+/// keep; the most alternatives of such a group or of a group nested in
+/// what they blank, and one more than the deepest of them.
 fn unread_branches(
     info: &TokenInfo,
     groups: &[CondGroup],
     state: &[GroupRepair],
-) -> (Vec<Range<usize>>, usize) {
+) -> (Vec<Range<usize>>, usize, usize) {
     let mut unread: Vec<Range<usize>> = Vec::new();
     let mut passes = 0;
+    let mut depths = 0;
     for (g, s) in groups.iter().zip(state) {
         let inside = |r: &Range<usize>| unread.iter().any(|u| u.start <= r.start && r.end <= u.end);
         let kept_one = *s == GroupRepair::KeptBranch;
@@ -229,6 +234,7 @@ fn unread_branches(
             let own = g.unread(&info.tokens);
             if !own.is_empty() {
                 passes = passes.max(g.alternatives());
+                depths = depths.max(g.depth + 1);
             }
             if kept_one {
                 unread.extend(own);
@@ -236,7 +242,7 @@ fn unread_branches(
         }
     }
     unread.sort_by_key(|r| r.start);
-    (unread, passes.min(MAX_ALTERNATIVES))
+    (unread, passes.min(MAX_ALTERNATIVES), depths.min(MAX_DEPTHS))
 }
 
 /// Tokens inside blanked conditional branches stop counting for depths.

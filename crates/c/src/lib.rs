@@ -27,7 +27,7 @@ mod tree_edit;
 pub mod sema;
 
 pub use classify::MacroClass;
-pub use conditional::{leading_tokens, open_conditionals};
+pub use conditional::{Pass, leading_tokens, open_conditionals};
 pub use frontend::FrontEnd;
 pub use health::{Culprit, FileHealth, Health, Region};
 pub use macros::{Macro, MacroDef, MacroTable};
@@ -82,9 +82,14 @@ pub struct ParsedFile {
     /// it kept another branch of their group (in original offsets, the
     /// text between the directives).
     pub unread: Vec<Range<usize>>,
-    /// How many alternative passes ([`FrontEnd::for_pass`]) it takes to read
-    /// every branch in `unread` once: 0 when nothing is unread.
+    /// The most branches after the kept one that a group with a branch in
+    /// `unread` has (0 when nothing is unread), at most
+    /// [`frontend::MAX_ALTERNATIVES`].
     pub alternatives: usize,
+    /// One more than the deepest nesting of such a group, at most
+    /// [`frontend::MAX_DEPTHS`]: the passes from deeper levels read the
+    /// branches inside a kept branch while the outer groups keep theirs.
+    pub depths: usize,
     /// Where `{` occurs in the view, found when first asked for.
     braces: OnceLock<Occurrences>,
 }
@@ -102,11 +107,20 @@ impl ParsedFile {
             skipped: Vec::new(),
             unread: Vec::new(),
             alternatives: 0,
+            depths: 0,
             text,
             view,
             tree,
             braces: OnceLock::new(),
         }
+    }
+
+    /// The alternative passes that read what this first reading left
+    /// unread: each branch offset for each depth to flip from.
+    pub fn passes(&self) -> impl Iterator<Item = Pass> + use<> {
+        let alternatives = self.alternatives;
+        (0..self.depths)
+            .flat_map(move |from_depth| (1..=alternatives).map(move |branch| Pass { branch, from_depth }))
     }
 
     /// Where `{` occurs in the view: walks looking for what only a block

@@ -84,6 +84,7 @@ pub(super) fn splice(
         skipped: old.skipped.iter().map(moved).collect(),
         unread: old.unread.iter().map(|r| shift(r)).collect(),
         alternatives: old.alternatives,
+        depths: old.depths,
         braces: Default::default(),
     };
     Some(Reparsed {

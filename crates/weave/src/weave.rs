@@ -83,10 +83,10 @@ pub fn weave(
     // Branches of conditional groups the first reading did not keep: the
     // aspect runs again over each alternative reading, and the edits in
     // text only that reading saw join the weave.
-    for pass in 1..=program.alternatives() {
+    for pass in program.alternatives() {
         let mut alt = program.alternative(pass);
-        let more =
-            engine::run_collected(module, None, args, services.apis, &services.limits, &mut alt).map_err(failed)?;
+        let more = engine::run_collected(module, None, args, services.apis, &services.limits, &mut alt)
+            .map_err(failed)?;
         alt.commit();
         program.absorb(&alt);
         merge_report(&mut report, more, services.echo);

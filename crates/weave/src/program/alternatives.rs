@@ -16,38 +16,46 @@ use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::{Committed, Program};
 use crate::edit::{Edit, splice};
+use weft_c::Pass;
 
 /// What the first reading of a file left unread.
 #[derive(Debug, Clone, Default)]
 pub(super) struct FirstReading {
     /// Branches with code blanked (original offsets).
     unread: Vec<Range<usize>>,
-    /// Passes it takes to read them all.
-    alternatives: usize,
+    /// The passes that read them.
+    passes: Vec<Pass>,
 }
 
 impl FirstReading {
     pub(super) fn of(file: &weft_c::ParsedFile) -> FirstReading {
         FirstReading {
             unread: file.unread.clone(),
-            alternatives: file.alternatives,
+            passes: file.passes().collect(),
         }
     }
 }
 
 impl Program {
-    /// How many alternative passes the program's files need (0 when every
-    /// conditional group was read with all its branches).
-    pub fn alternatives(&self) -> usize {
-        self.readings.iter().map(|r| r.alternatives).max().unwrap_or(0)
+    /// The alternative passes the program's files need, in order (none
+    /// when every conditional group was read with all its branches).
+    pub fn alternatives(&self) -> Vec<Pass> {
+        let mut passes: Vec<Pass> = self
+            .readings
+            .iter()
+            .flat_map(|r| r.passes.iter().copied())
+            .collect();
+        passes.sort_by_key(|p| (p.from_depth, p.branch));
+        passes.dedup();
+        passes
     }
 
-    /// The files that need alternative pass `pass`, in their original text,
-    /// read by that pass, with the same names, include directories and
-    /// loop analysis as this program.
-    pub fn alternative(&self, pass: usize) -> Program {
+    /// The files that need `pass`, in their original text, read by that
+    /// pass, with the same names, include directories and loop analysis as
+    /// this program.
+    pub fn alternative(&self, pass: Pass) -> Program {
         let chosen: Vec<usize> = (0..self.files.len())
-            .filter(|&i| self.readings[i].alternatives >= pass)
+            .filter(|&i| self.readings[i].passes.contains(&pass))
             .collect();
         let sources = chosen
             .iter()
@@ -182,7 +190,10 @@ mod tests {
 
     #[test]
     fn subtract_keeps_what_no_range_covers() {
-        assert_eq!(subtract(&[0..10, 20..30], &[5..8, 25..40]), vec![0..5, 8..10, 20..25]);
+        assert_eq!(
+            subtract(&[0..10, 20..30], &[5..8, 25..40]),
+            vec![0..5, 8..10, 20..25]
+        );
         assert_eq!(subtract(&[0..10], &[]), vec![0..10]);
     }
 
