@@ -84,10 +84,18 @@ impl FileHealth {
                     *seen.entry(range.start).or_default() |= ok;
                 }
             }
-            let regions = pass.problems.iter().chain(&pass.skipped);
-            health
-                .regions
-                .extend(regions.filter(|p| unread_only(&p.range)).map(Region::of));
+            // Passes from different depths may meet the same region.
+            for region in pass
+                .problems
+                .iter()
+                .chain(&pass.skipped)
+                .filter(|p| unread_only(&p.range))
+            {
+                let region = Region::of(region);
+                if !health.regions.contains(&region) {
+                    health.regions.push(region);
+                }
+            }
         }
         health.functions += seen.len();
         health.functions_ok += seen.values().filter(|&&ok| ok).count();

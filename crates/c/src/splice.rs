@@ -82,7 +82,7 @@ pub(super) fn splice(
         tree,
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
-        unread: old.unread.iter().map(|r| shift(r)).collect(),
+        unread: old.unread.iter().map(shift).collect(),
         alternatives: old.alternatives,
         depths: old.depths,
         braces: Default::default(),
