@@ -1,6 +1,7 @@
 //! Functions in the branches the front end does not keep
 //! (tests/fixtures/conditional/prog.c: different functions under `#ifdef`
-//! / `#else`, an `#if` / `#elif` / `#else` chain, nested groups, a group in
+//! / `#else`, an `#if` / `#elif` / `#else` chain, groups nested in the kept
+//! and in the unread branch, a group in
 //! a body choosing between two statements, a header split across
 //! branches): the alternative passes read them, parse-health counts them,
 //! and a weave with a function-entry print instruments every
@@ -17,7 +18,14 @@ fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conditional/prog.c")
 }
 
-const CONFIGURATIONS: [&[&str]; 5] = [&[], &["-DDEBUG"], &["-DDEBUG", "-DVERBOSE"], &["-DA"], &["-DB"]];
+const CONFIGURATIONS: [&[&str]; 6] = [
+    &[],
+    &["-DDEBUG"],
+    &["-DDEBUG", "-DVERBOSE"],
+    &["-DVERBOSE"],
+    &["-DA"],
+    &["-DB"],
+];
 
 #[test]
 fn every_branch_is_read_by_some_pass() {
@@ -27,7 +35,7 @@ fn every_branch_is_read_by_some_pass() {
     let first = front_end.parse(path, text.clone());
     let health = FileHealth::of(&first);
     // The first reading keeps one branch of each group.
-    assert_eq!((health.functions, health.functions_ok), (6, 6));
+    assert_eq!((health.functions, health.functions_ok), (7, 7));
     let passes = front_end.parse_passes(path, text.clone());
     assert!(
         passes.len() > 2,
@@ -35,10 +43,10 @@ fn every_branch_is_read_by_some_pass() {
     );
     let health = FileHealth::of_passes(&passes);
     // check_debug and check_release, pick three times, trace three times,
-    // choose, split twice (its headers), main.
+    // scale three times, choose, split twice (its headers), main.
     assert_eq!(
         (health.functions, health.functions_ok),
-        (12, 12),
+        (15, 15),
         "{:?}",
         health.regions
     );
@@ -101,7 +109,7 @@ fn a_weave_instruments_every_configuration_once() {
         } else {
             "check_release"
         };
-        let expected: BTreeMap<&str, usize> = [check, "choose", "main", "pick", "split", "trace"]
+        let expected: BTreeMap<&str, usize> = [check, "choose", "main", "pick", "scale", "split", "trace"]
             .into_iter()
             .map(|f| (f, 1))
             .collect();

@@ -10,22 +10,30 @@ use std::ops::Range;
 /// Which branches conditional groups keep in one reading of a file. The
 /// first reading ([`Pass::FIRST`]) keeps the first branch (the `#else` of
 /// an `#if 0`); an alternative keeps, in every group nested at least
-/// `from_depth` deep, the `branch`-th branch after that one (wrapping). A
-/// pass from depth 1 keeps the outer groups' first branches and flips the
-/// groups inside them, so `#ifdef A #ifdef B … #else … #endif …` reads A
-/// without B too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// `from_depth` deep (and no deeper when `only_depth`), the `branch`-th
+/// branch after that one (wrapping). A pass from depth 1 keeps the outer
+/// groups' first branches and flips the groups inside them, so `#ifdef A
+/// #ifdef B … #else … #endif …` reads A without B too; a pass of depth 0
+/// only flips the outer groups and keeps the first branch of those inside,
+/// so `#ifdef A … #else #ifdef B … #else … #endif #endif` reads B without A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord)]
 pub struct Pass {
-    pub branch: usize,
     pub from_depth: usize,
+    pub only_depth: bool,
+    pub branch: usize,
 }
 
 impl Pass {
     /// The first reading.
     pub const FIRST: Pass = Pass {
-        branch: 0,
         from_depth: 0,
+        only_depth: false,
+        branch: 0,
     };
+
+    fn flips(&self, depth: usize) -> bool {
+        depth >= self.from_depth && (!self.only_depth || depth == self.from_depth)
+    }
 }
 
 /// One conditional group, by token indices.
@@ -82,11 +90,10 @@ impl CondGroup {
     }
 
     /// Keeps, in `pass`, the branch `pass.branch` places after the one the
-    /// first reading keeps, when the group is nested at least
-    /// `pass.from_depth` deep; a group with fewer alternatives keeps its
-    /// first reading's branch.
+    /// first reading keeps, when the group is at a depth the pass flips; a
+    /// group with fewer alternatives keeps its first reading's branch.
     pub fn keep_for_pass(&mut self, pass: Pass) {
-        if pass.branch == 0 || pass.branch > self.alternatives() || self.depth < pass.from_depth {
+        if pass.branch == 0 || pass.branch > self.alternatives() || !pass.flips(self.depth) {
             return;
         }
         let live = usize::from(self.if_zero)..self.branches();

@@ -25,7 +25,8 @@ const RECOVERY_ROUNDS: usize = 3;
 /// Branches after the first kept that alternative passes read at most
 /// (`#if A … #elif B … #elif C … #else`), and nesting depths they start
 /// flipping from: each pass is one more reading of the file, so the bounds
-/// keep parsing linear (at most 3 × 2 more readings).
+/// keep parsing linear (at most 3 × 3 more readings: from depth 0, from
+/// depth 1, depth 0 alone).
 pub const MAX_ALTERNATIVES: usize = 3;
 pub const MAX_DEPTHS: usize = 2;
 

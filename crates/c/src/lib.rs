@@ -116,11 +116,26 @@ impl ParsedFile {
     }
 
     /// The alternative passes that read what this first reading left
-    /// unread: each branch offset for each depth to flip from.
+    /// unread: each branch offset, for each depth to flip from, and for
+    /// each depth but the deepest, that depth alone.
     pub fn passes(&self) -> impl Iterator<Item = Pass> + use<> {
-        let alternatives = self.alternatives;
-        (0..self.depths)
-            .flat_map(move |from_depth| (1..=alternatives).map(move |branch| Pass { branch, from_depth }))
+        let (alternatives, depths) = (self.alternatives, self.depths);
+        (0..depths)
+            .flat_map(move |from_depth| {
+                let only: &[bool] = if from_depth + 1 < depths {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                only.iter().map(move |&only_depth| (from_depth, only_depth))
+            })
+            .flat_map(move |(from_depth, only_depth)| {
+                (1..=alternatives).map(move |branch| Pass {
+                    from_depth,
+                    only_depth,
+                    branch,
+                })
+            })
     }
 
     /// Where `{` occurs in the view: walks looking for what only a block

@@ -45,7 +45,7 @@ impl Program {
             .iter()
             .flat_map(|r| r.passes.iter().copied())
             .collect();
-        passes.sort_by_key(|p| (p.from_depth, p.branch));
+        passes.sort();
         passes.dedup();
         passes
     }
@@ -70,8 +70,9 @@ impl Program {
     /// Adds to this program's weave the edits `alt` (an
     /// [`Program::alternative`], woven) made in text that only its pass
     /// read: inside a branch this program's first reading did not keep and
-    /// `alt` did, touching no edit this program has. Returns how many edits
-    /// were taken.
+    /// `alt` did, touching no edit this program has. A file whose shared
+    /// text `alt` wove otherwise takes none (noted in
+    /// [`Program::skipped`]). Returns how many edits were taken.
     pub fn absorb(&mut self, alt: &Program) -> usize {
         self.commit();
         self.parse_committed();
@@ -83,11 +84,23 @@ impl Program {
             let only = subtract(&self.readings[i].unread, &alt.readings[j].unread);
             let original = &self.originals[i];
             let ours = line_edits(original, &self.files[i].text);
-            let theirs: Vec<Edit> = line_edits(original, alt.text(j))
+            let (theirs, shared): (Vec<Edit>, Vec<Edit>) = line_edits(original, alt.text(j))
                 .into_iter()
-                .filter(|e| within(&only, &e.range) && !ours.iter().any(|o| touch(&o.range, &e.range)))
-                .collect();
+                .partition(|e| within(&only, &e.range) && !ours.iter().any(|o| touch(&o.range, &e.range)));
             if theirs.is_empty() {
+                continue;
+            }
+            // The pass wove shared text otherwise (a monitor's table of
+            // slots sized by what its reading saw): its edits would not
+            // agree with ours, so none is taken, and the user is told.
+            if shared.iter().any(|e| !ours.contains(e)) {
+                self.skipped.push(format!(
+                    "{}: {} edit{} in conditional branches only another reading sees not woven: \
+                     the aspect wove the shared text differently in that reading",
+                    file.path.display(),
+                    theirs.len(),
+                    if theirs.len() == 1 { "" } else { "s" }
+                ));
                 continue;
             }
             taken += theirs.len();
