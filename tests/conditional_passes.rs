@@ -116,3 +116,30 @@ fn a_weave_instruments_every_configuration_once() {
         assert_eq!(counts, expected, "{flags:?}");
     }
 }
+
+/// A monitor's table in shared text is sized by what its reading saw: an
+/// alternative reading whose shared text was woven otherwise gives no
+/// edit (its slots would not match the first reading's table), and the
+/// weave says so.
+#[test]
+fn an_alternative_that_wove_shared_text_otherwise_is_reported_not_taken() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("woven");
+    let aspect = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(&aspect)
+        .arg("--output")
+        .arg(&out)
+        .arg(fixture())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&weave.stderr);
+    assert!(weave.status.success(), "{stderr}");
+    assert!(stderr.contains("only another reading sees not woven"), "{stderr}");
+    let woven = std::fs::read_to_string(out.join("prog.c")).unwrap();
+    let original = std::fs::read_to_string(fixture()).unwrap();
+    // The release branch of check_release is as written.
+    let release = "static int check_release(int v) {\n    return v >= 0;\n";
+    assert!(original.contains(release) && woven.contains(release));
+}
