@@ -26,12 +26,15 @@ side.
     scripts/triage-siemens.py [--weft target/debug/weft] [--every 1] [PROGRAM...]
     scripts/triage-siemens.py --questions [--before OLD_WEFT] [--every 1] [PROGRAM...]
 
-With --fuzz SECS (programs whose tests feed a file on stdin: printtokens,
-printtokens2, totinfo), builds the meta program with afl-cc, takes the
-stdin files of every k-th such test as inputs and runs `weft triage
---fuzz SECS`: the classes before and after, the inputs found and the time.
+With --fuzz SECS, builds the meta program with afl-cc and runs `weft triage
+--fuzz SECS` from every k-th test feeding a file on stdin: for printtokens,
+printtokens2 and totinfo (stdin-only tests) their stdin files as --inputs;
+for replace, schedule and schedule2 (arguments and stdin) the tests
+themselves as --tests, so that the arguments stay and stdin varies. Prints
+the classes before and after, the inputs found and the time.
 
     scripts/triage-siemens.py --fuzz 30 --every 200 printtokens printtokens2 totinfo
+    scripts/triage-siemens.py --fuzz 30 --every 200 replace schedule schedule2
 """
 
 import argparse
@@ -312,17 +315,26 @@ def fuzz(root, program, weft, seconds, every, scratch):
     lax = ["-w", "-Wno-return-type", "-Wno-implicit-function-declaration", "-Wno-implicit-int", "-Wno-int-conversion"]
     subprocess.run(["afl-cc", "-std=c99", "-O1", "-o", meta_exe] + lax + sources + ["-lm"], check=True,
                    capture_output=True, env=dict(os.environ, AFL_QUIET="1"))
-    inputs = os.path.join(scratch, "fuzz-inputs")
-    os.mkdir(inputs)
     # (a few of totinfo's tests name files its archive lacks)
     stdin_tests = [t for t in universe(base, 1)
-                   if t.startswith("<") and os.path.isfile(os.path.join(base, "inputs", t[1:].strip()))][::every]
-    for n, t in enumerate(stdin_tests):
-        shutil.copy(os.path.join(base, "inputs", t[1:].strip()), os.path.join(inputs, f"t{n:05}"))
+                   if "<" in t and os.path.isfile(os.path.join(base, "inputs", t.rsplit("<", 1)[1].strip()))][::every]
+    if all(t.startswith("<") for t in stdin_tests):
+        inputs = os.path.join(scratch, "fuzz-inputs")
+        os.mkdir(inputs)
+        for n, t in enumerate(stdin_tests):
+            shutil.copy(os.path.join(base, "inputs", t[1:].strip()), os.path.join(inputs, f"t{n:05}"))
+        given = ["--inputs", inputs]
+        tail = ["--", meta_exe]
+    else:
+        tests_file = os.path.join(scratch, "tests.txt")
+        with open(tests_file, "w") as f:
+            f.writelines(f"cd '{base}/inputs' && '{meta_exe}' {t}\n" for t in stdin_tests)
+        given = ["--tests", tests_file]
+        tail = []
     t0 = time.time()
-    r = subprocess.run([weft, "triage", "--revisions", f"1-{len(diffs)}", "--inputs", inputs, "--jobs", "2",
-                        "--timeout", "1", "--fuzz", str(seconds), "--fuzz-into", os.path.join(scratch, "found"),
-                        "--", meta_exe], capture_output=True, text=True)
+    r = subprocess.run([weft, "triage", "--revisions", f"1-{len(diffs)}"] + given + ["--jobs", "2",
+                        "--timeout", "1", "--fuzz", str(seconds), "--fuzz-into", os.path.join(scratch, "found")]
+                       + tail, capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError(f"weft triage --fuzz failed:\n{r.stderr[-2000:]}")
     fuzzed = [l for l in r.stdout.splitlines() if re.match(r"Round \d+: fuzzed revisions", l)]
@@ -333,7 +345,7 @@ def fuzz(root, program, weft, seconds, every, scratch):
     before, after = (classes[0].rstrip(".").replace("Classes before fuzzing: ", "").split("; after: ")
                      if classes else (count, count))
     rounds = len({l.split(":")[0] for l in fuzzed})
-    print(f"| {program} | {len(diffs) + 1} | {len(os.listdir(inputs))} | {len(fuzzed)} ({rounds} rounds) | {seconds} | "
+    print(f"| {program} | {len(diffs) + 1} | {len(stdin_tests)} | {len(fuzzed)} ({rounds} rounds) | {seconds} | "
           f"{before} | {after} | {found} | {time.time() - t0:.0f} |", flush=True)
 
 

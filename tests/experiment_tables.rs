@@ -75,6 +75,24 @@ fn in_todays_words(file: &str, csv: &str) -> String {
         .collect()
 }
 
+/// A report table without what was added after the golden files were
+/// made: the kinds tables' alarms on the original's unseen runs (4th
+/// column), and the rows of kinds that raised only those.
+fn without_later_columns(file: &str, csv: &str) -> String {
+    if !file.starts_with("tables/kinds-") {
+        return csv.to_string();
+    }
+    csv.lines()
+        .map(|l| {
+            let mut cells: Vec<&str> = l.split(',').collect();
+            cells.remove(3);
+            cells
+        })
+        .filter(|cells| cells[1..] != ["0", "0", ""])
+        .map(|cells| cells.join(",") + "\n")
+        .collect()
+}
+
 /// Runs the fixture study `name` (with `@ROOT@` and `@TESTS@` replaced)
 /// and compares its report with tests/golden/study-GOLDEN: the listed
 /// files byte for byte, the per-version and baseline tables cell by cell.
@@ -100,7 +118,11 @@ fn compare_with_golden(name: &str, tests: Option<&str>, golden: &str, same: &[&s
     let report = tmp.path().join("report");
     let read = |dir: &Path, f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     for f in same {
-        assert_eq!(read(&report, f), in_todays_words(f, &read(&golden, f)), "{f}");
+        assert_eq!(
+            without_later_columns(f, &read(&report, f)),
+            in_todays_words(f, &read(&golden, f)),
+            "{f}"
+        );
     }
     let before = per_version(
         &in_todays_words("", &read(&golden, "tables/per_version.csv")),

@@ -330,6 +330,13 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
         text.contains("grow.c:4: while loop: no SRC under bit-vectors at the types' widths"),
         "{text}"
     );
+    // The machine leaves it only through signed overflow.
+    assert!(
+        text.contains(
+            "grow.c:4: while loop: from x > 0 it never ends unless a signed integer overflows (undefined behaviour)"
+        ),
+        "{text}"
+    );
     assert!(
         text.contains(
             "1 loops, 1 in the integer fragment, 1 with an SRC under ideal integers, 0 with an SRC"

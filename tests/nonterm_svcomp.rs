@@ -251,3 +251,138 @@ fn a_loop_that_spends_its_analysis_budget_says_so() {
     assert_eq!(out.status.code(), Some(0), "{t}");
     assert!(t.contains("time budget spent"), "{t}");
 }
+
+/// A program's own `__VERIFIER_assert`, as SV-COMP programs define it.
+const OWN_ASSERT: &str = "extern void abort(void);\n\
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__ ((__noreturn__));\n\
+void reach_error() { __assert_fail(\"0\", \"t.c\", 3, \"reach_error\"); }\n\
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }\n\
+extern int __VERIFIER_nondet_int(void);\n";
+
+#[test]
+fn a_loop_calling_the_programs_own_assertion_or_printf_stays_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hangs: a loop with no exit but the assertion (which holds), and one
+    // whose state cycles while it prints.
+    for (name, body) in [
+        (
+            "assert_forever.c",
+            "int x = 0;\n    while (1) {\n        __VERIFIER_assert(x == 0);\n    }",
+        ),
+        (
+            "print_cycle.c",
+            "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = (x + 1) % 4;\n    }",
+        ),
+    ] {
+        let file = write(
+            dir.path(),
+            name,
+            &format!(
+                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
+            ),
+        );
+        let out = weft(&[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
+        ]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {t}");
+        assert!(t.contains("loop in main does not terminate"), "{name}: {t}");
+    }
+    // Twins: the assertion fails after a few rounds (the run aborts, no
+    // report), and the printing loop counts down.
+    for (name, body) in [
+        (
+            "assert_fails.c",
+            "int x = 0;\n    while (1) {\n        __VERIFIER_assert(x < 5);\n        x++;\n    }",
+        ),
+        (
+            "print_down.c",
+            "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = x - 1;\n    }",
+        ),
+    ] {
+        let file = write(
+            dir.path(),
+            name,
+            &format!(
+                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
+            ),
+        );
+        let out = weft(&[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
+        ]);
+        let t = text(&out);
+        assert!(t.contains("0 loops reported"), "{name}: {t}");
+        assert_ne!(out.status.code(), Some(1), "{name}: {t}");
+    }
+}
+
+#[test]
+fn seeds_3_mod_4_keep_one_choice_per_call_site_so_a_choice_sequence_is_sustained() {
+    let dir = tempfile::tempdir().unwrap();
+    // The loop goes round only while every draw is non-zero, and its state
+    // cycles with period 512: fresh draws (zero about one time in 66, one
+    // in 10 under seeds 2 mod 4) all but never sustain the thousand rounds
+    // a revisit takes; a kept non-zero choice (nearly always) does.
+    let file = write(
+        dir.path(),
+        "choices.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int a[512], len = 0;\n    while (__VERIFIER_nondet_int()) {\n        if (len == 511)\n            len = 0;\n        a[len] = 0;\n        len++;\n    }\n    return a[0];\n}\n",
+    );
+    let out = weft(&[
+        "nonterm", "check", "--svcomp", "--src", "off", "--runs", "10", "--json", &file,
+    ]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reported: Vec<u64> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r["ending"] == "reported")
+        .map(|(i, _)| i as u64)
+        .collect();
+    assert!(!reported.is_empty() && reported.iter().all(|i| i % 4 == 3), "{t}");
+}
+
+#[test]
+fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    // A retry loop whose state cycles (x: 1, 2, 0, 1, …), and a label that
+    // jumps to itself; each is reported at its first statement's line.
+    let cycle = write(
+        dir.path(),
+        "retry.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc;\nagain:\n    x = (x + 1) % 3;\n    if (x >= 0)\n        goto again;\n    return 0;\n}\n",
+    );
+    let stuck = write(
+        dir.path(),
+        "stuck.c",
+        "int main(int argc, char **argv)\n{\n    if (argc > 0) STUCK: goto STUCK;\n    return 0;\n}\n",
+    );
+    for (file, line) in [
+        (&cycle, "retry.c:5: loop in main does not terminate"),
+        (&stuck, "stuck.c:3: loop in main does not terminate"),
+    ] {
+        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", file]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{t}");
+        assert!(t.contains(line), "{t}");
+    }
+    // The twin counts down and ends, with no report; a goto loop that
+    // cannot become a loop is listed as not monitored.
+    let twin = write(
+        dir.path(),
+        "twin.c",
+        "int main(int argc, char **argv)\n{\n    int x = argc + 5, i = 0;\nagain:\n    x = x - 1;\n    if (x > 0)\n        goto again;\ntop:\n    while (i < 3) { i++; if (i == 2) goto top; }\n    return x;\n}\n",
+    );
+    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("0 loops reported; 1 run: 1 ended"), "{t}");
+    assert!(
+        t.contains("not monitored: ")
+            && t.contains("goto loop at top: a goto inside an inner loop or switch"),
+        "{t}"
+    );
+}

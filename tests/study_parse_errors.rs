@@ -56,6 +56,23 @@ fn the_valid_study_parses_with_paths_beside_the_file() {
 }
 
 #[test]
+fn holdout_is_a_flag_or_a_mode() {
+    use weft::experiment::study::Holdout;
+    let with = |line: &str| {
+        let text = VALID.replace(
+            "aspect = \"ascv3.lara\"",
+            &format!("aspect = \"ascv3.lara\"\ndetector = \"invariants\"\n{line}"),
+        );
+        parse(&text).unwrap().strategies[0].holdout
+    };
+    assert_eq!(with(""), Holdout::Off);
+    assert_eq!(with("holdout = false"), Holdout::Off);
+    assert_eq!(with("holdout = true"), Holdout::Pairs);
+    assert_eq!(with("holdout = \"pairs\""), Holdout::Pairs);
+    assert_eq!(with("holdout = \"count\""), Holdout::Count);
+}
+
+#[test]
 fn each_mistake_names_the_file_and_its_key() {
     let cases: &[(&str, &str, &str)] = &[
         ("build = [\"make\"]", "build = []", "study.build"),
@@ -67,6 +84,16 @@ fn each_mistake_names_the_file_and_its_key() {
         (
             "aspect = \"ascv3.lara\"",
             "aspect = \"ascv3.lara\"\nholdout = true",
+            "strategy[0].holdout",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\nholdout = \"count\"",
+            "strategy[0].holdout",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\ndetector = \"invariants\"\nholdout = \"thirds\"",
             "strategy[0].holdout",
         ),
         (

@@ -35,6 +35,28 @@ def detected(point):
     return sum(1 for c in point["per_version"] if c["tn"] > 0)
 
 
+def detected_beyond_crashes(report, point):
+    """Versions with a failing run flagged in a draw whose plain run ended
+    normally: what monitoring adds to the crashes and timeouts a user sees
+    without it."""
+    r = report["results"]
+    draws = report["draws"]
+    n = 0
+    for v, row in enumerate(r["oracle"]["cells"]):
+        abnormal = set(r["abnormal"][v])
+        if any(not passed and t not in abnormal and point["pass_draws"][v][t] < draws
+               for t, passed in enumerate(row)):
+            n += 1
+    return n
+
+
+def crashing(report):
+    """Versions with a failing run that crashed or timed out."""
+    r = report["results"]
+    return sum(1 for v, row in enumerate(r["oracle"]["cells"])
+               if any(not row[t] for t in r["abnormal"][v]))
+
+
 def accuracy(c):
     n = c["tp"] + c["fp"] + c["tn"] + c["fn"]
     return 100.0 * (c["tp"] + c["tn"]) / n if n else None
@@ -53,24 +75,41 @@ def main():
             for p in e["points"]:
                 rate = alarm_rate(p)
                 rows.setdefault((e["strategy"], p["percentage"]), {})[program] = (
-                    detected(p), len(p["per_version"]), rate, rate <= budget)
+                    detected(p), len(p["per_version"]), rate, rate <= budget,
+                    detected_beyond_crashes(r, p))
     programs = list(reports)
-    print(f"Versions detected (a failing run flagged in at least one of the draws) and, in brackets, "
+    print(f"Versions detected (a failing run flagged in at least one of the draws), in square brackets "
+          f"those detected by a failing run that neither crashed nor timed out, and, in brackets, "
           f"alarms on the original's unseen runs (%); `-` where those alarms exceed {budget}% (the "
           f"detection does not count). Last column: versions detected within the budget, all programs.\n")
     print("| Detector | Training % | " + " | ".join(programs) + " | Within budget |")
     print("|---|---|" + "---|" * len(programs) + "---|")
     total_versions = sum(len(r["results"]["oracle"]["versions"]) for r in reports.values())
     for (strategy, pct), by in rows.items():
-        cells, within = [], 0
+        cells, within, beyond = [], 0, 0
         for program in programs:
             if program not in by:
                 cells.append("not run")
                 continue
-            d, n, rate, ok = by[program]
-            cells.append(f"{d}/{n} ({rate:.2f})" if ok else f"- ({d}/{n}, {rate:.2f})")
+            d, n, rate, ok, b = by[program]
+            cells.append(f"{d}/{n} [{b}] ({rate:.2f})" if ok else f"- ({d}/{n} [{b}], {rate:.2f})")
             within += d if ok else 0
-        print(f"| {strategy} | {pct} | " + " | ".join(cells) + f" | {within}/{total_versions} |")
+            beyond += b if ok else 0
+        print(f"| {strategy} | {pct} | " + " | ".join(cells) + f" | {within}/{total_versions} [{beyond}] |")
+    print("\nVersions with a failing run that crashed or timed out (seen without any monitor, and "
+          "flagged by every detector): " + ", ".join(f"{p} {crashing(r)}/{len(r['results']['oracle']['versions'])}"
+                                                   for p, r in reports.items())
+          + f"; in all {sum(crashing(r) for r in reports.values())}/{total_versions}.")
+    print("\nKinds of invariant behind the alarms on the original's unseen runs at the largest training "
+          "percentage (runs x draws or folds; a run counts once per kind):\n")
+    print("| Detector | Program | Kinds (alarms) |")
+    print("|---|---|---|")
+    for program, r in reports.items():
+        for b in r["results"]["kind_breakdowns"]:
+            kinds = sorted(((k["original_flagged"], k["kind"]) for k in b["rows"] if k["original_flagged"]),
+                           reverse=True)
+            if kinds:
+                print(f"| {b['strategy']} | {program} | " + ", ".join(f"{k} {n}" for n, k in kinds) + " |")
     print("\nBest run-level accuracy per program (any detector and percentage) against the all-pass "
           "accuracy:\n")
     print("| Program | Versions | Tests | All-pass accuracy (%) | Best accuracy (%) | Detector, training % |")

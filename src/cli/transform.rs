@@ -5,7 +5,7 @@ use anyhow::anyhow;
 use super::tree::{self, Failure, TreeArgs};
 use crate::engine::Host;
 use crate::joinpoint::JoinPoint;
-use crate::transform::{canonical_name, pass_names};
+use crate::transform::{canonical_name, pass_names, prepare_program};
 
 /// Run behaviour-preserving transformation passes over C files and write
 /// the transformed tree.
@@ -47,7 +47,7 @@ fn transform(args: &Args) -> Result<(), Failure> {
     let mut passes: Vec<&'static str> = Vec::new();
     for pass in &args.passes {
         if pass.trim().eq_ignore_ascii_case("all") {
-            passes.extend(pass_names().iter().map(|(name, _)| *name));
+            passes.extend(prepare_program());
         } else {
             passes.push(canonical_name(pass.trim()).map_err(|e| Failure::Usage(e.into()))?);
         }

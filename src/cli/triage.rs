@@ -19,6 +19,7 @@ use weft_triage::fuzz::Fuzz;
 use weft_triage::observe::{Observed, Plan, observe};
 use weft_triage::print::{is_markdown_report, markdown, summary};
 use weft_triage::report::is_json_report;
+use weft_triage::stdin_test::StdinTest;
 use weft_triage::table::Aspect;
 use weft_triage::{inputs, revisions};
 
@@ -34,12 +35,16 @@ use super::files::replace_file;
   weft triage --revisions 1-8 --inputs inputs/ --ask -- ./prog
   afl-cc -o prog prog.c    # coverage for the fuzzer (a plain build works too)
   weft triage --revisions 1-8 --inputs inputs/ --fuzz 30 --fuzz-into found/ -- ./prog
+  weft triage --revisions 1-8 --tests tests.txt --fuzz 30 --fuzz-into found/
 
 With --fuzz SECS, every class of several revisions gets SECS seconds of
 afl-fuzz, seeded with the inputs, looking for an input on which its
 revisions differ (status or stdout); those found are saved in --fuzz-into and
 the revisions run again on all inputs, so the classes and questions use them.
 Classes that split are fuzzed again, in rounds, until a round finds nothing.
+With --tests, tests ending with `< FILE` keep their arguments (up to 3
+argument vectors per class, sharing its time) and their stdin varies; each
+input found becomes such a test, listed in --fuzz-into/tests.
 
 Every revision runs once on every input, with WEFT_REV=<revision> and
 WEFT_OUT=<a fresh directory>, starting in the current directory. With
@@ -109,8 +114,9 @@ pub struct Args {
     /// Look for inputs the given ones miss: give each class of several
     /// revisions SECS seconds of afl-fuzz on a harness that runs its
     /// revisions on one input and stops where they differ; each such input
-    /// is saved in --fuzz-into and the triage runs again with it. Needs
-    /// --inputs and AFL++ (afl-fuzz, afl-cc).
+    /// is saved in --fuzz-into and the triage runs again with it. With
+    /// --tests, tests ending with `< FILE` keep their arguments and their
+    /// stdin varies. Needs AFL++ (afl-fuzz, afl-cc).
     #[arg(long, value_name = "SECS", requires = "fuzz_into")]
     fuzz: Option<u64>,
     /// A new directory for the inputs --fuzz finds, `rR-class-C-N` (found
@@ -212,7 +218,7 @@ fn fuzz(plan: &Plan, mut observed: Observed, budget: Duration, into: &Path) -> a
         if found.is_empty() {
             break;
         }
-        again.inputs.extend(found.into_iter().map(inputs::from_file));
+        again.inputs.extend(found);
         observed = observe(&again)?;
     }
     let after = weft_triage::classes::classes(&observed.table).len();
@@ -237,8 +243,13 @@ fn plan(args: &Args) -> anyhow::Result<Plan> {
         (None, None) => bail!("give the inputs: --inputs DIR or --tests FILE"),
     };
     if let Some(into) = &args.fuzz_into {
-        if args.inputs.is_none() {
-            bail!("--fuzz needs --inputs (the inputs it starts from, fed as the command reads them)");
+        let here = std::env::current_dir().context("cannot read the current directory")?;
+        let from_stdin = |i: &inputs::Input| match &i.source {
+            inputs::Source::Test(line) => StdinTest::parse(line, &here).is_some(),
+            inputs::Source::File(_) => true,
+        };
+        if !inputs.iter().any(from_stdin) {
+            bail!("--fuzz with --tests needs tests ending with `< FILE` (their stdin is what varies)");
         }
         if args.keep.is_some() {
             bail!("--fuzz runs the revisions twice: leave out --keep");

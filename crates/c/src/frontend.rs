@@ -126,6 +126,11 @@ impl FrontEnd {
         info.mark_dead(src, &dead);
         blank_comments_in_continued_directives(src, &info, &mut set);
         let mut old_style = repair_pass(src, &info, &self.macros, &mut set);
+        // The tokens take more memory than the syntax tree: they go before
+        // the parse, and only a file with errors to recover from makes them
+        // again (the same tokens: tokenizing is a function of the text).
+        drop(info);
+        let mut tokens = None;
 
         let mut parser = new_parser();
         let (mut view, mut map) = set.build_view(src);
@@ -146,19 +151,20 @@ impl FrontEnd {
             // with only such errors is not counted (each definition falls
             // back once), so the heuristics get every round they would have
             // had; the other errors get theirs at once.
+            let info = tokens_again(&mut tokens, src, &dead);
             let before = set.iter().count();
             let (fallen, others) = old_style_fallback(src, &mut old_style, &errors, &mut set);
             let (unreadable, others) =
-                skip_unreadable_groups(src, &info, &self.macros, &groups, &mut state, others, &mut set);
+                skip_unreadable_groups(src, info, &self.macros, &groups, &mut state, others, &mut set);
             skipped.extend(unreadable);
             if !others.is_empty() {
                 rounds += 1;
                 for range in &others {
-                    let win = window(src, &info, range);
-                    let err = error_tokens(&info, range);
+                    let win = window(src, info, range);
+                    let err = error_tokens(info, range);
                     skipped.extend(recover(
                         src,
-                        &info,
+                        info,
                         &self.macros,
                         &groups,
                         &mut state,
@@ -171,7 +177,7 @@ impl FrontEnd {
                 break;
             }
             skipped.extend(fallen);
-            refresh_dead(src, &mut info, &groups, &state);
+            refresh_dead(src, info, &groups, &state);
             let (new_view, new_map) = set.build_view(src);
             tree = reparse(&mut parser, tree, &view, &new_view);
             view = new_view;
@@ -181,11 +187,13 @@ impl FrontEnd {
         // Most files have nothing to report: lines are indexed on demand.
         let lines = std::cell::OnceCell::new();
         let line = |offset: usize| lines.get_or_init(|| LineIndex::new(src)).line(offset);
-        let mut problems: Vec<Problem> = error_ranges(&tree, &map)
+        let errors = error_ranges(&tree, &map);
+        let info = (!errors.is_empty()).then(|| &*tokens_again(&mut tokens, src, &dead));
+        let mut problems: Vec<Problem> = errors
             .into_iter()
             .map(|range| Problem {
                 line: line(range.start),
-                culprit: culprit(src, &info, &self.macros, window(src, &info, &range)),
+                culprit: info.and_then(|info| culprit(src, info, &self.macros, window(src, info, &range))),
                 reason: "not understood: syntax error in the repaired view".into(),
                 range,
             })
@@ -200,7 +208,12 @@ impl FrontEnd {
         problems.extend(declarers.into_iter().map(as_problem));
         let aside = aside.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
-        let (unread, alternatives, depths) = unread_branches(&info, &groups, &state);
+        // Only a group read with one branch kept can leave code unread.
+        let (unread, alternatives, depths) = if state.contains(&GroupRepair::KeptBranch) {
+            unread_branches(tokens_again(&mut tokens, src, &dead), &groups, &state)
+        } else {
+            (Vec::new(), 0, 0)
+        };
         ParsedFile {
             path: path.to_path_buf(),
             text: text.clone(),
@@ -244,6 +257,20 @@ fn unread_branches(
     }
     unread.sort_by_key(|r| r.start);
     (unread, passes.min(MAX_ALTERNATIVES), depths.min(MAX_DEPTHS))
+}
+
+/// The tokens of `src` with those in `dead` ranges marked, made again
+/// after the parse when recovery needs them.
+fn tokens_again<'t>(
+    tokens: &'t mut Option<TokenInfo>,
+    src: &str,
+    dead: &[Range<usize>],
+) -> &'t mut TokenInfo {
+    tokens.get_or_insert_with(|| {
+        let mut info = TokenInfo::new(src, &[]);
+        info.mark_dead(src, dead);
+        info
+    })
 }
 
 /// Tokens inside blanked conditional branches stop counting for depths.

@@ -14,6 +14,7 @@ mod conditional;
 mod frontend;
 mod health;
 mod lexer;
+pub mod library;
 mod macros;
 mod offset_map;
 mod recover;

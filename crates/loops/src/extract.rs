@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::Node;
 
+use weft_c::library::OUTPUT_ONLY;
 use weft_c::sema::{DeclKind, Declaration, Semantics, TypeKind};
 
 use crate::eof::Eof;
@@ -631,11 +632,25 @@ impl Extractor<'_> {
                 p.state.insert(name, v);
                 Ok(vec![p])
             }
+            // Output changes nothing the loop reads.
+            "call_expression"
+                if OUTPUT_ONLY.contains(&self.src_of_callee(node))
+                    && node
+                        .child_by_field_name("arguments")
+                        .is_some_and(|a| !calls::has_effects(a)) =>
+            {
+                Ok(vec![p])
+            }
             _ => {
                 self.expr(node)?;
                 Ok(vec![p])
             }
         }
+    }
+
+    /// The called function's name as written.
+    fn src_of_callee(&self, call: Node<'_>) -> &str {
+        call.child_by_field_name("function").map_or("", |f| self.src(f))
     }
 
     fn lvalue(&mut self, node: Node<'_>) -> R<String> {

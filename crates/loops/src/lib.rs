@@ -22,7 +22,7 @@ use std::path::Path;
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use extract::{Fragment, fragment};
-pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, verify};
+pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, only_overflow_ends, verify};
 pub use survey::{Found, Survey, load, survey};
 
 /// One loop of a file, as found by [`loops`].

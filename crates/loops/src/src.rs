@@ -577,3 +577,19 @@ pub fn find(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resul
 /// nonlinear loop took minutes without it. Hitting it is reported as the
 /// loop's reason.
 pub const LOOP_BUDGET: Duration = Duration::from_secs(30);
+
+/// The condition under which a loop never ends unless a signed integer
+/// overflows: its SRC over ideal integers, when bit-vectors gave none.
+/// From a state satisfying it the loop never ends over mathematical
+/// integers; ideal integers admit only signed types at least as wide as
+/// `int` (unsigned and narrow ones wrap or convert by definition), so the
+/// machine's run agrees with the ideal one until a signed operation
+/// overflows: it either never ends or overflows first, which is undefined
+/// behaviour and a finding of its own.
+pub fn only_overflow_ends(results: &[(Semantics, Verdict)]) -> Option<&str> {
+    let of = |s: Semantics| results.iter().find(|(t, _)| *t == s).map(|(_, v)| v);
+    match (of(Semantics::Ideal), of(Semantics::BitVector)) {
+        (Some(Ok((src, _))), Some(Err(_))) => Some(src),
+        _ => None,
+    }
+}

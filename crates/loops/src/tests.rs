@@ -442,3 +442,43 @@ fn boundaries_of_what_the_conditions_compare() {
     let s = src(body, Semantics::Ideal).expect("stuck one apart");
     assert!(s.c().contains("(hi - lo) == 1"), "{}", s.c());
 }
+
+#[test]
+fn output_is_an_empty_statement() {
+    // `printf` with effect-free arguments and its result unused changes
+    // nothing the loop reads; with an assignment inside, it stays outside.
+    let s = src(
+        "while (i >= 0) { printf(\"%ld\\n\", i); i = i + 1; }",
+        Semantics::Ideal,
+    );
+    assert!(s.is_some(), "an SRC through printf");
+    let l = one("while (i >= 0) { printf(\"%ld\", j++); i = i + 1; }");
+    assert_eq!(l.fragment.unwrap_err(), "calls printf()");
+    let l = one("while (i >= 0) { i = printf(\"x\"); }");
+    assert_eq!(l.fragment.unwrap_err(), "calls printf()");
+}
+
+#[test]
+fn only_signed_overflow_ends_a_loop_with_an_ideal_src_alone() {
+    let verdicts = |body: &str| -> Vec<(Semantics, Verdict)> {
+        let l = one(body);
+        let f = l.fragment.as_ref().unwrap();
+        [Semantics::Ideal, Semantics::BitVector]
+            .into_iter()
+            .map(|s| (s, find(f, s, &solver()).unwrap()))
+            .collect()
+    };
+    // Grows until `long` overflows: ideal SRC, none over bit-vectors.
+    let grows = verdicts("while (i > 0) { i = i + 1; }");
+    assert_eq!(only_overflow_ends(&grows), Some("i > 0"));
+    // Stuck for good under both: no overflow involved.
+    assert_eq!(
+        only_overflow_ends(&verdicts("while (i > 0) { j = j + 1; }")),
+        None
+    );
+    // Unsigned wraps by definition: ideal integers refuse it.
+    assert_eq!(
+        only_overflow_ends(&verdicts("while (u > 4) { u = u + 1; }")),
+        None
+    );
+}

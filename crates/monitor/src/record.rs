@@ -86,6 +86,23 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// Why the records a path names cannot be read: the one error of every
+/// monitor's reader ([`crate::Monitor::read`]). Every variant names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The path does not exist.
+    #[error("{}: no such file or directory", .0.display())]
+    Missing(PathBuf),
+    /// A file or directory could not be read. (`cause` is shown in the
+    /// message, not chained as a source, so that error chains print it once.)
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
+    /// A file is not a whole, valid record of the monitor (`error` has the
+    /// byte offset).
+    #[error("{}: {error}", path.display())]
+    Malformed { path: PathBuf, error: RecordError },
+}
+
 /// Little-endian field access that reports truncation instead of panicking.
 pub struct Bytes<'a>(pub &'a [u8]);
 
@@ -179,20 +196,23 @@ impl Format {
 
     /// The files of this monitor that `inputs` name, in order: a directory
     /// stands for every file of this monitor under it ([`Format::files_in`],
-    /// none being no error), a file for itself; a path that does not exist
-    /// is an error naming it, as is a directory that cannot be listed.
-    pub fn files_named(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    /// none being no error), a file for itself. A path that does not exist
+    /// is [`ReadError::Missing`], whether a file or a directory was meant:
+    /// a wrong path must not pass as "nothing recorded" (whoever runs a
+    /// program creates its `$WEFT_OUT` first).
+    pub fn files_named(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
         let mut files = Vec::new();
         for input in inputs {
             if input.is_dir() {
-                let found = self
-                    .files_in(input)
-                    .map_err(|e| format!("cannot list {}: {e}", input.display()))?;
+                let found = self.files_in(input).map_err(|e| ReadError::Io {
+                    path: e.path().unwrap_or(input).to_path_buf(),
+                    cause: e.into(),
+                })?;
                 files.extend(found);
             } else if input.exists() {
                 files.push(input.clone());
             } else {
-                return Err(format!("{}: no such file or directory", input.display()));
+                return Err(ReadError::Missing(input.clone()));
             }
         }
         Ok(files)

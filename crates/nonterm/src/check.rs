@@ -23,6 +23,10 @@ use weft_interrupt as interrupt;
 /// wherever weft is installed.
 const NONTERM_ASPECT: &str = include_str!("../../../aspects/nonterm.lara");
 
+/// The aspect that runs the GotoLoops pass before the monitor is woven.
+const GOTO_LOOPS_ASPECT: &str =
+    "aspectdef GotoLoops\n    select program end\n    apply $program.perform GotoLoops(); end\nend\n";
+
 /// Seconds each solver query of the weave may take (`weft weave`'s
 /// default).
 const SOLVER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -151,6 +155,7 @@ pub fn check(args: &Options) -> anyhow::Result<Outcome> {
 /// Weaves the monitor into the files under `work/woven`, in this
 /// process; returns the weave's lines (what it printed, what it refused).
 fn weave(args: &Options, work: &Path) -> anyhow::Result<Vec<String>> {
+    let (files, mut lines) = goto_loops(args, work)?;
     let aspect = work.join("nonterm.lara");
     std::fs::write(&aspect, NONTERM_ASPECT)?;
     let inputs: Vec<(String, String)> = [
@@ -168,11 +173,47 @@ fn weave(args: &Options, work: &Path) -> anyhow::Result<Vec<String>> {
         limits: weft_lang::Limits::default(),
         echo: false,
     };
-    let woven = weave_tree(&aspect, &inputs, &args.files, &services)
+    let woven = weave_tree(&aspect, &inputs, &files, &services)
         .map_err(|e| anyhow::anyhow!("weaving failed:\n{e}"))?;
-    let lines = woven.lines();
+    lines.extend(woven.lines());
     woven.write(&work.join("woven"))?;
     Ok(lines)
+}
+
+/// Runs the GotoLoops pass (docs/transforms.md) over the program, so that
+/// the monitor watches its backward `goto` loops too, as `for (;;)` loops
+/// written under `work/loops`: returns the paths to weave, and a line for
+/// each goto loop the pass left alone (why it could not become a loop).
+fn goto_loops(args: &Options, work: &Path) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    let aspect = work.join("goto_loops.lara");
+    std::fs::write(&aspect, GOTO_LOOPS_ASPECT)?;
+    let services = Services {
+        apis: &[],
+        loops: None,
+        limits: weft_lang::Limits::default(),
+        echo: false,
+    };
+    let transformed = weave_tree(&aspect, &[], &args.files, &services)
+        .map_err(|e| anyhow::anyhow!("the goto-loop pass failed:\n{e}"))?;
+    let lines = transformed
+        .program
+        .skipped()
+        .iter()
+        .map(|skipped| format!("not monitored: {skipped}"))
+        .collect();
+    let dir = work.join("loops");
+    transformed.write(&dir)?;
+    let files = args
+        .files
+        .iter()
+        .map(|f| {
+            let name = f
+                .file_name()
+                .with_context(|| format!("{}: not a file", f.display()))?;
+            Ok(dir.join(name))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok((files, lines))
 }
 
 /// The `src` input of the aspect: `auto` is bitvector when a solver is on
@@ -268,7 +309,7 @@ fn run_once(
     )?;
     run.save_texts(&dir)?;
     let record = run.record;
-    let files = read_all(&[out]).map_err(anyhow::Error::msg)?;
+    let files = read_all(&[out])?;
     Ok((record, files))
 }
 

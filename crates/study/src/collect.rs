@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use std::path::PathBuf;
 
-use super::detect_invariants::{KindBreakdown, evaluate_invariants};
+use super::detect_invariants::{KindBreakdown, Options, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
 use super::jobs::Arm;
@@ -28,6 +28,11 @@ pub struct Results {
     /// Per invariant strategy: which kinds of invariant caught faults and
     /// which raised alarms on passing runs.
     pub kind_breakdowns: Vec<KindBreakdown>,
+    /// Per faulty version (the oracle's order), the tests (indices into the
+    /// oracle's) whose plain run crashed, timed out or passed the output
+    /// cap: failures a user sees without any monitor, which every detector
+    /// flags.
+    pub abnormal: Vec<Vec<usize>>,
 }
 
 /// Reads every finished run; fails when one is missing or stale.
@@ -62,6 +67,10 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 .map(|((r, _), (o, _))| passes(o, r, s.compare_stderr))
                 .collect()
         })
+        .collect();
+    let abnormal = plain[1..]
+        .iter()
+        .map(|row| (0..row.len()).filter(|&t| row[t].0.abnormal.is_some()).collect())
         .collect();
     let oracle = FaultMatrix {
         versions: s.faulty().iter().map(|v| v.name.clone()).collect(),
@@ -143,7 +152,12 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                     (&training, &training_tests),
                     &observed,
                     &s.schedule(),
-                    (st.holdout, st.unseen_points, st.confidence),
+                    Options {
+                        holdout: st.holdout,
+                        unseen: st.unseen_points,
+                        confidence: st.confidence,
+                        alarm_budget: s.alarm_budget,
+                    },
                 )?;
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);
@@ -156,5 +170,6 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         instrumentation_changes,
         training_runs,
         kind_breakdowns,
+        abnormal,
     })
 }

@@ -13,6 +13,12 @@
 //! which all pass, and every (program point, kind) that one of them
 //! violated is judged not to generalise: test runs are not flagged by it.
 //! Only the original's training runs decide this, never a test label.
+//! With the `count` hold-out, nothing is dropped: the number of (program
+//! point, kind) pairs each training run violated there sets a threshold,
+//! the count that all but the alarm budget's share of them stayed within,
+//! and a test run is flagged only when it violates more pairs than that
+//! (checked against the whole subset's invariants, which are fewer than a
+//! half's, so the threshold errs towards fewer alarms).
 //!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
@@ -26,11 +32,14 @@ use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
+use weft_monitor::Monitor;
+use weft_monitor::trace::Traces;
 use weft_monitor::trace::UnseenPoints;
-use weft_monitor::trace::runs::{check_traces, learn_file, read_all, run_files};
+use weft_monitor::trace::runs::{check_traces, learn_file};
 
-use super::evaluate::{Evaluation, Schedule, TrainingSet, score};
+use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::matrix::{FaultMatrix, Observation};
+use super::study::Holdout;
 use weft_run::Progress;
 
 /// Per kind of invariant, at the study's largest training percentage
@@ -52,6 +61,9 @@ pub struct KindRow {
     pub failing_flagged: u64,
     /// (passing run, draw) pairs in which it was: alarms on passing runs.
     pub passing_flagged: u64,
+    /// The original's unseen runs (judged by the folds at 100%, by the
+    /// draws below) in which a violation of the kind raised an alarm.
+    pub original_flagged: u64,
     /// Faulty versions with at least one failing run it flagged.
     pub versions: BTreeSet<String>,
 }
@@ -64,10 +76,31 @@ type Verdicts = Vec<(bool, BTreeSet<String>)>;
 /// of a subset's training runs to the other.
 type Unstable = BTreeSet<(String, String)>;
 
-/// One learned set, and what hold-out found unstable in it.
+/// One learned set, and what hold-out decided for it.
 struct Learned {
     checks: Checks,
-    unstable: Unstable,
+    rule: Rule,
+}
+
+/// How a learned set's findings flag a run.
+enum Rule {
+    /// Any finding not in the set of unstable pairs flags it (no hold-out:
+    /// the set is empty).
+    Stable(Unstable),
+    /// More violated (program point, kind) pairs than this flag it.
+    Over(usize),
+}
+
+/// How the invariant detector judges runs: a strategy's options.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub holdout: Holdout,
+    pub unseen: UnseenPoints,
+    /// Daikon's `conf_limit`.
+    pub confidence: f64,
+    /// Alarms allowed on the original's unseen runs, in percent: the
+    /// `count` hold-out's threshold lets this share of training runs over.
+    pub alarm_budget: f64,
 }
 
 /// Scores the invariant detector. `training[i]` is the directory of the
@@ -80,7 +113,7 @@ pub fn evaluate_invariants(
     (training, training_tests): (&[PathBuf], &[usize]),
     observed: &[Vec<Observation>],
     schedule: &Schedule,
-    (holdout, unseen, confidence): (bool, UnseenPoints, f64),
+    options: Options,
 ) -> anyhow::Result<(Evaluation, KindBreakdown)> {
     let sets = schedule.sets(training.len());
     let learning = Progress::new(
@@ -88,11 +121,7 @@ pub fn evaluate_invariants(
         "runs",
         training.len(),
     );
-    let config = Config {
-        conf_limit: confidence,
-        ..Config::default()
-    };
-    let checks = learn_all(training, &sets, (holdout, unseen, config), &learning)?;
+    let checks = learn_all(training, &sets, options, &learning)?;
     learning.finish();
     // Faulty runs are judged by the draws only (they come first); the
     // original's also by the folds.
@@ -109,7 +138,7 @@ pub fn evaluate_invariants(
         .par_iter()
         .map(|&(row, t)| {
             let judges = if row == 0 { &checks[..] } else { &checks[..draws] };
-            let found = verdicts(judges, &observed[row][t], unseen);
+            let found = verdicts(judges, &observed[row][t], options.unseen);
             checking.step();
             found
         })
@@ -121,20 +150,19 @@ pub fn evaluate_invariants(
     });
     let top = schedule.percentages.last().copied().unwrap_or(100);
     let mut rows: BTreeMap<String, KindRow> = BTreeMap::new();
-    for (i, _) in sets[..draws]
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.percentage == top)
-    {
+    for (i, set) in sets.iter().enumerate().filter(|(_, s)| s.percentage == top) {
+        for t in unseen_tests(set, training_tests, oracle.tests.len()) {
+            for kind in &at(0, t)[i].1 {
+                kind_row(&mut rows, kind).original_flagged += 1;
+            }
+        }
+        if set.held_out.is_some() {
+            continue;
+        }
         for (v, version) in oracle.versions.iter().enumerate() {
             for t in 0..oracle.tests.len() {
                 for kind in &at(v + 1, t)[i].1 {
-                    let row = rows.entry(kind.clone()).or_insert_with(|| KindRow {
-                        kind: kind.clone(),
-                        failing_flagged: 0,
-                        passing_flagged: 0,
-                        versions: BTreeSet::new(),
-                    });
+                    let row = kind_row(&mut rows, kind);
                     if oracle.cells[v][t] {
                         row.passing_flagged += 1;
                     } else {
@@ -154,15 +182,27 @@ pub fn evaluate_invariants(
     Ok((evaluation, breakdown))
 }
 
+/// The breakdown's row of `kind`, made empty when it is not there yet.
+fn kind_row<'a>(rows: &'a mut BTreeMap<String, KindRow>, kind: &str) -> &'a mut KindRow {
+    rows.entry(kind.to_string()).or_insert_with(|| KindRow {
+        kind: kind.to_string(),
+        failing_flagged: 0,
+        passing_flagged: 0,
+        original_flagged: 0,
+        versions: BTreeSet::new(),
+    })
+}
+
 /// One learned set per subset: each training run's traces are read once
-/// and fed to the engines whose subset holds it (with `holdout`, also to
+/// and fed to the engines whose subset holds it (with hold-out, also to
 /// the engine of the subset's half that holds it).
 fn learn_all(
     training: &[PathBuf],
     subsets: &[TrainingSet],
-    (holdout, unseen, config): (bool, UnseenPoints, Config),
+    options: Options,
     progress: &Progress,
 ) -> anyhow::Result<Vec<Learned>> {
+    let holdout = options.holdout != Holdout::Off;
     // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
     let parts: Vec<Vec<usize>> = subsets
         .iter()
@@ -177,10 +217,14 @@ fn learn_all(
             [subset.clone(), a, b]
         })
         .collect();
+    let config = Config {
+        conf_limit: options.confidence,
+        ..Config::default()
+    };
     let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
     for (run, dir) in training.iter().enumerate() {
         progress.step();
-        let traces = read_all(&run_files(dir)?)?;
+        let traces = Traces::read(std::slice::from_ref(dir))?;
         engines
             .par_iter_mut()
             .zip(&parts)
@@ -193,9 +237,11 @@ fn learn_all(
     }
     let mut checks: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
     let mut unstable = vec![Unstable::new(); subsets.len()];
+    // Per subset, the pairs each of its runs violated against the other half.
+    let mut counts = vec![Vec::new(); subsets.len()];
     if holdout {
         for (run, dir) in training.iter().enumerate() {
-            let traces = read_all(&run_files(dir)?)?;
+            let traces = Traces::read(std::slice::from_ref(dir))?;
             // A run of one half is checked against the other half's set.
             let found: Vec<(usize, Unstable)> = parts
                 .par_iter()
@@ -204,7 +250,7 @@ fn learn_all(
                     e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
                 })
                 .map(|(e, _)| {
-                    let result = check_traces(&checks[e], &traces, unseen)?;
+                    let result = check_traces(&checks[e], &traces, options.unseen)?;
                     Ok((
                         e / 3,
                         result.findings.into_iter().map(|f| (f.point, f.kind)).collect(),
@@ -212,6 +258,7 @@ fn learn_all(
                 })
                 .collect::<anyhow::Result<_>>()?;
             for (subset, pairs) in found {
+                counts[subset].push(pairs.len());
                 unstable[subset].extend(pairs);
             }
         }
@@ -219,9 +266,24 @@ fn learn_all(
     let whole: Vec<Checks> = checks.drain(..).step_by(3).collect();
     Ok(whole
         .into_iter()
-        .zip(unstable)
-        .map(|(checks, unstable)| Learned { checks, unstable })
+        .zip(unstable.into_iter().zip(counts))
+        .map(|(checks, (unstable, counts))| Learned {
+            checks,
+            rule: match options.holdout {
+                Holdout::Count => Rule::Over(threshold(counts, options.alarm_budget)),
+                Holdout::Pairs | Holdout::Off => Rule::Stable(unstable),
+            },
+        })
         .collect())
+}
+
+/// The fewest violated pairs that at most `budget` percent of `counts`
+/// exceed (0 for no counts: any violation flags).
+fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    // Truncation: the allowance never exceeds the budget.
+    let allowed = (counts.len() as f64 * budget / 100.0) as usize;
+    counts.get(allowed).copied().unwrap_or(0)
 }
 
 /// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
@@ -230,25 +292,57 @@ fn sibling(e: usize) -> usize {
 }
 
 /// A test run judged by every learned set: an abnormal run fails them all;
-/// violations of pairs found unstable do not count.
+/// otherwise each set's rule decides, and the kinds it reports are those of
+/// the findings that counted.
 fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -> anyhow::Result<Verdicts> {
     let dir = match observed {
         Observation::Trace(dir) => dir,
         Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
-    let traces = read_all(&run_files(dir)?)?;
+    let traces = Traces::read(std::slice::from_ref(dir))?;
     learned
         .iter()
         .map(|l| {
             let result = check_traces(&l.checks, &traces, unseen)?;
-            let kinds: BTreeSet<String> = result
-                .findings
-                .into_iter()
-                .filter(|f| !l.unstable.contains(&(f.point.clone(), f.kind.clone())))
-                .map(|f| f.kind)
-                .collect();
+            let kinds: BTreeSet<String> = match &l.rule {
+                Rule::Stable(unstable) => result
+                    .findings
+                    .into_iter()
+                    .filter(|f| !unstable.contains(&(f.point.clone(), f.kind.clone())))
+                    .map(|f| f.kind)
+                    .collect(),
+                Rule::Over(most) => {
+                    let pairs: BTreeSet<(String, String)> =
+                        result.findings.into_iter().map(|f| (f.point, f.kind)).collect();
+                    if pairs.len() > *most {
+                        pairs.into_iter().map(|(_, kind)| kind).collect()
+                    } else {
+                        BTreeSet::new()
+                    }
+                }
+            };
             Ok((kinds.is_empty(), kinds))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::threshold;
+
+    #[test]
+    fn the_threshold_lets_at_most_the_budget_share_of_counts_over_it() {
+        let counts = vec![0, 9, 1, 0, 5];
+        // 1% of 5 runs allows none over: the largest count.
+        assert_eq!(threshold(counts.clone(), 1.0), 9);
+        // 20% allows one run over.
+        assert_eq!(threshold(counts.clone(), 20.0), 5);
+        // 39.9% still allows only one (never more than the budget).
+        assert_eq!(threshold(counts.clone(), 39.9), 5);
+        assert_eq!(threshold(counts.clone(), 40.0), 1);
+        // Everything allowed over: any violation flags.
+        assert_eq!(threshold(counts, 100.0), 0);
+        assert_eq!(threshold(Vec::new(), 1.0), 0);
+    }
 }

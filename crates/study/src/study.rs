@@ -127,9 +127,10 @@ pub struct Strategy {
     pub name: String,
     pub kind: StrategyKind,
     pub detector: Detector,
-    /// Invariants only: drop what does not hold from one half of the
-    /// training runs to the other (see `detect_invariants`).
-    pub holdout: bool,
+    /// Invariants only: what one half of the training runs, checked
+    /// against what the other half learned, decides (see
+    /// `detect_invariants`).
+    pub holdout: Holdout,
     /// Invariants only: Daikon's confidence limit (`--conf_limit`): an
     /// invariant is kept when the probability that it held by chance over
     /// its samples is below 1 - confidence (0.99 by default).
@@ -246,14 +247,37 @@ struct RawVersion {
     source: Option<PathBuf>,
 }
 
+/// What hold-out does with the findings of one half of a training subset's
+/// runs checked against the invariants the other half learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Holdout {
+    /// No hold-out: every violated invariant flags a run.
+    #[default]
+    Off,
+    /// `holdout = true` or `"pairs"`: a (program point, kind) pair violated
+    /// there never flags a run.
+    Pairs,
+    /// `holdout = "count"`: a run is flagged when it violates more
+    /// (program point, kind) pairs than all but the alarm budget's share of
+    /// the training runs did there.
+    Count,
+}
+
+/// `holdout` as written: a flag or a mode's name.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawHoldout {
+    Flag(bool),
+    Mode(String),
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStrategy {
     name: String,
     kind: String,
     detector: Option<String>,
-    #[serde(default)]
-    holdout: bool,
+    holdout: Option<RawHoldout>,
     unseen_points: Option<String>,
     confidence: Option<f64>,
     patch: Option<PathBuf>,
@@ -575,12 +599,22 @@ impl ParseCx<'_> {
                     format!("unknown detector {other:?} (expected \"ranges\" or \"invariants\")")
                 )),
             };
-            if r.holdout && detector != Detector::Invariants {
-                bail!(self.err(
+            let holdout = match r.holdout {
+                None | Some(RawHoldout::Flag(false)) => Holdout::Off,
+                Some(_) if detector != Detector::Invariants => bail!(self.err(
                     &format!("strategy[{i}].holdout"),
                     "holdout applies to the invariants detector only".to_string()
-                ));
-            }
+                )),
+                Some(RawHoldout::Flag(true)) => Holdout::Pairs,
+                Some(RawHoldout::Mode(m)) => match m.as_str() {
+                    "pairs" => Holdout::Pairs,
+                    "count" => Holdout::Count,
+                    other => bail!(self.err(
+                        &format!("strategy[{i}].holdout"),
+                        format!("unknown hold-out {other:?} (expected true, false, \"pairs\" or \"count\")")
+                    )),
+                },
+            };
             let confidence = match r.confidence {
                 None => weft_invariants::Config::default().conf_limit,
                 Some(_) if detector != Detector::Invariants => bail!(self.err(
@@ -607,7 +641,7 @@ impl ParseCx<'_> {
                 name: r.name,
                 kind,
                 detector,
-                holdout: r.holdout,
+                holdout,
                 confidence,
                 unseen_points,
                 cflags: r.cflags,

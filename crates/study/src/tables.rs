@@ -321,8 +321,8 @@ fn fmt_pct_point(best: Option<(f64, u32)>) -> String {
 }
 
 /// The table of a [`KindBreakdown`]: one row per kind of invariant, with
-/// the failing runs it flagged, the alarms on passing runs it raised, and the
-/// versions it caught.
+/// the failing runs it flagged, the alarms on passing runs and on the
+/// original's unseen runs it raised, and the versions it caught.
 pub fn kinds_table(b: &KindBreakdown) -> Table {
     Table {
         id: format!("kinds-{}", b.strategy),
@@ -334,6 +334,7 @@ pub fn kinds_table(b: &KindBreakdown) -> Table {
             "Kind",
             "Flagged failing runs",
             "Alarms on passing runs",
+            "Alarms on the original's unseen runs",
             "Versions caught",
         ]
         .map(String::from)
@@ -347,6 +348,7 @@ pub fn kinds_table(b: &KindBreakdown) -> Table {
                     r.kind.clone(),
                     r.failing_flagged.to_string(),
                     r.passing_flagged.to_string(),
+                    r.original_flagged.to_string(),
                     versions.join(" "),
                 ]
             })

@@ -7,8 +7,14 @@
 //! new input, and triage runs again with it to split the classes (the
 //! command fuzzes again, in rounds, the classes that split).
 //!
-//! The command's words and `@@` are those of `--inputs`: the input is fed
-//! on stdin, or its path replaces `@@`. The seeds are the given inputs.
+//! With `--inputs`, the command's words and `@@` are those of the triage:
+//! the input is fed on stdin, or its path replaces `@@`, and the seeds are
+//! the given inputs. With `--tests`, the tests ending with `< FILE`
+//! ([`StdinTest`]) keep their arguments and afl-fuzz varies their stdin:
+//! one harness per argument vector, for up to [`ARGUMENT_VECTORS`] tests
+//! spread over the file, seeded with the stdin files of the tests sharing
+//! that vector; an input found is saved as a file and becomes the test
+//! feeding it on stdin, also appended to `DIR/tests` for `--tests`.
 //! Coverage guides the search only as far as the program is instrumented:
 //! build the meta program with `afl-cc` for that (a plain build is fuzzed
 //! with the harness's own few edges).
@@ -21,6 +27,14 @@ use anyhow::{Context, bail};
 
 use super::classes::Class;
 use super::inputs::{INPUT_MARK, Input, Source};
+use super::stdin_test::StdinTest;
+
+/// How many argument vectors of a test file a class is fuzzed with; its
+/// time is shared among them.
+pub const ARGUMENT_VECTORS: usize = 3;
+
+/// Where the triage's tests found by fuzzing are listed, in `--fuzz-into`.
+pub const FOUND_TESTS: &str = "tests";
 
 /// The harness's C text.
 const HARNESS: &str = include_str!("../runtime/weft_diff_harness.c");
@@ -31,13 +45,13 @@ pub struct Campaign {
     /// The class's revisions.
     pub revisions: Vec<u32>,
     /// The distinguishing inputs saved, in the order afl-fuzz found them.
-    pub found: Vec<PathBuf>,
+    pub found: Vec<Input>,
     pub time: Duration,
 }
 
 /// How to fuzz.
 pub struct Fuzz<'a> {
-    /// The command's words (with `@@` or reading stdin).
+    /// The command's words (with `@@` or reading stdin); empty with tests.
     pub program: &'a [String],
     /// Where the command runs.
     pub start_dir: &'a Path,
@@ -50,21 +64,33 @@ pub struct Fuzz<'a> {
 }
 
 impl Fuzz<'_> {
-    /// Fuzzes every class of two revisions or more, seeded with `inputs`
-    /// (files), and saves what tells its revisions apart in `into` (an
-    /// existing directory) as `rR-class-C-N` (R the round, C the class's
-    /// place in `classes`, from 1).
+    /// Fuzzes every class of two revisions or more, seeded from `inputs`
+    /// (all files, or all tests), and saves what tells its revisions apart
+    /// in `into` (an existing directory) as `rR-class-C-N` (R the round, C
+    /// the class's place in `classes`, from 1).
     pub fn run(&self, classes: &[Class], inputs: &[Input], round: usize) -> anyhow::Result<Vec<Campaign>> {
         let scratch = tempfile::tempdir().context("cannot create a temporary directory")?;
         let _removed = weft_interrupt::RemovedOnSignal::new(scratch.path().to_path_buf());
         let harness = build_harness(scratch.path())?;
-        let seeds = seeds(scratch.path(), inputs)?;
+        let targets = self.targets(inputs)?;
+        let mut seeds = Vec::new();
+        for (n, target) in targets.iter().enumerate() {
+            seeds.push(write_seeds(
+                &scratch.path().join(format!("seeds-{n}")),
+                &target.seeds,
+            )?);
+        }
+        let share = (self.budget.as_secs() / targets.len() as u64).max(1);
         let mut campaigns = Vec::new();
         for (id, class) in classes.iter().enumerate().filter(|(_, c)| c.revisions.len() > 1) {
             let start = Instant::now();
-            let out = scratch.path().join(format!("afl-{}", id + 1));
-            self.afl_fuzz(&harness, &seeds, &out, &class.revisions)?;
-            let found = self.save(&out, &format!("r{round}-class-{}", id + 1))?;
+            let prefix = format!("r{round}-class-{}", id + 1);
+            let mut found = Vec::new();
+            for (n, (target, seeds)) in targets.iter().zip(&seeds).enumerate() {
+                let out = scratch.path().join(format!("afl-{}-{n}", id + 1));
+                self.afl_fuzz(&harness, target, seeds, &out, &class.revisions, share)?;
+                found.extend(self.save(&out, target, &prefix, found.len())?);
+            }
             campaigns.push(Campaign {
                 revisions: class.revisions.clone(),
                 found,
@@ -74,23 +100,69 @@ impl Fuzz<'_> {
         Ok(campaigns)
     }
 
+    /// What afl-fuzz runs: the command on input files, or the argument
+    /// vectors of a few tests ending with `< FILE`.
+    fn targets(&self, inputs: &[Input]) -> anyhow::Result<Vec<Target>> {
+        if inputs.iter().all(|i| matches!(i.source, Source::File(_))) {
+            let seeds = inputs
+                .iter()
+                .filter_map(|i| match &i.source {
+                    Source::File(f) => Some(f.clone()),
+                    Source::Test(_) => None,
+                })
+                .collect();
+            let marked = self.program.iter().any(|w| w.contains(INPUT_MARK));
+            return Ok(vec![Target {
+                command: self.program.to_vec(),
+                stdin: !marked,
+                seeds,
+                test: None,
+            }]);
+        }
+        let tests = stdin_tests(inputs, self.start_dir);
+        let vectors = argument_vectors(&tests);
+        if vectors.is_empty() {
+            bail!("--fuzz with --tests needs tests ending with `< FILE` (their stdin is what varies)");
+        }
+        Ok(vectors
+            .into_iter()
+            .map(|test| Target {
+                command: vec!["sh".into(), "-c".into(), test.command.clone()],
+                stdin: true,
+                seeds: tests
+                    .iter()
+                    .filter(|t| t.command == test.command)
+                    .map(|t| t.stdin.clone())
+                    .collect(),
+                test: Some(test),
+            })
+            .collect())
+    }
+
     /// One afl-fuzz campaign on the harness comparing `revisions`.
-    fn afl_fuzz(&self, harness: &Path, seeds: &Path, out: &Path, revisions: &[u32]) -> anyhow::Result<()> {
+    fn afl_fuzz(
+        &self,
+        harness: &Path,
+        target: &Target,
+        seeds: &Path,
+        out: &Path,
+        revisions: &[u32],
+        seconds: u64,
+    ) -> anyhow::Result<()> {
         let list: Vec<String> = revisions.iter().map(u32::to_string).collect();
-        let marked = self.program.iter().any(|w| w.contains(INPUT_MARK));
         let run_ms = self.timeout.as_millis().max(1);
         let status = Command::new("afl-fuzz")
             .args(["-i".as_ref(), seeds.as_os_str(), "-o".as_ref(), out.as_os_str()] as [&std::ffi::OsStr; 4])
             .arg("-V")
-            .arg(self.budget.as_secs().max(1).to_string())
+            .arg(seconds.to_string())
             .arg("-t")
             .arg((run_ms * (revisions.len() as u128 + 1) + 100).to_string())
             .arg("--")
             .arg(harness)
-            .arg(if marked { "-" } else { INPUT_MARK })
+            .arg(if target.stdin { INPUT_MARK } else { "-" })
             .arg(run_ms.to_string())
             .arg(list.join(","))
-            .args(self.program)
+            .args(&target.command)
             .current_dir(self.start_dir)
             .envs(AFL_ENV)
             .stdout(std::process::Stdio::null())
@@ -109,8 +181,9 @@ impl Fuzz<'_> {
         Ok(())
     }
 
-    /// Copies the crashes of a campaign into `into`, as `PREFIX-N`.
-    fn save(&self, out: &Path, prefix: &str) -> anyhow::Result<Vec<PathBuf>> {
+    /// Copies the crashes of a campaign into `into`, as `PREFIX-N` (N from
+    /// `before + 1`), and makes each an input of `target`'s form.
+    fn save(&self, out: &Path, target: &Target, prefix: &str, before: usize) -> anyhow::Result<Vec<Input>> {
         let crashes = out.join("default").join("crashes");
         let mut names: Vec<PathBuf> = match std::fs::read_dir(&crashes) {
             Ok(entries) => entries
@@ -126,11 +199,35 @@ impl Fuzz<'_> {
         names.sort();
         let mut found = Vec::new();
         for (n, crash) in names.iter().enumerate() {
-            let target = self.into.join(format!("{prefix}-{}", n + 1));
-            std::fs::copy(crash, &target).with_context(|| format!("cannot write {}", target.display()))?;
-            found.push(target);
+            let file = self.into.join(format!("{prefix}-{}", before + n + 1));
+            std::fs::copy(crash, &file).with_context(|| format!("cannot write {}", file.display()))?;
+            found.push(match &target.test {
+                None => super::inputs::from_file(file),
+                Some(test) => self.found_test(test, &file)?,
+            });
         }
         Ok(found)
+    }
+
+    /// The test feeding `file` on stdin with `test`'s arguments, appended
+    /// to `into/tests`.
+    fn found_test(&self, test: &StdinTest, file: &Path) -> anyhow::Result<Input> {
+        use std::io::Write;
+        // Absolute: the test may change directory before reading it.
+        let line = test.with_stdin(&std::path::absolute(file)?);
+        let list = self.into.join(FOUND_TESTS);
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&list)
+            .and_then(|mut f| writeln!(f, "{line}"))
+            .with_context(|| format!("cannot write {}", list.display()))?;
+        Ok(Input {
+            name: file
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            source: Source::Test(line),
+        })
     }
 }
 
@@ -166,22 +263,54 @@ fn build_harness(dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(exe)
 }
 
-/// The seed directory: the inputs' files (afl-fuzz wants at least one
-/// non-empty file).
-fn seeds(dir: &Path, inputs: &[Input]) -> anyhow::Result<PathBuf> {
-    let seeds = dir.join("seeds");
-    std::fs::create_dir(&seeds)?;
-    for (n, input) in inputs.iter().enumerate() {
-        let Source::File(file) = &input.source else {
-            bail!("--fuzz needs --inputs: test commands cannot be fuzzed");
-        };
-        let text = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-        if !text.is_empty() {
-            std::fs::write(seeds.join(format!("seed-{n}")), text)?;
+/// A command afl-fuzz's input is fed to.
+struct Target {
+    /// The words the harness runs.
+    command: Vec<String>,
+    /// The input goes on stdin (else its path replaces `@@`).
+    stdin: bool,
+    /// The files whose bytes start the search.
+    seeds: Vec<PathBuf>,
+    /// The test whose arguments are kept, for inputs found from tests.
+    test: Option<StdinTest>,
+}
+
+/// The tests of `inputs` ending with `< FILE`.
+fn stdin_tests(inputs: &[Input], start_dir: &Path) -> Vec<StdinTest> {
+    inputs
+        .iter()
+        .filter_map(|i| match &i.source {
+            Source::Test(line) => StdinTest::parse(line, start_dir),
+            Source::File(_) => None,
+        })
+        .collect()
+}
+
+/// Up to [`ARGUMENT_VECTORS`] tests with distinct arguments, spread evenly
+/// over `tests` (in their order): the first, and others further on.
+fn argument_vectors(tests: &[StdinTest]) -> Vec<StdinTest> {
+    let mut distinct: Vec<&StdinTest> = Vec::new();
+    for t in tests {
+        if !distinct.iter().any(|d| d.command == t.command) {
+            distinct.push(t);
         }
     }
-    if std::fs::read_dir(&seeds)?.next().is_none() {
-        std::fs::write(seeds.join("seed"), "\n")?;
+    let k = distinct.len().min(ARGUMENT_VECTORS);
+    (0..k).map(|i| distinct[i * distinct.len() / k].clone()).collect()
+}
+
+/// The seed directory `dir`: the files' bytes (afl-fuzz wants at least
+/// one non-empty file).
+fn write_seeds(dir: &Path, files: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (n, file) in files.iter().enumerate() {
+        let text = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+        if !text.is_empty() {
+            std::fs::write(dir.join(format!("seed-{n}")), text)?;
+        }
     }
-    Ok(seeds)
+    if std::fs::read_dir(dir)?.next().is_none() {
+        std::fs::write(dir.join("seed"), "\n")?;
+    }
+    Ok(dir.to_path_buf())
 }

@@ -20,6 +20,7 @@ pub mod print;
 pub mod questions;
 pub mod report;
 pub mod revisions;
+pub mod stdin_test;
 pub mod table;
 pub mod tree;
 

@@ -257,7 +257,7 @@ fn status(record: &RunRecord) -> String {
 }
 
 /// The values the outputs monitor captured in a run, without process ids.
-fn read_outputs(out: &Path) -> Result<Outputs, weft_monitor::outputs::OutputsError> {
+fn read_outputs(out: &Path) -> Result<Outputs, weft_monitor::ReadError> {
     let records = weft_monitor::outputs::read_dir(out)?;
     let mut values: Vec<ProcessValues> = records.into_iter().map(|r| (r.unit, r.values)).collect();
     values.sort();

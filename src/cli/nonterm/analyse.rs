@@ -120,6 +120,9 @@ fn print_text(f: &Found) {
             Err(why) => println!("{at}: no SRC under {}: {why}", s.name()),
         }
     }
+    if let Some(src) = weft_loops::only_overflow_ends(&f.results) {
+        println!("{at}: from {src} it never ends unless a signed integer overflows (undefined behaviour)");
+    }
 }
 
 fn to_json(f: &Found) -> serde_json::Value {
@@ -141,6 +144,7 @@ fn to_json(f: &Found) -> serde_json::Value {
         "file": f.file, "line": f.line, "kind": f.kind,
         "fragment": f.outside.is_none(), "outside": f.outside,
         "results": results, "ms": f.millis,
+        "overflow_only": weft_loops::only_overflow_ends(&f.results),
     })
 }
 

@@ -12,10 +12,10 @@ use weft_monitor::nonterm::{Report, ReportFile, Verdict, read_all};
 /// Prints every report in `inputs` (directories searched for *.nonterm,
 /// or files), as text or JSON lines.
 pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
-    let files = match read_all(inputs).map_err(anyhow::Error::msg) {
+    let files = match read_all(inputs) {
         Ok(files) => files,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {e}");
             return Ok(2);
         }
     };

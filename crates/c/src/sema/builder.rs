@@ -25,7 +25,7 @@ pub struct StructDef {
 }
 
 /// Everything the walk of one file produces.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct FileSymbols {
     pub tree: ScopeTree,
     /// Regions skipped because they did not parse.
@@ -135,6 +135,8 @@ impl<'a, 't> Builder<'a, 't> {
     /// Walks the whole tree and returns the symbols found.
     pub fn build(mut self, root: Node<'t>) -> FileSymbols {
         self.children(root, 0);
+        self.tree.scopes.iter_mut().for_each(Scope::shrink_to_fit);
+        self.tree.scopes.shrink_to_fit();
         FileSymbols {
             tree: self.tree,
             unparsed: self.unparsed,

@@ -132,6 +132,9 @@ impl Semantics {
                 def.tag = None;
                 def.fields.clear();
             }
+            // The old symbols go before the walk: kept through it, a large
+            // file's symbols would live twice.
+            self.files[i].symbols = FileSymbols::default();
             self.files[i] = self.file_unit(i, file, include_dirs, parse);
         }
         self

@@ -15,6 +15,9 @@ pub struct Tag {
     pub visible_from: usize,
 }
 
+/// The number of declarations from which a scope indexes them by name.
+const INDEXED_FROM: usize = 16;
+
 /// One scope: the file, a function (parameters and outermost block), a
 /// block, or a `for` statement's init clause.
 #[derive(Debug, Clone, Default)]
@@ -25,9 +28,12 @@ pub struct Scope {
     /// In declaration order; added through [`Scope::declare`] only, which
     /// keeps `by_name` in step.
     decls: Vec<Declaration>,
-    /// Indexes into `decls` by name, in declaration order: a file scope
-    /// holds every function of the file, and scanning it for each lookup
-    /// made weaving a large file quadratic.
+    /// Indexes into `decls` by name, in declaration order, once the scope
+    /// holds [`INDEXED_FROM`] declarations: a file scope holds every
+    /// function of the file, and scanning it for each lookup made weaving
+    /// a large file quadratic. Smaller scopes (most blocks hold a name or
+    /// two) are scanned: an index each took more memory than their
+    /// declarations.
     by_name: BTreeMap<String, Vec<usize>>,
     pub tags: Vec<Tag>,
 }
@@ -44,11 +50,24 @@ impl Scope {
 
     /// Adds a declaration to the scope.
     pub fn declare(&mut self, decl: Declaration) {
-        self.by_name
-            .entry(decl.name.clone())
-            .or_default()
-            .push(self.decls.len());
         self.decls.push(decl);
+        let count = self.decls.len();
+        if count == INDEXED_FROM {
+            for (i, decl) in self.decls.iter().enumerate() {
+                self.by_name.entry(decl.name.clone()).or_default().push(i);
+            }
+        } else if count > INDEXED_FROM {
+            let name = self.decls[count - 1].name.clone();
+            self.by_name.entry(name).or_default().push(count - 1);
+        }
+    }
+
+    /// Gives back the room reserved for declarations yet to come, once the
+    /// scope is complete (a block's vector of one declaration reserved
+    /// four).
+    pub fn shrink_to_fit(&mut self) {
+        self.decls.shrink_to_fit();
+        self.tags.shrink_to_fit();
     }
 
     /// The declarations, to move their offsets (names stay as they are).
@@ -57,9 +76,15 @@ impl Scope {
     }
 
     /// The declarations of `name`, latest first.
-    fn named<'s>(&'s self, name: &str) -> impl Iterator<Item = &'s Declaration> + use<'s> {
+    fn named<'s, 'n>(&'s self, name: &'n str) -> impl Iterator<Item = &'s Declaration> + use<'s, 'n> {
         let indexes = self.by_name.get(name).map_or(&[][..], Vec::as_slice);
-        indexes.iter().rev().map(|&i| &self.decls[i])
+        let scanned = if self.decls.len() < INDEXED_FROM {
+            &self.decls[..]
+        } else {
+            &[]
+        };
+        let indexed = indexes.iter().rev().map(|&i| &self.decls[i]);
+        indexed.chain(scanned.iter().rev().filter(move |d| d.name == name))
     }
 }
 

@@ -468,3 +468,32 @@ fn learned_non_finite_values_are_read_back_from_json() {
     let back: crate::Report = serde_json::from_str(&json).unwrap();
     assert_eq!(back.to_string(), report.to_string());
 }
+
+#[test]
+fn a_member_through_a_traced_pointer_is_a_field_of_it() {
+    let point = PointDecl {
+        name: "shift():::ENTER".into(),
+        function: "shift".into(),
+        kind: PointKind::Enter,
+        vars: vec![
+            VarDecl::new("p", Rep::Pointer),
+            VarDecl::new("p->x", Rep::Int),
+            VarDecl::new("q->y", Rep::Int),
+            VarDecl::new("g.z", Rep::Int),
+        ],
+    };
+    let mut out = Vec::new();
+    write_decls(&mut out, &[point]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("  variable p->x\n    var-kind field x\n    enclosing-var p\n    dec-type int\n"),
+        "{text}"
+    );
+    // No traced pointer q, no variable g: plain variables.
+    for plain in ["q->y", "g.z"] {
+        assert!(
+            text.contains(&format!("  variable {plain}\n    var-kind variable\n")),
+            "{text}"
+        );
+    }
+}

@@ -28,7 +28,13 @@ fn write_ppt<W: Write>(out: &mut W, point: &PointDecl) -> io::Result<()> {
         let comparability = var.comparability.map_or(-1, i64::from);
         let Some(array) = array_name(var) else {
             writeln!(out, "  variable {}", escape_name(&var.name))?;
-            writeln!(out, "    var-kind variable")?;
+            match field_of(point, var) {
+                Some((pointer, field)) => {
+                    writeln!(out, "    var-kind field {field}")?;
+                    writeln!(out, "    enclosing-var {}", escape_name(pointer))?;
+                }
+                None => writeln!(out, "    var-kind variable")?,
+            }
             writeln!(out, "    dec-type {}", dec_type(var.rep))?;
             writeln!(out, "    rep-type {}", rep_type(var.rep))?;
             writeln!(out, "    comparability {comparability}")?;
@@ -51,6 +57,21 @@ fn write_ppt<W: Write>(out: &mut W, point: &PointDecl) -> io::Result<()> {
         writeln!(out, "    comparability {comparability}")?;
     }
     writeln!(out)
+}
+
+/// `(p, len)` for a member `p->len` read through a pointer `p` that the
+/// point traces too: Daikon declares it as the field `len` of its
+/// enclosing variable `p`, as Kvasir does. Anything else (a member of a
+/// struct value, `g.len`, whose struct is no variable of the point; a
+/// pointer not traced there) stays a plain variable.
+fn field_of<'v>(point: &PointDecl, var: &'v VarDecl) -> Option<(&'v str, &'v str)> {
+    let (pointer, field) = var.name.split_once("->")?;
+    let simple = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let traced = point
+        .vars
+        .iter()
+        .any(|v| v.rep == Rep::Pointer && v.name == pointer);
+    (simple(pointer) && simple(field) && traced).then_some((pointer, field))
 }
 
 /// The array `a` of a sequence variable, named `a[]` (weft's name for an

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 
-use super::convert::{JpHandle, keys, text, to_dynamic, to_value, truthy, tuple_map};
+use super::convert::{JpHandle, Tuples, keys, text, to_dynamic, to_value, truthy};
 use super::host::{Host, HostError, InsertAt};
 use super::select::{join, select};
 use super::shared_host::SharedHost;
@@ -80,7 +80,7 @@ impl Context {
     }
 
     /// `weft_tuples(apply, values, site)`: the joined tuples of an apply.
-    fn tuples(&self, apply: rhai::INT, values: Array, site: rhai::INT) -> Fallible<Array> {
+    fn tuples(&self, apply: rhai::INT, values: Array, site: rhai::INT) -> Fallible<Tuples> {
         let site = site_index(site);
         let chains = usize::try_from(apply)
             .ok()
@@ -97,7 +97,7 @@ impl Context {
                 .collect();
             selected.push(select(chain, &values, &mut host).map_err(|e| failure(e, site))?);
         }
-        Ok(join(selected).into_iter().map(tuple_map).collect())
+        Ok(Tuples(join(selected)))
     }
 
     /// `weft_insert(jp, position, code, site)`. A refusal is a warning.
@@ -214,6 +214,9 @@ fn register_joinpoints(engine: &mut Engine, context: &Context) {
 
 /// The functions LARA statements translate to.
 fn register_actions(engine: &mut Engine, context: &Context) {
+    engine
+        .register_type_with_name::<Tuples>("tuples")
+        .register_iterator::<Tuples>();
     let c = context.clone();
     engine.register_fn(
         "weft_tuples",

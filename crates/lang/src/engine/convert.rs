@@ -3,6 +3,7 @@
 
 use rhai::{Array, Dynamic, Map};
 
+use super::select::Tuple;
 use crate::model::{JoinPoint, Value};
 
 /// A join point as a rhai value (type name `joinpoint`).
@@ -116,9 +117,25 @@ pub fn compare(left: &Value, right: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
-/// The rhai array of a tuple: a map from the names written in the select
+/// The joined tuples of an apply as its loop iterates them (type name
+/// `tuples`): each tuple becomes its rhai map only when the loop reaches it,
+/// so the maps of a large file's join points never all live at once (they
+/// took more memory than the file's syntax tree).
+#[derive(Debug, Clone)]
+pub struct Tuples(pub Vec<Tuple>);
+
+impl IntoIterator for Tuples {
+    type Item = Dynamic;
+    type IntoIter = std::iter::Map<std::vec::IntoIter<Tuple>, fn(Tuple) -> Dynamic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().map(tuple_map as fn(Tuple) -> Dynamic)
+    }
+}
+
+/// The rhai map of a tuple: a map from the names written in the select
 /// chain to join point handles.
-pub fn tuple_map(tuple: Vec<(String, JoinPoint)>) -> Dynamic {
+pub fn tuple_map(tuple: Tuple) -> Dynamic {
     let map: Map = tuple
         .into_iter()
         .map(|(name, jp)| (name.into(), Dynamic::from(JpHandle(jp))))

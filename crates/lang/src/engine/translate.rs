@@ -247,7 +247,7 @@ impl<'m> Translator<'m> {
         let site = self.site(&apply.span);
         self.out.at(&apply.span);
         self.out
-            .glue(&format!("{{\nlet weft_tuples = weft_tuples({id}, [\n"));
+            .glue(&format!("{{\nfor weft_tuple in weft_tuples({id}, [\n"));
         for select in &selects {
             self.out.glue("[");
             for compare in select.chain.steps.iter().flat_map(|s| &s.filter) {
@@ -257,8 +257,7 @@ impl<'m> Translator<'m> {
             self.out.glue("],\n");
         }
         self.out.glue("], ");
-        self.out
-            .glue(&format!("{site});\nfor weft_tuple in weft_tuples {{\n"));
+        self.out.glue(&format!("{site}) {{\n"));
         for name in &bound {
             self.out
                 .glue(&format!("let {} = weft_tuple[\"{name}\"];\n", jp_variable(name)));

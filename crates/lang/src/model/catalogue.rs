@@ -400,7 +400,12 @@ static KINDS: &[KindSpec] = &[
         aliases: &["parameter"],
         doc: "A parameter of a function definition, prototype style or old (K&R) style. Unnamed parameters have name \"\".",
         selects: &[],
-        attributes: typed_attributes![],
+        attributes: typed_attributes![attr(
+            "length",
+            &[],
+            StrOrNull,
+            "For a pointer the function indexes in a loop bounded by a length, that length as C text without spaces (`len`, `s->n`): a loop whose condition is `i < L`, `L > i` or `i != L`, L a parameter or a member of one, and whose body reads `p[i]`, `p[i++]`, `*(p + i)` or `*(i + p)`; neither p nor L is assigned, incremented or has its address taken in the function. Null otherwise.",
+        )],
         actions: PERFORM_ONLY,
     },
     KindSpec {
@@ -495,6 +500,12 @@ static KINDS: &[KindSpec] = &[
                 &[],
                 Bool,
                 "Inside a preprocessor conditional (`#if`, `#ifdef`, `#ifndef`): one opened in its function, or for a file-scope declarator, anywhere before it in the file (include guards too)."
+            ),
+            attr(
+                "length",
+                &[],
+                StrOrNull,
+                "For a local pointer whose initializer names an array of known length directly (`int *p = buf;` or `= &buf[0]`, `buf` a static or stack array whose declaration gives its length, not hidden by another `buf` of the function), which the function never assigns, increments or takes the address of: `sizeof (buf) / sizeof (buf)[0]`, the count of elements it points to. Null otherwise.",
             ),
         ],
         actions: INSERT,

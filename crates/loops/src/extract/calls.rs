@@ -44,7 +44,7 @@ pub(super) fn converted(t: IntType, value: Expr) -> Expr {
 /// Kinds of nodes whose evaluation changes something.
 const EFFECTS: &[&str] = &["assignment_expression", "update_expression", "call_expression"];
 
-fn has_effects(node: Node<'_>) -> bool {
+pub(super) fn has_effects(node: Node<'_>) -> bool {
     if EFFECTS.contains(&node.kind()) {
         return true;
     }

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::spec::{MAX_STATE, NontermSpec, Policy, Schedule};
+use crate::script::{text, unit_text};
 use crate::trace::TracedVar;
 use crate::value::VarKind;
 
@@ -163,14 +164,6 @@ impl NontermMonitors {
     }
 }
 
-fn text(value: &Dynamic) -> String {
-    if value.is_unit() {
-        String::new()
-    } else {
-        value.to_string()
-    }
-}
-
 /// `NontermMonitors(policy, schedule)`, both given as text.
 fn monitors(policy: &Dynamic, schedule: &Dynamic) -> Fallible<NontermMonitors> {
     let policy: Policy = text(policy)
@@ -233,17 +226,9 @@ pub fn register(engine: &mut Engine) {
             m.lock().by_file.values().map(|s| s.loops().len()).sum::<usize>() as rhai::INT
         })
         .register_fn("prelude", |m: &mut NontermMonitors, file: Dynamic| {
-            m.lock()
-                .by_file
-                .get(&text(&file))
-                .map(NontermSpec::prelude)
-                .unwrap_or_default()
+            unit_text(&m.lock().by_file, &text(&file), NontermSpec::prelude)
         })
         .register_fn("epilogue", |m: &mut NontermMonitors, file: Dynamic| {
-            m.lock()
-                .by_file
-                .get(&text(&file))
-                .map(NontermSpec::epilogue)
-                .unwrap_or_default()
+            unit_text(&m.lock().by_file, &text(&file), NontermSpec::epilogue)
         });
 }

@@ -13,8 +13,10 @@
 
 pub mod aspect_api;
 pub mod harness;
+pub mod monitor;
 pub mod record;
 pub mod spec;
 
+pub use monitor::Nonterm;
 pub use record::{Report, ReportFile, Verdict, read_all, read_reports};
 pub use spec::{LoopDecl, LoopTexts, NontermSpec, Policy, Schedule};

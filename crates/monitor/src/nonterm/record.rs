@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Nonterm;
 use super::spec::{LoopDecl, Policy};
-use crate::record::{Format, HEADER_SIZE, Header, RecordError};
+use crate::monitor::Monitor;
+use crate::record::{Format, HEADER_SIZE, Header, ReadError, RecordError};
 use crate::value::VarKind;
 
 /// The non-termination monitor's report files.
@@ -85,20 +87,16 @@ fn show(kind: VarKind, bits: u64) -> String {
     }
 }
 
-/// Reads the report file at `path`; errors name the file and the offset.
-pub fn read_reports(path: &Path) -> Result<ReportFile, String> {
-    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse(&data).map_err(|e| format!("{}: {e}", path.display()))
+/// Reads the report file at `path` ([`Monitor::read_file`]); errors name
+/// the file and the offset.
+pub fn read_reports(path: &Path) -> Result<ReportFile, ReadError> {
+    Nonterm::read_file(path)
 }
 
 /// The report files `inputs` name (directories searched for `*.nonterm`,
-/// see [`Format::files_named`]), read; errors name the file.
-pub fn read_all(inputs: &[PathBuf]) -> Result<Vec<ReportFile>, String> {
-    FORMAT
-        .files_named(inputs)?
-        .iter()
-        .map(|p| read_reports(p))
-        .collect()
+/// see [`Monitor::read`]), read; errors name the file.
+pub fn read_all(inputs: &[PathBuf]) -> Result<Vec<ReportFile>, ReadError> {
+    Ok(Nonterm::read(inputs)?.into_iter().map(|(_, file)| file).collect())
 }
 
 /// Parses a report file's bytes.

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rhai::{Array, Dynamic, Engine};
 
 use super::spec::{self, Pointee};
+use crate::script::optional_text as text;
 
 #[derive(Debug, Default)]
 struct State {
@@ -104,10 +105,6 @@ impl OutputCaptures {
 }
 
 /// Text of a script value; `None` for ().
-fn text(value: &Dynamic) -> Option<String> {
-    (!value.is_unit()).then(|| value.to_string())
-}
-
 /// Names from a script array (each element shown as text).
 fn names(array: &Array) -> Vec<String> {
     array.iter().filter_map(text).collect()

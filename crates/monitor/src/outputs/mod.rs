@@ -10,7 +10,9 @@
 //! one per process and unit. See docs/outputs.md.
 
 pub mod aspect_api;
+pub mod monitor;
 pub mod record;
 pub mod spec;
 
-pub use record::{OutputRecord, OutputsError, read_dir, read_record};
+pub use monitor::{Outputs, OutputsUnit};
+pub use record::{OutputRecord, read_dir, read_record};

@@ -2,9 +2,11 @@
 //! `runtime/weft_outputs_cold.h`): the common header, `unit\t<path>\n`,
 //! then one `<name>\t<value>\n` line per recorded value.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::record::{Format, HEADER_SIZE, RecordError};
+use super::Outputs;
+use crate::monitor::Monitor;
+use crate::record::{Format, HEADER_SIZE, ReadError, RecordError};
 
 /// The outputs monitor's record files.
 pub const FORMAT: Format = Format {
@@ -26,51 +28,22 @@ pub struct OutputRecord {
     pub values: Vec<(String, String)>,
 }
 
-/// A record that cannot be used; both variants name the file.
-#[derive(Debug, thiserror::Error)]
-pub enum OutputsError {
-    /// The file or directory could not be read.
-    #[error("{}: {cause}", path.display())]
-    Io { path: PathBuf, cause: std::io::Error },
-    /// The file is not a whole, valid outputs record (`error` has the byte
-    /// offset).
-    #[error("{}: {error}", path.display())]
-    Malformed { path: PathBuf, error: RecordError },
-}
-
-/// Every outputs record under `dir` (recursively; one per process and
-/// unit), ordered by unit, then pid, then path. A missing directory or one
-/// without records gives none.
-pub fn read_dir(dir: &Path) -> Result<Vec<OutputRecord>, OutputsError> {
-    let io = |path: &Path, cause| OutputsError::Io {
-        path: path.to_path_buf(),
-        cause,
-    };
-    if !dir.try_exists().map_err(|e| io(dir, e))? {
-        return Ok(Vec::new());
-    }
-    let files = FORMAT.files_in(dir).map_err(|e| {
-        let path = e.path().unwrap_or(dir).to_path_buf();
-        io(&path, e.into())
-    })?;
-    let mut records = files
-        .iter()
-        .map(|f| read_record(f))
-        .collect::<Result<Vec<_>, _>>()?;
+/// Every outputs record `dir` holds (recursively; one per process and
+/// unit), ordered by unit, then pid, then path. A directory without records
+/// gives none; a missing one is [`ReadError::Missing`], like every
+/// monitor's (the runner creates `$WEFT_OUT` before the run).
+pub fn read_dir(dir: &Path) -> Result<Vec<OutputRecord>, ReadError> {
+    let mut records: Vec<OutputRecord> = Outputs::read(&[dir.to_path_buf()])?
+        .into_iter()
+        .map(|(_, record)| record)
+        .collect();
     records.sort_by(|a, b| (&a.unit, a.pid).cmp(&(&b.unit, b.pid)));
     Ok(records)
 }
 
 /// Reads the record at `path`.
-pub fn read_record(path: &Path) -> Result<OutputRecord, OutputsError> {
-    let data = std::fs::read(path).map_err(|cause| OutputsError::Io {
-        path: path.to_path_buf(),
-        cause,
-    })?;
-    parse(&data).map_err(|error| OutputsError::Malformed {
-        path: path.to_path_buf(),
-        error,
-    })
+pub fn read_record(path: &Path) -> Result<OutputRecord, ReadError> {
+    Outputs::read_file(path)
 }
 
 /// Parses a record's bytes. A line the end of the file cuts (a process

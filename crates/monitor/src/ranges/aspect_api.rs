@@ -20,6 +20,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::key::{Kind, ValueType};
 use super::table::TableSpec;
+use crate::script::{text, unit_text};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -124,20 +125,12 @@ impl RangeTables {
 
     /// The text for the top of `file` ("" when it has no entries).
     pub fn prelude(&self, file: &str) -> String {
-        self.lock()
-            .by_file
-            .get(file)
-            .map(TableSpec::prelude)
-            .unwrap_or_default()
+        unit_text(&self.lock().by_file, file, TableSpec::prelude)
     }
 
     /// The text for the end of `file` ("" when it has no entries).
     pub fn epilogue(&self, file: &str) -> String {
-        self.lock()
-            .by_file
-            .get(file)
-            .map(TableSpec::epilogue)
-            .unwrap_or_default()
+        unit_text(&self.lock().by_file, file, TableSpec::epilogue)
     }
 
     /// How many entries all tables hold.
@@ -153,14 +146,6 @@ impl RangeTables {
 }
 
 /// The text of a script value, as the interpreter prints it: `()` is "".
-fn text(value: &Dynamic) -> String {
-    if value.is_unit() {
-        String::new()
-    } else {
-        value.to_string()
-    }
-}
-
 fn skipped_map(s: &Skipped) -> Dynamic {
     let mut map = Map::new();
     map.insert("kind".into(), s.kind.as_str().into());

@@ -12,6 +12,9 @@ pub enum RangesError {
     /// The file is not a valid record file or range set.
     #[error("{}: {reason}", path.display())]
     Malformed { path: PathBuf, reason: String },
+    /// Records that could not be found or read (a path that does not exist).
+    #[error(transparent)]
+    Records(#[from] crate::record::ReadError),
     /// A path held no record file or range set at all.
     #[error("{}: no range records (*.ranges) or range sets (*.json) found", path.display())]
     Empty { path: PathBuf },

@@ -1,9 +1,11 @@
 //! Finding and reading range inputs: record files (alone or in directory
 //! trees) and range sets (JSON).
 
+use super::Ranges;
 use super::error::RangesError;
 use super::record::{self, Record};
 use super::set::RangeSet;
+use crate::monitor::Monitor;
 use std::path::{Path, PathBuf};
 
 /// Every record file under `dir`, recursively, in path order.
@@ -61,17 +63,18 @@ pub fn read_file(path: &Path) -> Result<RangeSet, RangesError> {
 /// a wrong path must not pass as "no ranges".
 pub fn read_path(path: &Path) -> Result<RangeSet, RangesError> {
     if !path.is_dir() {
+        Ranges::files(&[path.to_path_buf()])?;
         return read_file(path);
     }
-    let files = record_files(path)?;
-    if files.is_empty() {
+    let records = Ranges::read(&[path.to_path_buf()])?;
+    if records.is_empty() {
         return Err(RangesError::Empty {
             path: path.to_path_buf(),
         });
     }
     let mut set = RangeSet::default();
-    for file in &files {
-        let mut one = read_file(file)?;
+    for (file, record) in records {
+        let mut one = record_set(record, &file);
         one.runs.clear();
         set.merge(&one);
     }

@@ -14,6 +14,7 @@ pub mod frequency;
 pub mod key;
 pub mod learn;
 pub mod load;
+pub mod monitor;
 pub mod range;
 pub mod record;
 pub mod set;
@@ -21,6 +22,7 @@ pub mod table;
 
 pub use error::RangesError;
 pub use key::{Key, Kind, ValueType};
+pub use monitor::Ranges;
 pub use range::{Bounds, Range, Value};
 pub use set::RangeSet;
 pub use table::{Slot, TableSpec};

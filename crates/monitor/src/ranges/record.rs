@@ -40,7 +40,7 @@ pub fn parse(data: &[u8]) -> Result<Record, String> {
     parse_record(data).map_err(|e| e.to_string())
 }
 
-fn parse_record(data: &[u8]) -> Result<Record, RecordError> {
+pub(crate) fn parse_record(data: &[u8]) -> Result<Record, RecordError> {
     let header = FORMAT.header(data)?;
     let [entry_size, count, names_size] = header.layout.map(|w| w as usize);
     if entry_size != ENTRY_SIZE {

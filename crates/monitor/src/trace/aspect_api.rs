@@ -19,7 +19,9 @@
 //! read only when the object it points to can be read), `string: true`
 //! (a NUL-terminated string at `expr`, a `char *` or, with `array: true`,
 //! a `char` array bounded by its size), `array: true` (an array of known
-//! length at `expr`, whose elements are of `type`), `deref: true` with
+//! length at `expr`, whose elements are of `type`; with `length`, the C
+//! expression of its element count, for an array behind a pointer),
+//! `deref: true` with
 //! `via` (the scalar `via` points to, `*(via)`, whose `type` is what weft
 //! resolved: the compiler picks how to read it, and a value whose actual
 //! type is not of that class reads as missing). Vars whose type weft
@@ -32,6 +34,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::spec::{Layout, TraceSpec, TracedVar, VarKind};
+use crate::script::{text, unit_text};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -110,6 +113,7 @@ impl TraceTables {
                     via,
                     array,
                     deref: deref && layout == Layout::Through,
+                    length: field("length").filter(|_| layout == Layout::Seq),
                 }),
                 None => {
                     let why = c_type.unwrap_or_else(|| "unknown type".into());
@@ -170,15 +174,7 @@ impl TraceTables {
     }
 
     fn text(&self, file: &str, f: fn(&TraceSpec) -> String) -> String {
-        self.lock().by_file.get(file).map(f).unwrap_or_default()
-    }
-}
-
-fn text(value: &Dynamic) -> String {
-    if value.is_unit() {
-        String::new()
-    } else {
-        value.to_string()
+        unit_text(&self.lock().by_file, file, f)
     }
 }
 
@@ -287,6 +283,19 @@ mod tests {
             )
             .unwrap_err();
         assert!(err.to_string().contains("`*y` has `deref` but no `via`"), "{err}");
+    }
+
+    #[test]
+    fn an_array_with_a_length_is_read_that_long() {
+        let mut engine = Engine::new();
+        register(&mut engine);
+        let enter: String = engine
+            .eval(r#"TraceTables().enter("a.c", "f", 1, [#{name: "a", type: "int", array: true, length: "len"}])"#)
+            .unwrap();
+        assert!(
+            enter.contains("(const void *)(a), (unsigned long long)(long long)(len), "),
+            "{enter}"
+        );
     }
 
     #[test]

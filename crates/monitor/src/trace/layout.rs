@@ -83,6 +83,10 @@ pub struct TracedVar {
     /// type that is not of `kind`'s class in the configuration being built
     /// reads as missing instead of breaking the build.
     pub deref: bool,
+    /// For an array behind a pointer: the C expression of its element
+    /// count (`len`, `s->n`), which the function bounds a loop over it by.
+    /// `None`: an array whose length C knows (`sizeof`).
+    pub length: Option<String>,
 }
 
 impl TracedVar {
@@ -96,6 +100,7 @@ impl TracedVar {
             via: None,
             array: false,
             deref: false,
+            length: None,
         }
     }
 
@@ -135,9 +140,27 @@ impl TracedVar {
             }
             Layout::Seq => vec![
                 address,
-                format!("(unsigned long long)(sizeof({expr}) / sizeof(({expr})[0]))"),
+                self.count(tu),
                 format!("(unsigned long long)sizeof(({expr})[0])"),
             ],
+        }
+    }
+
+    /// An array's element count: its `sizeof` ratio, or its length
+    /// expression. A negative length reads as more elements than the
+    /// runtime takes, so the array is missing; a member length (`s->n`) is
+    /// read only when its struct can be, else the array is missing too.
+    fn count(&self, tu: &str) -> String {
+        let expr = &self.expr;
+        let Some(length) = &self.length else {
+            return format!("(unsigned long long)(sizeof({expr}) / sizeof(({expr})[0]))");
+        };
+        let value = format!("(unsigned long long)(long long)({length})");
+        match length.split_once("->") {
+            Some((base, _)) => format!(
+                "(weft_trace_readable({tu}, (const void *)({base}), sizeof *({base})) ? {value} : ~(unsigned long long)0)"
+            ),
+            None => value,
         }
     }
 
@@ -188,6 +211,25 @@ mod tests {
         assert_eq!(
             seq.slots("tu")[1],
             "(unsigned long long)(sizeof(a) / sizeof((a)[0]))"
+        );
+    }
+
+    #[test]
+    fn an_array_behind_a_pointer_has_its_length_expression_as_count() {
+        let seq = |length: &str| TracedVar {
+            layout: Layout::Seq,
+            length: Some(length.into()),
+            ..TracedVar::plain("a", VarKind::I64, "a")
+        };
+        let slots = seq("len").slots("tu");
+        assert_eq!(slots[1], "(unsigned long long)(long long)(len)");
+        assert_eq!(slots[2], "(unsigned long long)sizeof((a)[0])");
+        // A member length is read only when its struct can be; else the
+        // count is more than the runtime takes, and the array is missing.
+        assert_eq!(
+            seq("s->n").slots("tu")[1],
+            "(weft_trace_readable(tu, (const void *)(s), sizeof *(s)) ? \
+             (unsigned long long)(long long)(s->n) : ~(unsigned long long)0)"
         );
     }
 

@@ -15,6 +15,7 @@
 pub mod aspect_api;
 pub mod by_type;
 pub mod layout;
+pub mod monitor;
 pub mod points;
 pub mod record;
 pub mod runs;
@@ -22,6 +23,7 @@ pub mod samples;
 pub mod spec;
 pub mod unseen;
 
+pub use monitor::Traces;
 pub use record::{Sample, TraceFile, TraceHead, open_trace, read_trace};
 pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};

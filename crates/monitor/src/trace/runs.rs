@@ -9,10 +9,12 @@ use serde::Serialize;
 use thiserror::Error;
 use weft_invariants::{Checks, Engine, EngineError, Violation, show_value};
 
+use super::Traces;
 use super::points::FileView;
-use super::record::{FORMAT, Sample, TraceFile, open_trace, read_trace};
+use super::record::{FORMAT, Sample, TraceFile, open_trace};
 use super::unseen::{UNSEEN_KIND, UNSEEN_TEXT, UnseenPoints};
-use crate::record::RecordError;
+use crate::monitor::Monitor;
+use crate::record::{ReadError, RecordError};
 
 /// A trace that cannot be used; every variant names the file.
 #[derive(Debug, Error)]
@@ -24,6 +26,9 @@ pub enum TraceError {
     /// files of one function).
     #[error("{file}: {error}")]
     Engine { file: PathBuf, error: EngineError },
+    /// A path that does not exist, or a directory that cannot be listed.
+    #[error(transparent)]
+    Records(#[from] ReadError),
     /// No trace file where one was expected.
     #[error("{0}: no .trace files (was the program woven with a trace aspect and run with WEFT_OUT set?)")]
     Empty(PathBuf),
@@ -49,26 +54,13 @@ pub fn discover_runs(dir: &Path) -> Result<Vec<TraceRun>, TraceError> {
         .collect())
 }
 
-/// The trace files of one run directory, recursively; none is no error (a
-/// run that never reached a traced point).
-pub fn run_files(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
-    if !dir.exists() {
-        return Ok(Vec::new());
-    }
-    FORMAT
-        .files_in(dir)
-        .map_err(|e| TraceError::Read(format!("{}: {e}", dir.display())))
-}
-
-/// The trace files `inputs` name, in order (see
-/// [`crate::record::Format::files_named`]); a directory holding none is
+/// The trace files `inputs` name, in order (see [`Monitor::files`]); a
+/// directory holding none is
 /// [`TraceError::Empty`].
 pub fn named_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, TraceError> {
     let mut files = Vec::new();
     for input in inputs {
-        let found = FORMAT
-            .files_named(std::slice::from_ref(input))
-            .map_err(TraceError::Read)?;
+        let found = Traces::files(std::slice::from_ref(input))?;
         if found.is_empty() {
             return Err(TraceError::Empty(input.clone()));
         }
@@ -178,14 +170,6 @@ pub fn check(checks: &Checks, files: &[PathBuf], unseen: UnseenPoints) -> Result
             .map_err(|e| read_error(file, e))??;
     }
     Ok(run.finish())
-}
-
-/// Reads trace files whole; the first bad one is the error.
-pub fn read_all(files: &[PathBuf]) -> Result<Vec<(PathBuf, TraceFile)>, TraceError> {
-    files
-        .iter()
-        .map(|f| Ok((f.clone(), read_trace(f).map_err(TraceError::Read)?)))
-        .collect()
 }
 
 /// Checks every sample of traces read whole (each with the file it came

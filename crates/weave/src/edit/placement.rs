@@ -213,13 +213,7 @@ impl Ctx<'_> {
         let Some((parent, _)) = parent_of(chain) else {
             return range;
         };
-        let mut cursor = parent.walk();
-        let gap_start = parent
-            .children(&mut cursor)
-            .take_while(|c| c.id() != node.id() && c.end_byte() <= node.start_byte())
-            .filter(|c| c.kind() != "comment" && !holds_no_item(*c))
-            .last()
-            .map_or(parent.start_byte(), |c| c.end_byte());
+        let gap_start = item_before(parent, node).map_or(parent.start_byte(), |c| c.end_byte());
         let Some(gap) = self.file.outer_range(gap_start..node.start_byte()) else {
             return range;
         };
@@ -641,6 +635,31 @@ fn holds_no_item(node: Node<'_>) -> bool {
     let mut cursor = node.walk();
     let mut children = node.named_children(&mut cursor);
     children.all(|c| c.kind() == "comment" || Some(c) == condition || holds_no_item(c))
+}
+
+/// The last child of `parent` before its child `node` that is an item:
+/// neither a comment nor a conditional group holding none. Found walking
+/// back from `node`: walking forward from the first child made each insert
+/// before a function cost every function before it.
+fn item_before<'t>(parent: Node<'t>, node: Node<'t>) -> Option<Node<'t>> {
+    let mut cursor = parent.walk();
+    cursor.goto_first_child_for_byte(node.start_byte())?;
+    if cursor.node().id() != node.id() {
+        // Not a plain child (a zero-width node at its start): the forward walk.
+        let mut cursor = parent.walk();
+        return parent
+            .children(&mut cursor)
+            .take_while(|c| c.id() != node.id() && c.end_byte() <= node.start_byte())
+            .filter(|c| c.kind() != "comment" && !holds_no_item(*c))
+            .last();
+    }
+    while cursor.goto_previous_sibling() {
+        let c = cursor.node();
+        if c.kind() != "comment" && !holds_no_item(c) {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// The last node of a chain (a node after its ancestors).

@@ -4,14 +4,14 @@ use tree_sitter::Node;
 
 use super::assigned::assigned_locals;
 use super::catalogue::{self, AttributeSpec, KindSpec};
-use super::params::{param_identifier, parameters};
+use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
 use super::tree::{self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node};
 use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
 };
 use super::vars::{in_loop_header, reference};
-use super::{JoinPoint, Value, loops};
+use super::{JoinPoint, Value, extent, loops};
 use weft_c::ParsedFile;
 use weft_c::sema::Semantics;
 use weft_lang::engine::HostError;
@@ -370,6 +370,11 @@ fn declared_attribute(
     let text = |n: Option<Node<'_>>| Value::Str(n.map_or("", |n| file.node_text(n)).to_string());
     match (kind, name) {
         ("param", "name") => return Some(text(param_identifier(n))),
+        ("param", "length") => return Some(param_length(file, n)),
+        ("vardecl", "length") => {
+            let length = sema.and_then(|s| extent::named_array(file, s, index, n));
+            return Some(length.map_or(Value::Null, Value::Str));
+        }
         ("vardecl", "name") => return Some(text(declarator_name(n))),
         ("var", "name") => return Some(text(Some(n))),
         ("var" | "vardecl", "conditional") => return Some(Value::Bool(in_conditional(file, n))),
@@ -402,6 +407,15 @@ fn declared_attribute(
         return Some(decl.map_or(Value::Null, |d| declaration_join_point(files, d)));
     }
     typed_attribute(sema, decl, scope, name)
+}
+
+/// The loop bound of the elements a pointer parameter points to
+/// ([`extent::loop_bound`]), or null.
+fn param_length(file: &ParsedFile, param: Node<'_>) -> Value {
+    let bound = param_identifier(param)
+        .zip(function_of(param))
+        .and_then(|(name, function)| extent::loop_bound(file, function, file.node_text(name)));
+    bound.map_or(Value::Null, Value::Str)
 }
 
 /// `vardecl` attributes read from the declarator itself.

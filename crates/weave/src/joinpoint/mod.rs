@@ -5,7 +5,9 @@
 
 mod assigned;
 mod attribute;
+mod callee;
 mod dead_at_head;
+mod extent;
 mod loops;
 mod members;
 mod params;

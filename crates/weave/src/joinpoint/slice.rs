@@ -22,26 +22,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
+use super::callee::{NORETURN, is_output, pure_callee};
 use super::dead_at_head::dead_at_head;
-use super::tree::{field_in_parent, is_loop_kind};
+use super::tree::{field_in_parent, is_loop_kind, operator, unparenthesized};
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
-
-/// Calls that never return: a loop calling one has an exit.
-const NORETURN: &[&str] = &[
-    "exit",
-    "_exit",
-    "_Exit",
-    "abort",
-    "quick_exit",
-    "longjmp",
-    "siglongjmp",
-    "__builtin_trap",
-    "__builtin_unreachable",
-    "error",
-    "err",
-    "errx",
-];
 
 /// What the slice found for one loop.
 #[derive(Debug, Clone, Default)]
@@ -141,18 +126,16 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
         "identifier" if is_var_use(n, n.parent(), field_in_parent(n)) => {
             facts.first_use.push((text(n), n));
         }
-        "call_expression" => {
-            let callee = n.child_by_field_name("function").map(text).unwrap_or_default();
-            facts.exits |= NORETURN.contains(&callee.as_str());
-            facts.calls.insert(callee);
-        }
+        "call_expression" => call(file, n, facts),
         "break_statement" => facts.exits |= !inside_inner_breakable(lp, n),
         "return_statement" | "goto_statement" => facts.exits = true,
         "gnu_asm_expression" | "asm_statement" => {
             facts.calls.insert("asm".into());
         }
+        // The target of a plain `=` is written, not read (what its
+        // subscript reads is visited on its own).
         "subscript_expression" | "field_expression" | "pointer_expression"
-            if n.kind() != "pointer_expression" || operator(n) == Some("*") =>
+            if (n.kind() != "pointer_expression" || operator(n) == Some("*")) && !plain_target(n) =>
         {
             facts.reads_memory.get_or_insert_with(|| text(n));
         }
@@ -175,6 +158,48 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
     }
     if let Some(condition) = condition_of(n) {
         facts.conditions.extend(var_names(file, condition));
+    }
+}
+
+/// Whether `n` is the whole target of a plain assignment `n = e`.
+fn plain_target(n: Node<'_>) -> bool {
+    let mut child = n;
+    while let Some(parent) = child.parent() {
+        match parent.kind() {
+            "parenthesized_expression" => child = parent,
+            "assignment_expression" => {
+                return operator(parent) == Some("=")
+                    && parent
+                        .child_by_field_name("left")
+                        .is_some_and(|l| l.id() == child.id());
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A call: one that never returns is an exit; output changes nothing the
+/// loop reads; a program-defined function without effects (`callee`) may
+/// end the run on a condition of its arguments, which join the conditions;
+/// any other call is an unknown.
+fn call(file: &ParsedFile, n: Node<'_>, facts: &mut Facts<'_>) {
+    let name = n
+        .child_by_field_name("function")
+        .map(|f| file.node_text(f).to_string())
+        .unwrap_or_default();
+    if NORETURN.contains(&name.as_str()) {
+        facts.exits = true;
+    } else if is_output(file, n) {
+        // Nothing the loop reads changes.
+    } else if let Some(callee) = pure_callee(file, n, &name) {
+        facts.exits |= callee.may_exit;
+        facts.calls.extend(callee.inputs);
+        if let Some(args) = n.child_by_field_name("arguments") {
+            facts.conditions.extend(var_names(file, args));
+        }
+    } else {
+        facts.calls.insert(name);
     }
 }
 
@@ -316,20 +341,6 @@ fn inside_inner_breakable(lp: Node<'_>, brk: Node<'_>) -> bool {
         .any(|n| is_loop_kind(n.kind()) || n.kind() == "switch_statement")
 }
 
-fn operator<'t>(n: Node<'t>) -> Option<&'t str> {
-    n.child_by_field_name("operator").map(|o| o.kind())
-}
-
-fn unparenthesized(mut n: Node<'_>) -> Node<'_> {
-    while n.kind() == "parenthesized_expression" {
-        match n.named_child(0) {
-            Some(inner) => n = inner,
-            None => break,
-        }
-    }
-    n
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::tree::first_loop;
@@ -375,6 +386,59 @@ mod tests {
     }
 
     #[test]
+    fn assertions_and_output_keep_the_state_exact() {
+        // A program's own assertion aborts on a condition of its argument:
+        // the loop has an exit, and what the argument reads joins the state.
+        let assert = "void reach_error(void) { __assert_fail(\"0\", \"t.c\", 3, \"r\"); }\n\
+                      void check(int cond) { if (!(cond)) { ERROR: { reach_error(); abort(); } } return; }\n";
+        let (vars, unknowns, exits) = state_of(&format!(
+            "{assert}void f(int x, int y) {{ while (1) {{ check(x == 0); y = -y; x = x + y; }} }}"
+        ));
+        assert_eq!(
+            (vars, unknowns, exits),
+            (vec!["x".into(), "y".into()], vec![], true)
+        );
+        let (vars, unknowns, exits) = state_of(&format!(
+            "{assert}void f(int i) {{ for (i = 0; 1; i++) {{ check(1); }} }}"
+        ));
+        assert!(vars.is_empty() && unknowns.is_empty() && exits);
+        // Output whose result is unused changes nothing; used, it is unknown.
+        let (vars, unknowns, _) =
+            state_of("void f(int x) { while (x > 0) { printf(\"%d\", x); x = x + 1; } }");
+        assert_eq!((vars, unknowns.len()), (vec!["x".to_string()], 0));
+        let (_, unknowns, _) = state_of("void f(int x) { while (x > 0) { x = printf(\"%d\", x); } }");
+        assert_eq!(unknowns, ["calls printf()"]);
+        // An input call inside the callee is the loop's input.
+        let (_, unknowns, _) = state_of(
+            "int __VERIFIER_nondet_int(void); int pick(int a) { return a + __VERIFIER_nondet_int(); }\n\
+             void f(int x) { while (x > 0) x = pick(x); }",
+        );
+        assert_eq!(unknowns, ["calls __VERIFIER_nondet_int()"]);
+        // SV-COMP's own checks, defined in a header, end the run unless
+        // their argument holds.
+        let (vars, unknowns, exits) =
+            state_of("void f(int i) { while (1) { __VERIFIER_assert(i < 9); i = -i; } }");
+        assert_eq!((vars, unknowns, exits), (vec!["i".into()], vec![], true));
+    }
+
+    #[test]
+    fn callees_with_effects_stay_unknown() {
+        for callee in [
+            "int g; void h(int a) { g = a; }",
+            "int g; void h(int a) { if (g) abort(); }",
+            "void h(int *a) { *a = 1; }",
+            "void h(int *a) { a[0] = 1; }",
+            "void h(int a) { write(1, &a, 4); }",
+            "void h(int a) { if (a) h(a - 1); }",
+        ] {
+            let (_, unknowns, _) = state_of(&format!(
+                "{callee}\nvoid f(int x) {{ while (x > 0) {{ h(x); x--; }} }}"
+            ));
+            assert_eq!(unknowns, ["calls h()"], "{callee}");
+        }
+    }
+
+    #[test]
     fn calls_and_memory_are_named() {
         let (_, unknowns, _) = state_of("void f(int c) { while ((c = getc(0)) != -1) { } }");
         assert_eq!(unknowns, ["calls getc()"]);
@@ -387,6 +451,13 @@ mod tests {
         );
         let (_, unknowns, _) = state_of("void f(int *a, int i) { while (a[i]) a[i] = a[i] - 1; }");
         assert_eq!(unknowns, ["reads memory (a[i]) and writes memory (a[i])"]);
+        // Writing an element reads none; a compound assignment reads it.
+        let (vars, unknowns, _) =
+            state_of("void f(int *a, int n) { while (n > 0) { a[n % 4] = 0; n = n - 1; } }");
+        assert_eq!((vars, unknowns.len()), (vec!["n".to_string()], 0));
+        let (_, unknowns, _) =
+            state_of("void f(int *a, int n) { while (n > 0) { a[n % 4] += 1; n = a[0]; } }");
+        assert_eq!(unknowns, ["reads memory (a[n % 4]) and writes memory (a[n % 4])"]);
     }
 
     #[test]

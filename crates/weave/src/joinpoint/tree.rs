@@ -211,3 +211,20 @@ pub fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
 pub fn line_column(file: &ParsedFile, view_offset: usize) -> (usize, usize) {
     weft_text::line_col(&file.text, file.map.approximate(view_offset))
 }
+
+/// The operator of a unary, binary, update or assignment expression (its
+/// anonymous token's kind is its text).
+pub fn operator<'t>(n: Node<'t>) -> Option<&'t str> {
+    n.child_by_field_name("operator").map(|o| o.kind())
+}
+
+/// `n` without the parentheses around it.
+pub fn unparenthesized(mut n: Node<'_>) -> Node<'_> {
+    while n.kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(inner) => n = inner,
+            None => break,
+        }
+    }
+    n
+}

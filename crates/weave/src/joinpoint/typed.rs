@@ -36,6 +36,7 @@ const SEMANTIC_ATTRIBUTES: &[&str] = &[
     "declaration",
     "target_type",
     "fields",
+    "length",
 ];
 
 /// Whether attribute `name` (canonical or alias) of a `kind` join point

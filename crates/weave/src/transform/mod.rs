@@ -18,6 +18,7 @@
 
 mod assign_expansion;
 mod context;
+mod goto_loops;
 mod normalize_return;
 mod reachability;
 mod safety;
@@ -96,16 +97,18 @@ struct Implementation {
 }
 
 /// Canonical names and aliases (MANET's LARA spellings), in MANET's
-/// PrepareProgram order; `IMPLEMENTATIONS` is parallel to it.
+/// PrepareProgram order, then GotoLoops (made for the non-termination
+/// monitor); `IMPLEMENTATIONS` is parallel to it.
 const NAMES: &[(&str, &[&str])] = &[
     ("SingleDeclarator", &[]),
     ("AssignExpansion", &["AssignmentExpansion"]),
     ("StructAssignDecomposition", &["StructAssignmentDecomposition"]),
     ("UnaryExpansion", &[]),
     ("NormalizeReturn", &[]),
+    ("GotoLoops", &[]),
 ];
 
-const IMPLEMENTATIONS: [Implementation; 5] = [
+const IMPLEMENTATIONS: [Implementation; 6] = [
     Implementation {
         run: single_declarator::run,
         uses_semantics: false,
@@ -131,11 +134,23 @@ const IMPLEMENTATIONS: [Implementation; 5] = [
         uses_semantics: true,
         keeps_declarations: false,
     },
+    Implementation {
+        run: goto_loops::run,
+        uses_semantics: false,
+        keeps_declarations: false,
+    },
 ];
 
-/// The passes in MANET's PrepareProgram order: canonical name and aliases.
+/// The passes in MANET's PrepareProgram order, then weft's own
+/// (GotoLoops): canonical name and aliases.
 pub fn pass_names() -> &'static [(&'static str, &'static [&'static str])] {
     NAMES
+}
+
+/// MANET's PrepareProgram, what `--pass all` runs: the first five passes
+/// of [`pass_names`].
+pub fn prepare_program() -> impl Iterator<Item = &'static str> {
+    NAMES[..5].iter().map(|(name, _)| *name)
 }
 
 fn pass_index(name: &str) -> Result<usize, TransformError> {
