@@ -44,9 +44,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let parsed: Vec<_> = sources
         .parsed
         .par_iter()
-        .map(|(path, text)| front.parse(path, text.clone()))
+        .map(|(path, text)| front.parse_passes(path, text.clone()))
         .collect();
-    let files = parsed.iter().map(|pf| (FileHealth::of(pf), pf)).collect();
+    let files = parsed
+        .iter()
+        .map(|passes| (FileHealth::of_passes(passes), &passes[0]))
+        .collect();
     let health = Health::new(files, front.macros().len());
     print(
         &HealthReport {
