@@ -1,9 +1,9 @@
 //! Metrics, tie rules, prediction and tables on hand-computed matrices.
 
-use weft::experiment::evaluate::{Evaluation, OriginalRuns, Schedule, evaluate, score};
-use weft::experiment::matrix::{FaultMatrix, Observation, predict};
-use weft::experiment::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
-use weft::experiment::{detection, summary, tables};
+use weft::experiment::{
+    Confusion, Evaluation, FaultMatrix, Observation, OriginalRuns, Schedule, best_percentage, build_tables,
+    detection, evaluate, fmt_percent, percentage_of_ones, predict, score, summary, version_order,
+};
 use weft::ranges::learn::Run;
 use weft::ranges::{Bounds, Key, Kind, Range, RangeSet, ValueType};
 
@@ -297,7 +297,7 @@ fn tables_follow_the_report_layout() {
     let (oracle, ..) = tiny();
     let a = tiny_eval("A", &[50, 100], 4, 1);
     let b = tiny_eval("B", &[100], 1, 1);
-    let t = tables::build(&oracle, &[a, b], 50.0);
+    let t = build_tables(&oracle, &[a, b], 50.0);
     let ids: Vec<_> = t.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -359,10 +359,10 @@ fn tables_follow_the_report_layout() {
 #[test]
 fn without_strategies_only_the_baseline_remains() {
     let (oracle, ..) = tiny();
-    let t = tables::build(&oracle, &[], 1.0);
+    let t = build_tables(&oracle, &[], 1.0);
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].rows[2], ["overall", "-", "75.00"]);
-    let (sentence, summary) = summary::summary(&oracle, &[], 1.0);
+    let (sentence, summary) = summary(&oracle, &[], 1.0);
     assert!(
         sentence.starts_with("No detector detects a faulty version"),
         "{sentence}"
@@ -373,10 +373,7 @@ fn without_strategies_only_the_baseline_remains() {
 #[test]
 fn versions_sort_naturally() {
     let names = ["v10", "v2", "v1", "b", "a2"].map(String::from);
-    let sorted: Vec<&str> = tables::version_order(&names)
-        .iter()
-        .map(|&i| names[i].as_str())
-        .collect();
+    let sorted: Vec<&str> = version_order(&names).iter().map(|&i| names[i].as_str()).collect();
     assert_eq!(sorted, ["a2", "b", "v1", "v2", "v10"]);
 }
 
@@ -385,7 +382,7 @@ fn the_summary_ranks_by_versions_detected_within_the_budget() {
     let (oracle, ..) = tiny();
     let [silent, _] = silent_and_loud(&oracle);
     let b = tiny_eval("B", &[100], 1, 1);
-    let (sentence, table) = summary::summary(&oracle, &[silent.clone(), b.clone()], 50.0);
+    let (sentence, table) = summary(&oracle, &[silent.clone(), b.clone()], 50.0);
     // SILENT is as accurate as B (75%) and first in the study, but detects nothing.
     assert!(
         sentence.starts_with(
@@ -404,7 +401,7 @@ fn the_summary_ranks_by_versions_detected_within_the_budget() {
     );
     assert_eq!(table.rows[1][..4], ["SILENT", "0/2", "-", "-"]);
     assert_eq!(table.header[1], "Versions detected at ≤ 50% alarms");
-    let (sentence, _) = summary::summary(&oracle, &[silent, b], 1.0);
+    let (sentence, _) = summary(&oracle, &[silent, b], 1.0);
     assert!(
         sentence.starts_with("No detector detects a faulty version within 1% alarms"),
         "{sentence}"

@@ -6,8 +6,7 @@ mod setup_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use weft::experiment::driver::run_local;
-use weft::experiment::study::Study;
+use weft::experiment::{Study, run_local};
 
 /// A private copy of the fixture (the study writes beside its file).
 fn fixture() -> (tempfile::TempDir, PathBuf) {

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use weft::experiment::driver::run_local;
-use weft::experiment::study::Study;
+use weft::experiment::{Study, run_local};
 use weft::ranges::RangeSet;
 
 const WEAVER: &str = r#"#!/bin/sh

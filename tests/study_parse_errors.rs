@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use weft::experiment::study::Study;
+use weft::experiment::Study;
 
 const VALID: &str = r#"
 [study]
@@ -57,7 +57,7 @@ fn the_valid_study_parses_with_paths_beside_the_file() {
 
 #[test]
 fn holdout_is_a_flag_or_a_mode() {
-    use weft::experiment::study::Holdout;
+    use weft::experiment::Holdout;
     let with = |line: &str| {
         let text = VALID.replace(
             "aspect = \"ascv3.lara\"",

@@ -3,8 +3,9 @@
 //! their trace files read back: the programs behave as before, every
 //! sample holds the values the program computed, and what is one step from
 //! a function's variables (struct members through pointers, strings,
-//! arrays of known length) gives the invariants the code makes true; a
-//! pointer to unmapped memory gives a missing value, not a crash.
+//! arrays of known length, arrays as long as the block the program
+//! allocated) gives the invariants the code makes true; a pointer to
+//! unmapped memory gives a missing value, not a crash.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -292,5 +293,96 @@ fn a_pointer_to_unmapped_memory_gives_missing_members() {
         seen,
         [&Value::Int(0), &Value::Missing],
         "peek(&s, 1), then peek(gone, 0)"
+    );
+}
+
+/// The values of the array var `name` at `function`'s entry samples, with
+/// the value of the scalar var `count` beside each (missing: `None`).
+fn entry_arrays(
+    trace: &TraceFile,
+    function: &str,
+    name: &str,
+    count: Option<&str>,
+) -> Vec<(Option<Vec<i64>>, i64)> {
+    let point = trace
+        .points
+        .iter()
+        .position(|p| p.function == function && p.kind == PointKind::Enter)
+        .unwrap_or_else(|| panic!("no entry of {function}"));
+    let vars = &trace.points[point].vars;
+    let array = vars
+        .iter()
+        .position(|v| v.name == name && v.layout == weft::monitor::trace::spec::Layout::Seq)
+        .unwrap_or_else(|| panic!("no array {name} at {function}: {vars:?}"));
+    let count = count.map(|c| vars.iter().position(|v| v.name == c).unwrap());
+    trace
+        .samples
+        .iter()
+        .filter(|s| s.point == point)
+        .map(|s| {
+            let elements = match &s.values[array] {
+                Value::IntSeq(e) => Some(e.clone()),
+                Value::Missing => None,
+                other => panic!("not an integer array: {other:?}"),
+            };
+            (elements, count.map_or(0, |c| signed(&s.values[c])))
+        })
+        .collect()
+}
+
+#[test]
+fn arrays_behind_pointers_are_as_long_as_the_block_the_program_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "heap.c");
+    let all = [("WEFT_TRACE_SAMPLING", "all")];
+    let (plain, traced) = (
+        run(dir.path(), "plain", &["30"], &all),
+        run(dir.path(), "traced", &["30"], &all),
+    );
+    assert!(plain.status.success() && traced.status.success(), "{traced:?}");
+    assert_eq!(plain.stdout, traced.stdout);
+    let trace = &traces(dir.path())[0];
+    // malloc(n), calloc(n), realloc to 2n, in 30 rounds whose blocks are
+    // freed and their addresses handed out again with other sizes; then
+    // 300 blocks live at once.
+    let totals = entry_arrays(trace, "total", "a", Some("n"));
+    assert_eq!(totals.len(), 90 + 300);
+    for (elements, n) in &totals {
+        let elements = elements.as_ref().expect("a block's start is a sequence");
+        assert_eq!(elements.len() as i64, *n, "{elements:?}");
+    }
+    // calloc's blocks hold i * i (the others start at the round, >= 1).
+    let calloced = |e: &Option<Vec<i64>>| {
+        e.as_ref()
+            .is_some_and(|e| e.iter().zip(0..).all(|(x, i)| *x == i * i))
+    };
+    assert_eq!(totals.iter().filter(|(e, _)| calloced(e)).count(), 30);
+    // Into the middle of a block, or a freed block: no sequence.
+    for function in ["middle", "gone"] {
+        let seen = entry_arrays(trace, function, "a", None);
+        assert_eq!(seen.len(), 30);
+        assert!(seen.iter().all(|(e, _)| e.is_none()), "{function}: {seen:?}");
+    }
+    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["invariants", "learn"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&learned.stdout);
+    let entry = text
+        .split("====")
+        .find(|p| p.contains("heap.c.total():::ENTER"))
+        .unwrap_or_else(|| panic!("{text}"));
+    for wanted in ["size(a[]) == n", "a[] sorted by <"] {
+        assert!(entry.lines().any(|l| l == wanted), "lacks `{wanted}`:\n{entry}");
+    }
+    // A global pointer to a block.
+    let lookup = text
+        .split("====")
+        .find(|p| p.contains("heap.c.lookup():::ENTER"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        lookup.lines().any(|l| l == "squares[] == [0, 1, 4, 9, 16, 25]"),
+        "{lookup}"
     );
 }

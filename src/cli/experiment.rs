@@ -3,7 +3,7 @@
 use anyhow::Context;
 use std::path::PathBuf;
 
-use crate::experiment::{driver, report, store::Unusable, study::Study};
+use crate::experiment::{self, Study, Unusable};
 
 /// Run a fault-detection study: build every version, run the suite,
 /// score range monitoring against the output oracle, write the report.
@@ -48,23 +48,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 fn run_study(args: Args) -> anyhow::Result<i32> {
     let study = Study::load(&args.study)?;
     if let Some(dir) = &args.plan {
-        driver::prepare(&study)?;
+        experiment::prepare(&study)?;
         // A plan's lines run this executable's `experiment --step`.
         let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         let worker = [weft.display().to_string(), "experiment".into(), "--step".into()];
-        for file in driver::write_plan(&study, dir, &worker)? {
+        for file in experiment::write_plan(&study, dir, &worker)? {
             println!("{}", file.display());
         }
         return Ok(0);
     }
     if let Some(id) = &args.step {
-        driver::run_step(&study, id)?;
+        experiment::run_step(&study, id)?;
         return Ok(0);
     }
     let (results, stats) = if args.collect {
-        (driver::collect_only(&study)?, None)
+        (experiment::collect_only(&study)?, None)
     } else {
-        let (r, s) = driver::run_local(&study, args.jobs)?;
+        let (r, s) = experiment::run_local(&study, args.jobs)?;
         (r, Some(s))
     };
     if let Some(s) = stats {
@@ -73,7 +73,7 @@ fn run_study(args: Args) -> anyhow::Result<i32> {
             s.built, s.builds_reused, s.ran, s.runs_reused, s.reports_made, s.reports_reused
         );
     }
-    let summary = report::write(&study, &results, stats)?;
+    let summary = experiment::write_report(&study, &results, stats)?;
     println!("{summary}");
     println!(
         "report written to {} (report.md: every table; tables/*.csv, matrices/*.csv, curves.svg)",

@@ -20,6 +20,7 @@ use weft_monitor::trace::runs::{check, learn, named_files};
 use weft_monitor::trace::{RunCheck, UnseenPoints, open_trace};
 
 use super::files::{replace_file, replace_with};
+use super::report::{self, Format, print};
 
 /// Learn likely invariants from traces and check runs against them.
 ///
@@ -111,11 +112,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
                     serde_json::from_str::<Report>(old).is_ok()
                 })?;
             }
-            if json {
-                println!("{}", report.to_json());
-            } else {
-                print!("{report}");
-            }
+            print(&report, Format::from_json_flag(json))?;
             Ok(0)
         }
         Command::Check {
@@ -181,6 +178,18 @@ fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
         samples += feed(engine, &mut reader, &mut invocations)?;
     }
     Ok(samples)
+}
+
+/// A set of learned invariants prints as its text (`Display`) or as the
+/// JSON `-o` writes.
+impl report::Report for Report {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        write!(out, "{self}")
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(serde_json::to_value(self)?)
+    }
 }
 
 fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints) -> anyhow::Result<i32> {

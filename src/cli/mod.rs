@@ -12,6 +12,7 @@ mod multiversion;
 mod nonterm;
 mod parse_health;
 mod ranges;
+mod report;
 mod select;
 mod transform;
 mod tree;

@@ -4,6 +4,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use std::io::{self, Write};
+
+use crate::cli::report::{Format, Report, print};
 use weft_meta::{MetaProgram, Options};
 use weft_weave::output::{self, Selection};
 
@@ -66,11 +69,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     };
     write(&args.tree, &program, &args.output)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&program)?);
-    } else {
-        print_summary(&program, &args.output);
-    }
+    let written = Written {
+        program: &program,
+        out: &args.output,
+    };
+    print(&written, Format::from_json_flag(args.json))?;
     Ok(0)
 }
 
@@ -96,24 +99,42 @@ fn write(tree: &Path, program: &MetaProgram, out: &Path) -> anyhow::Result<()> {
     std::fs::write(out.join(MANIFEST), manifest).with_context(|| format!("cannot write {MANIFEST}"))
 }
 
-fn print_summary(program: &MetaProgram, out: &Path) {
+/// A meta program and the directory it was written to.
+struct Written<'a> {
+    program: &'a MetaProgram,
+    out: &'a Path,
+}
+
+impl Report for Written<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_summary(self.program, self.out, out)
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(serde_json::to_value(self.program)?)
+    }
+}
+
+fn write_summary(program: &MetaProgram, dir: &Path, out: &mut dyn Write) -> io::Result<()> {
     let n = program.revisions.len();
     let files = program.files.len();
-    println!(
+    writeln!(
+        out,
         "meta program of {n} revision{} in {}: {} site{} in {files} file{}",
         plural(n),
-        out.display(),
+        dir.display(),
         program.sites.len(),
         plural(program.sites.len()),
         plural(files)
-    );
+    )?;
     for s in &program.sites {
         let branches: Vec<String> = s
             .branches
             .iter()
             .map(|b| b.iter().map(usize::to_string).collect::<Vec<_>>().join("="))
             .collect();
-        println!(
+        writeln!(
+            out,
             "  site {}  {}:{}-{}  {} in {}  revisions {}",
             s.id,
             s.file.display(),
@@ -122,15 +143,17 @@ fn print_summary(program: &MetaProgram, out: &Path) {
             s.level,
             s.functions.join(", "),
             branches.join(" ")
-        );
+        )?;
         if let Some(why) = &s.fallback {
-            println!("      function level because {why}");
+            writeln!(out, "      function level because {why}")?;
         }
     }
-    println!(
+    writeln!(
+        out,
         "run revision k with WEFT_REV=k (0 is the original); see {}",
-        out.join(MANIFEST).display()
-    );
+        dir.join(MANIFEST).display()
+    )?;
+    Ok(())
 }
 
 fn plural(n: usize) -> &'static str {

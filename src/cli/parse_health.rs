@@ -1,7 +1,9 @@
 //! `weft parse-health`: how much of a C tree weft understands.
 
 use crate::c::{FileHealth, Health, Sources};
+use crate::cli::report::{Format, Report, print};
 use rayon::prelude::*;
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// Report how much of a C tree the front end understands.
@@ -42,33 +44,55 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let parsed: Vec<_> = sources
         .parsed
         .par_iter()
-        .map(|(path, text)| front.parse(path, text.clone()))
+        .map(|(path, text)| front.parse_passes(path, text.clone()))
         .collect();
-    let files = parsed.iter().map(|pf| (FileHealth::of(pf), pf)).collect();
+    let files = parsed
+        .iter()
+        .map(|passes| (FileHealth::of_passes(passes), &passes[0]))
+        .collect();
     let health = Health::new(files, front.macros().len());
-    if args.json {
-        println!("{}", serde_json::to_string(&health)?);
-    } else {
-        print_text(&health, args.top);
-    }
+    print(
+        &HealthReport {
+            health: &health,
+            top: args.top,
+        },
+        Format::from_json_flag(args.json),
+    )?;
     Ok(0)
 }
 
-fn print_text(h: &Health, top: usize) {
+/// The health of a tree, with how many culprits its text lists.
+struct HealthReport<'a> {
+    health: &'a Health,
+    top: usize,
+}
+
+impl Report for HealthReport<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_text(self.health, self.top, out)
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(serde_json::to_value(self.health)?)
+    }
+}
+
+fn write_text(h: &Health, top: usize, out: &mut dyn Write) -> io::Result<()> {
     for f in &h.per_file {
-        println!(
+        writeln!(
+            out,
             "{}: {}/{} functions understood",
             f.path.display(),
             f.functions_ok,
             f.functions
-        );
+        )?;
         for r in &f.regions {
             let culprit = r
                 .culprit
                 .as_deref()
                 .map(|c| format!(" [{c}]"))
                 .unwrap_or_default();
-            println!("  {}:{}: {}{}", f.path.display(), r.line, r.reason, culprit);
+            writeln!(out, "  {}:{}: {}{}", f.path.display(), r.line, r.reason, culprit)?;
         }
     }
     let pct = if h.functions == 0 {
@@ -76,14 +100,19 @@ fn print_text(h: &Health, top: usize) {
     } else {
         100.0 * h.functions_ok as f64 / h.functions as f64
     };
-    println!(
+    writeln!(
+        out,
         "\n{} files, {} macros learned: {}/{} function definitions understood ({pct:.2}%), {} regions not understood",
         h.files, h.macros, h.functions_ok, h.functions, h.regions
-    );
+    )?;
     if !h.culprits.is_empty() {
-        println!("\nmost problematic identifiers (candidates for --macro-file):");
+        writeln!(
+            out,
+            "\nmost problematic identifiers (candidates for --macro-file):"
+        )?;
         for c in h.culprits.iter().take(top) {
-            println!("  {:<24} {:>4}  e.g. {}", c.name, c.count, c.sample);
+            writeln!(out, "  {:<24} {:>4}  e.g. {}", c.name, c.count, c.sample)?;
         }
     }
+    Ok(())
 }

@@ -12,9 +12,11 @@ use crate::ranges::frequency::frequency_report;
 use crate::ranges::learn::{discover_runs, learn};
 use crate::ranges::load::{read_path, read_paths};
 use crate::ranges::{Range, RangeSet};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::files::replace_file;
+use super::report::{Format, Report, print};
 
 /// Read, merge, learn and check range records.
 #[derive(clap::Subcommand, Debug)]
@@ -115,11 +117,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Show { inputs, json, all } => {
             let set = read_paths(&inputs)?;
-            if json {
-                print!("{}", set.to_json());
-            } else {
-                print!("{}", table(&set, all));
-            }
+            print(&Shown { set: &set, all }, Format::from_json_flag(json))?;
             Ok(0)
         }
         Command::Merge { inputs, output } => {
@@ -232,6 +230,23 @@ fn violation(v: &Violation) -> String {
 }
 
 /// The table printed by `show`: aligned columns, one variable per line.
+/// A range set as `weft ranges show` prints it: a table of the variables
+/// (with `all`, also those never written), or the set's JSON.
+struct Shown<'a> {
+    set: &'a RangeSet,
+    all: bool,
+}
+
+impl Report for Shown<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        write!(out, "{}", table(self.set, self.all))
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(self.set.json_value())
+    }
+}
+
 fn table(set: &RangeSet, all: bool) -> String {
     let mut rows = vec![["function", "variable", "kind", "file", "min", "max", "count"].map(String::from)];
     for (key, r) in &set.ranges {

@@ -13,15 +13,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use weft_triage::ask::{ask, conclusion};
-use weft_triage::classes::read_truth;
-use weft_triage::fuzz::Fuzz;
-use weft_triage::observe::{Observed, Plan, observe};
-use weft_triage::print::{is_markdown_report, markdown, summary};
-use weft_triage::report::is_json_report;
-use weft_triage::stdin_test::StdinTest;
-use weft_triage::table::Aspect;
-use weft_triage::{inputs, revisions};
+use weft_triage::{
+    Aspect, Fuzz, Input, Observed, Plan, Source, StdinTest, ask, classes, conclusion, inputs_from_dir,
+    inputs_from_tests, is_json_report, is_markdown_report, markdown_report, observe, parse_revisions,
+    read_truth, summary_text,
+};
 
 use super::files::replace_file;
 
@@ -159,9 +155,14 @@ fn triage(args: Args) -> anyhow::Result<i32> {
         replace_file(file, &report.to_json(), "triage report", is_json_report)?;
     }
     if let Some(file) = &args.markdown {
-        replace_file(file, &markdown(&report), "triage report", is_markdown_report)?;
+        replace_file(
+            file,
+            &markdown_report(&report),
+            "triage report",
+            is_markdown_report,
+        )?;
     }
-    print!("{}", summary(&report, !args.ask));
+    print!("{}", summary_text(&report, !args.ask));
     let runs = table.revisions.len() * table.inputs.len();
     println!(
         "{runs} runs in {:.2} s; scratch removed in {:.2} s.",
@@ -192,11 +193,11 @@ fn fuzz(plan: &Plan, mut observed: Observed, budget: Duration, into: &Path) -> a
         timeout: plan.timeout,
         into,
     };
-    let first = weft_triage::classes::classes(&observed.table).len();
+    let first = classes(&observed.table).len();
     let mut again = plan.clone();
     let mut fruitless: Vec<Vec<u32>> = Vec::new();
     for round in 1.. {
-        let classes: Vec<_> = weft_triage::classes::classes(&observed.table)
+        let classes: Vec<_> = classes(&observed.table)
             .into_iter()
             .filter(|c| !fruitless.contains(&c.revisions))
             .collect();
@@ -221,32 +222,32 @@ fn fuzz(plan: &Plan, mut observed: Observed, budget: Duration, into: &Path) -> a
         again.inputs.extend(found);
         observed = observe(&again)?;
     }
-    let after = weft_triage::classes::classes(&observed.table).len();
+    let after = classes(&observed.table).len();
     println!("Classes before fuzzing: {first}; after: {after}.\n");
     Ok(observed)
 }
 
 /// What to run, from the arguments, every one checked.
 fn plan(args: &Args) -> anyhow::Result<Plan> {
-    let revisions = revisions::parse(&args.revisions, !args.no_original)?;
+    let revisions = parse_revisions(&args.revisions, !args.no_original)?;
     let inputs = match (&args.inputs, &args.tests) {
         (Some(dir), _) if args.command.is_empty() => {
             bail!("--inputs {} needs the command to run, after `--`", dir.display())
         }
-        (Some(dir), _) => inputs::from_dir(dir)?,
+        (Some(dir), _) => inputs_from_dir(dir)?,
         (None, Some(file)) if !args.command.is_empty() => bail!(
             "with --tests each line of {} is a whole command: drop `-- {}`",
             file.display(),
             args.command.join(" ")
         ),
-        (None, Some(file)) => inputs::from_tests(file)?,
+        (None, Some(file)) => inputs_from_tests(file)?,
         (None, None) => bail!("give the inputs: --inputs DIR or --tests FILE"),
     };
     if let Some(into) = &args.fuzz_into {
         let here = std::env::current_dir().context("cannot read the current directory")?;
-        let from_stdin = |i: &inputs::Input| match &i.source {
-            inputs::Source::Test(line) => StdinTest::parse(line, &here).is_some(),
-            inputs::Source::File(_) => true,
+        let from_stdin = |i: &Input| match &i.source {
+            Source::Test(line) => StdinTest::parse(line, &here).is_some(),
+            Source::File(_) => true,
         };
         if !inputs.iter().any(from_stdin) {
             bail!("--fuzz with --tests needs tests ending with `< FILE` (their stdin is what varies)");

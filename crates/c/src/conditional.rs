@@ -7,6 +7,35 @@
 use super::lexer::{Token, TokenKind, directive_parts, tokenize};
 use std::ops::Range;
 
+/// Which branches conditional groups keep in one reading of a file. The
+/// first reading ([`Pass::FIRST`]) keeps the first branch (the `#else` of
+/// an `#if 0`); an alternative keeps, in every group nested at least
+/// `from_depth` deep (and no deeper when `only_depth`), the `branch`-th
+/// branch after that one (wrapping). A pass from depth 1 keeps the outer
+/// groups' first branches and flips the groups inside them, so `#ifdef A
+/// #ifdef B … #else … #endif …` reads A without B too; a pass of depth 0
+/// only flips the outer groups and keeps the first branch of those inside,
+/// so `#ifdef A … #else #ifdef B … #else … #endif #endif` reads B without A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord)]
+pub struct Pass {
+    pub from_depth: usize,
+    pub only_depth: bool,
+    pub branch: usize,
+}
+
+impl Pass {
+    /// The first reading.
+    pub const FIRST: Pass = Pass {
+        from_depth: 0,
+        only_depth: false,
+        branch: 0,
+    };
+
+    fn flips(&self, depth: usize) -> bool {
+        depth >= self.from_depth && (!self.only_depth || depth == self.from_depth)
+    }
+}
+
 /// One conditional group, by token indices.
 #[derive(Debug, Clone)]
 pub struct CondGroup {
@@ -16,6 +45,10 @@ pub struct CondGroup {
     pub kept: usize,
     /// True when every branch leaves braces and parentheses balanced.
     pub balanced: bool,
+    /// `#if 0`: its first branch is never compiled, so no pass reads it.
+    if_zero: bool,
+    /// How many groups hold this one (0 at the outer level).
+    pub depth: usize,
     /// Token index one past the group (end of file for an unterminated one).
     end: usize,
     has_endif: bool,
@@ -35,9 +68,55 @@ impl CondGroup {
 
     /// Token range of the kept branch's content.
     pub fn kept_tokens(&self) -> Range<usize> {
-        let start = self.directives[self.kept] + 1;
-        let end = self.directives.get(self.kept + 1).copied().unwrap_or(self.end);
+        self.branch_tokens(self.kept)
+    }
+
+    /// How many branches the group has (`#if`, each `#elif`, `#else`).
+    fn branches(&self) -> usize {
+        self.directives.len() - usize::from(self.has_endif)
+    }
+
+    /// Token range of branch `b`'s content.
+    fn branch_tokens(&self, b: usize) -> Range<usize> {
+        let start = self.directives[b] + 1;
+        let end = self.directives.get(b + 1).copied().unwrap_or(self.end);
         start..end.max(start)
+    }
+
+    /// How many passes past the first it takes to keep each of the group's
+    /// branches once (none for `#if 0`'s dead branch).
+    pub fn alternatives(&self) -> usize {
+        self.branches().saturating_sub(1 + usize::from(self.if_zero))
+    }
+
+    /// Keeps, in `pass`, the branch `pass.branch` places after the one the
+    /// first reading keeps, when the group is at a depth the pass flips; a
+    /// group with fewer alternatives keeps its first reading's branch.
+    pub fn keep_for_pass(&mut self, pass: Pass) {
+        if pass.branch == 0 || pass.branch > self.alternatives() || !pass.flips(self.depth) {
+            return;
+        }
+        let live = usize::from(self.if_zero)..self.branches();
+        let at = (self.kept - live.start + pass.branch) % live.len();
+        self.kept = live.start + at;
+    }
+
+    /// Byte ranges of the branches not kept that hold code (a token other
+    /// than a directive): what this reading does not see and another may.
+    pub fn unread(&self, tokens: &[Token]) -> Vec<Range<usize>> {
+        (0..self.branches())
+            .filter(|&b| b != self.kept && !(self.if_zero && b == 0))
+            .filter_map(|b| {
+                let t = self.branch_tokens(b);
+                let code = tokens[t.clone()].iter().any(|t| t.kind != TokenKind::Directive);
+                code.then(|| {
+                    tokens[t.start - 1].range.end
+                        ..tokens
+                            .get(t.end)
+                            .map_or(tokens[t.end - 1].range.end, |t| t.range.start)
+                })
+            })
+            .collect()
     }
 
     /// Byte ranges to blank so that only the kept branch remains.
@@ -123,8 +202,11 @@ pub fn leading_tokens(lead: &str) -> Option<usize> {
     start
 }
 
-/// Finds every conditional group in `tokens`, with its balance.
-pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
+/// Finds every conditional group in `tokens`, with its balance, as
+/// `pass` reads them: each group
+/// keeps the branch [`CondGroup::keep_for_pass`] gives, and a group's
+/// balance counts the branches its nested groups keep in that pass.
+pub fn groups(src: &str, tokens: &[Token], pass: Pass) -> Vec<CondGroup> {
     struct Open {
         group: usize,
     }
@@ -146,6 +228,8 @@ pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
                         directives: vec![i],
                         kept: usize::from(if_zero),
                         balanced: true,
+                        if_zero,
+                        depth: stack.len(),
                         end: tokens.len(),
                         has_endif: false,
                     });
@@ -187,8 +271,9 @@ pub fn groups(src: &str, tokens: &[Token]) -> Vec<CondGroup> {
     // the branch that contains it, innermost first.
     for g in (0..groups.len()).rev() {
         let branches = own[g].len();
-        let kept = groups[g].kept.min(branches - 1);
-        groups[g].kept = kept;
+        groups[g].kept = groups[g].kept.min(branches - 1);
+        groups[g].keep_for_pass(pass);
+        let kept = groups[g].kept;
         groups[g].balanced = own[g].iter().all(|&c| c == (0, 0));
         let total = own[g][kept];
         if let Some((p, b)) = parent[g] {
@@ -206,7 +291,7 @@ mod tests {
     fn blanked(src: &str) -> String {
         let toks = tokenize(src);
         let mut out = src.as_bytes().to_vec();
-        for g in groups(src, &toks).iter().filter(|g| !g.balanced) {
+        for g in groups(src, &toks, Pass::FIRST).iter().filter(|g| !g.balanced) {
             for r in g.blanks(&toks) {
                 for b in &mut out[r] {
                     if *b != b'\n' {
@@ -266,7 +351,7 @@ mod tests {
     fn nested_groups_count_their_kept_branch() {
         let src = "#if A\n#if B\n{\n#else\n{\n#endif\n}\n#endif\n";
         let toks = tokenize(src);
-        let gs = groups(src, &toks);
+        let gs = groups(src, &toks, Pass::FIRST);
         assert!(gs[0].balanced);
         assert!(!gs[1].balanced);
     }

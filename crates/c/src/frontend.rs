@@ -1,7 +1,7 @@
 //! The macro-aware front end: repairs, parses, looks at what failed,
 //! repairs around it and re-parses, a bounded number of times.
 
-use super::conditional::{CondGroup, groups};
+use super::conditional::{CondGroup, Pass, groups};
 use super::lexer::{TokenKind, directive_comments};
 use super::macros::MacroTable;
 use super::recover::{
@@ -22,16 +22,46 @@ use weft_text::{Edit, LineIndex};
 /// around remaining errors, so few are needed; the bound keeps parsing linear.
 const RECOVERY_ROUNDS: usize = 3;
 
+/// Branches after the first kept that alternative passes read at most
+/// (`#if A … #elif B … #elif C … #else`), and nesting depths they start
+/// flipping from: each pass is one more reading of the file, so the bounds
+/// keep parsing linear (at most 3 × 3 more readings: from depth 0, from
+/// depth 1, depth 0 alone).
+pub const MAX_ALTERNATIVES: usize = 3;
+pub const MAX_DEPTHS: usize = 2;
+
 /// Parses C files with the project's macro knowledge.
 #[derive(Debug, Clone, Default)]
 pub struct FrontEnd {
     macros: MacroTable,
+    /// Which branch conditional groups keep ([`FrontEnd::for_pass`]).
+    pass: Pass,
 }
 
 impl FrontEnd {
     /// A front end using `macros` (learned and user-given definitions).
     pub fn new(macros: MacroTable) -> FrontEnd {
-        FrontEnd { macros }
+        FrontEnd {
+            macros,
+            pass: Pass::FIRST,
+        }
+    }
+
+    /// This front end reading `pass`: conditional groups read with one
+    /// branch kept keep the branch `pass` says (`#if 0`'s dead branch is
+    /// never kept), so that the functions of the branches a first reading
+    /// blanks are parsed in some pass ([`ParsedFile::unread`],
+    /// [`ParsedFile::passes`]).
+    pub fn for_pass(&self, pass: Pass) -> FrontEnd {
+        FrontEnd {
+            macros: self.macros.clone(),
+            pass,
+        }
+    }
+
+    /// The pass this front end reads.
+    pub fn pass(&self) -> Pass {
+        self.pass
     }
 
     /// The macro table in use.
@@ -42,6 +72,17 @@ impl FrontEnd {
     /// Parses one file: a repaired view, its tree, and the problems left.
     pub fn parse(&self, path: &Path, text: Arc<str>) -> ParsedFile {
         self.parse_reusing(path, text, None)
+    }
+
+    /// Parses one file in every pass it needs: the first reading, then
+    /// each of [`ParsedFile::passes`], so that the branches the first
+    /// reading blanked are read too.
+    pub fn parse_passes(&self, path: &Path, text: Arc<str>) -> Vec<ParsedFile> {
+        let first = self.parse(path, text.clone());
+        let alternatives = first.passes();
+        let mut passes = vec![first];
+        passes.extend(alternatives.map(|p| self.for_pass(p).parse(path, text.clone())));
+        passes
     }
 
     /// Parses `text`, the new text of the file `old` was parsed from (after
@@ -68,7 +109,7 @@ impl FrontEnd {
     fn parse_reusing(&self, path: &Path, text: Arc<str>, old: Option<&ParsedFile>) -> ParsedFile {
         let src: &str = &text;
         let mut info = TokenInfo::new(src, &[]);
-        let groups = groups(src, &info.tokens);
+        let groups = groups(src, &info.tokens, self.pass);
         let mut state = vec![GroupRepair::None; groups.len()];
         let mut set = RewriteSet::default();
         let mut dead = Vec::new();
@@ -167,6 +208,12 @@ impl FrontEnd {
         problems.extend(declarers.into_iter().map(as_problem));
         let aside = aside.into_iter().map(as_problem).collect();
         problems.sort_by_key(|p| (p.range.start, p.range.end));
+        // Only a group read with one branch kept can leave code unread.
+        let (unread, alternatives, depths) = if state.contains(&GroupRepair::KeptBranch) {
+            unread_branches(tokens_again(&mut tokens, src, &dead), &groups, &state)
+        } else {
+            (Vec::new(), 0, 0)
+        };
         ParsedFile {
             path: path.to_path_buf(),
             text: text.clone(),
@@ -175,9 +222,41 @@ impl FrontEnd {
             tree,
             problems,
             skipped: aside,
+            unread,
+            alternatives,
+            depths,
             braces: Default::default(),
         }
     }
+}
+
+/// The branches with code that groups read with one branch kept did not
+/// keep; the most alternatives of such a group or of a group nested in
+/// what they blank, and one more than the deepest of them.
+fn unread_branches(
+    info: &TokenInfo,
+    groups: &[CondGroup],
+    state: &[GroupRepair],
+) -> (Vec<Range<usize>>, usize, usize) {
+    let mut unread: Vec<Range<usize>> = Vec::new();
+    let mut passes = 0;
+    let mut depths = 0;
+    for (g, s) in groups.iter().zip(state) {
+        let inside = |r: &Range<usize>| unread.iter().any(|u| u.start <= r.start && r.end <= u.end);
+        let kept_one = *s == GroupRepair::KeptBranch;
+        if kept_one || inside(&g.byte_range(&info.tokens)) {
+            let own = g.unread(&info.tokens);
+            if !own.is_empty() {
+                passes = passes.max(g.alternatives());
+                depths = depths.max(g.depth + 1);
+            }
+            if kept_one {
+                unread.extend(own);
+            }
+        }
+    }
+    unread.sort_by_key(|r| r.start);
+    (unread, passes.min(MAX_ALTERNATIVES), depths.min(MAX_DEPTHS))
 }
 
 /// The tokens of `src` with those in `dead` ranges marked, made again

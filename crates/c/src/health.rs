@@ -1,10 +1,11 @@
 //! How much of a C tree the front end understands: the findings behind
 //! `weft parse-health` (printing lives in the CLI).
 
-use super::ParsedFile;
 use super::lexer::{TokenKind, tokenize};
+use super::{ParsedFile, Problem};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// A region not understood.
@@ -52,6 +53,55 @@ pub struct Health {
 }
 
 impl FileHealth {
+    /// Examines one file read in several passes ([`FrontEnd::parse_passes`]:
+    /// the first reading, then the alternatives). A function that only an
+    /// alternative pass sees (in a branch the first reading did not keep)
+    /// counts once, understood when some pass understood it; the regions
+    /// are the first reading's and those of the alternatives inside the
+    /// branches it did not keep: what no pass could read.
+    ///
+    /// [`FrontEnd::parse_passes`]: crate::FrontEnd::parse_passes
+    pub fn of_passes(passes: &[ParsedFile]) -> FileHealth {
+        let Some((first, alternatives)) = passes.split_first() else {
+            return FileHealth {
+                path: PathBuf::new(),
+                functions: 0,
+                functions_ok: 0,
+                regions: Vec::new(),
+            };
+        };
+        let mut health = FileHealth::of(first);
+        let unread_only =
+            |r: &Range<usize>| first.unread.iter().any(|u| u.start <= r.start && r.end <= u.end);
+        // Each function an alternative sees, by where it starts, and
+        // whether some pass understood it.
+        let mut seen: BTreeMap<usize, bool> = BTreeMap::new();
+        for pass in alternatives {
+            // A definition whose header is in such a branch and whose body
+            // goes on after the group is still one only alternatives see.
+            for (range, ok) in definitions(pass) {
+                if unread_only(&(range.start..range.start)) {
+                    *seen.entry(range.start).or_default() |= ok;
+                }
+            }
+            // Passes from different depths may meet the same region.
+            for region in pass
+                .problems
+                .iter()
+                .chain(&pass.skipped)
+                .filter(|p| unread_only(&p.range))
+            {
+                let region = Region::of(region);
+                if !health.regions.contains(&region) {
+                    health.regions.push(region);
+                }
+            }
+        }
+        health.functions += seen.len();
+        health.functions_ok += seen.values().filter(|&&ok| ok).count();
+        health
+    }
+
     /// Examines one parsed file.
     pub fn of(file: &ParsedFile) -> FileHealth {
         let mut functions = 0;
@@ -74,11 +124,7 @@ impl FileHealth {
             .problems
             .iter()
             .chain(&file.skipped)
-            .map(|p| Region {
-                line: p.line,
-                reason: p.reason.clone(),
-                culprit: p.culprit.clone(),
-            })
+            .map(Region::of)
             .collect();
         FileHealth {
             path: file.path.clone(),
@@ -87,6 +133,36 @@ impl FileHealth {
             regions,
         }
     }
+}
+
+impl Region {
+    fn of(p: &Problem) -> Region {
+        Region {
+            line: p.line,
+            reason: p.reason.clone(),
+            culprit: p.culprit.clone(),
+        }
+    }
+}
+
+/// The function definitions of `file`: original range, and whether it is
+/// understood.
+fn definitions(file: &ParsedFile) -> Vec<(Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let mut cursor = file.tree.walk();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "function_definition" {
+            let r = node.byte_range();
+            out.push((
+                file.map.approximate(r.start)..file.map.approximate(r.end),
+                file.is_understood(node),
+            ));
+            continue;
+        }
+        stack.extend(node.children(&mut cursor));
+    }
+    out
 }
 
 /// Counts file-scope `) {` openings (function bodies by their shape) that

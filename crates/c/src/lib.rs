@@ -28,7 +28,7 @@ mod tree_edit;
 pub mod sema;
 
 pub use classify::MacroClass;
-pub use conditional::{leading_tokens, open_conditionals};
+pub use conditional::{Pass, leading_tokens, open_conditionals};
 pub use frontend::FrontEnd;
 pub use health::{Culprit, FileHealth, Health, Region};
 pub use macros::{Macro, MacroDef, MacroTable};
@@ -79,6 +79,18 @@ pub struct ParsedFile {
     /// in the view, so it is never editable, but the code around them
     /// stays understood.
     pub skipped: Vec<Problem>,
+    /// Conditional branches holding code that this reading blanked because
+    /// it kept another branch of their group (in original offsets, the
+    /// text between the directives).
+    pub unread: Vec<Range<usize>>,
+    /// The most branches after the kept one that a group with a branch in
+    /// `unread` has (0 when nothing is unread), at most
+    /// [`frontend::MAX_ALTERNATIVES`].
+    pub alternatives: usize,
+    /// One more than the deepest nesting of such a group, at most
+    /// [`frontend::MAX_DEPTHS`]: the passes from deeper levels read the
+    /// branches inside a kept branch while the outer groups keep theirs.
+    pub depths: usize,
     /// Where `{` occurs in the view, found when first asked for.
     braces: OnceLock<Occurrences>,
 }
@@ -94,11 +106,37 @@ impl ParsedFile {
             map: OffsetMap::identity(view.len()),
             problems: Vec::new(),
             skipped: Vec::new(),
+            unread: Vec::new(),
+            alternatives: 0,
+            depths: 0,
             text,
             view,
             tree,
             braces: OnceLock::new(),
         }
+    }
+
+    /// The alternative passes that read what this first reading left
+    /// unread: each branch offset, for each depth to flip from, and for
+    /// each depth but the deepest, that depth alone.
+    pub fn passes(&self) -> impl Iterator<Item = Pass> + use<> {
+        let (alternatives, depths) = (self.alternatives, self.depths);
+        (0..depths)
+            .flat_map(move |from_depth| {
+                let only: &[bool] = if from_depth + 1 < depths {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                only.iter().map(move |&only_depth| (from_depth, only_depth))
+            })
+            .flat_map(move |(from_depth, only_depth)| {
+                (1..=alternatives).map(move |branch| Pass {
+                    from_depth,
+                    only_depth,
+                    branch,
+                })
+            })
     }
 
     /// Where `{` occurs in the view: walks looking for what only a block

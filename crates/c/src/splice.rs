@@ -82,6 +82,9 @@ pub(super) fn splice(
         tree,
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
+        unread: old.unread.iter().map(shift).collect(),
+        alternatives: old.alternatives,
+        depths: old.depths,
         braces: Default::default(),
     };
     Some(Reparsed {

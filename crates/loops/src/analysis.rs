@@ -14,7 +14,7 @@ use weft_weave::program::{Integers, LoopAnalysis, LoopFinding};
 
 use crate::{LOOP_BUDGET, Semantics, find, loops_in};
 
-/// The SRC inference of [`crate::src`] with a solver found on first use.
+/// The SRC inference of [`infer`](crate::infer) with a solver found on first use.
 pub struct SolverAnalysis {
     kind: Option<Kind>,
     timeout: Duration,

@@ -76,7 +76,7 @@ pub struct Fragment {
     pub locals: BTreeSet<String>,
     /// Some: the loop calls input functions, each replaced by what it
     /// returns at end of file; what the woven check must ask besides the
-    /// SRC ([`crate::eof`]).
+    /// SRC (the end-of-file rule, [`EOF_ASSUMPTION`](crate::EOF_ASSUMPTION)).
     pub eof: Option<Eof>,
 }
 

@@ -1,21 +1,38 @@
 //! Static loop analysis for non-termination: which loops are in the
-//! integer fragment ([`extract`]), their paths as SMT terms under ideal or
-//! bit-vector integers ([`encode`]), and sufficient recurrence conditions
-//! found and checked with an SMT solver ([`src`]).
-//! docs/nonterm.md, "Static recurrence conditions".
+//! integer fragment, their paths as SMT terms under ideal or bit-vector
+//! integers, and sufficient recurrence conditions (SRCs) found and checked
+//! with an SMT solver. docs/nonterm.md, "Static recurrence conditions".
+//!
+//! The API, all at the crate root:
+//! - the loops of a C text: [`loops`] and [`loops_in`] give each [`Loop`]
+//!   with its [`Fragment`] (or why it is outside), [`fragment`] for one;
+//! - SRCs of a loop under a [`Semantics`]: [`find`], [`infer`] and
+//!   [`verify`] give an [`Outcome`] of [`Src`]s and a [`Verdict`] within
+//!   [`LOOP_BUDGET`]; [`model`] gives values of a loop's [`Entry`] (the
+//!   inputs and constants before a loop of `main`, [`entry`]) that satisfy
+//!   an SRC; [`only_overflow_ends`] and the method marks
+//!   [`STUCK`] and [`EOF_ASSUMPTION`] classify them; [`weave_checks`]
+//!   writes them into the C text as run-time checks;
+//! - a whole program: [`load`] and [`survey`] analyse every loop in
+//!   parallel ([`Survey`], one [`Found`] per loop); [`SolverAnalysis`] is
+//!   the weaver's loop-analysis seam (`weft_weave::program::LoopAnalysis`)
+//!   backed by the solver.
+//!
+//! Every module is private: the IR, the encoding, the candidate
+//! generators and the solver calls are how the analysis is built.
 
-pub mod analysis;
-pub mod candidates;
-pub mod constants;
-pub mod division;
-pub mod encode;
-pub mod entry;
-pub mod eof;
-pub mod extract;
-pub mod ir;
-pub mod orbit;
-pub mod src;
-pub mod summary;
+mod analysis;
+mod candidates;
+mod constants;
+mod division;
+mod encode;
+mod entry;
+mod eof;
+mod extract;
+mod ir;
+mod orbit;
+mod src;
+mod summary;
 mod survey;
 
 use std::path::Path;
@@ -23,8 +40,9 @@ use std::path::Path;
 pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use entry::{Entry, entry};
+pub use eof::ASSUMPTION as EOF_ASSUMPTION;
 pub use extract::{Fragment, fragment};
-pub use src::{LOOP_BUDGET, Outcome, Src, Verdict, find, infer, model, only_overflow_ends, verify};
+pub use src::{LOOP_BUDGET, Outcome, STUCK, Src, Verdict, find, infer, model, only_overflow_ends, verify};
 pub use survey::{Found, Survey, load, survey};
 
 /// One loop of a file, as found by [`loops`].
@@ -103,7 +121,7 @@ fn walk(
 /// a loop with its SRC as C text. The report is one line on standard
 /// error, `FILE:LINE: loop does not terminate: SRC (TEXT) holds`, written
 /// with `write(2)` declared at block scope, so no header is needed. A
-/// check that asks for the round ([`eof::ROUND`]) gets a counter of the
+/// check that asks for the round (`eof::ROUND`) gets a counter of the
 /// loop's rounds, declared in a block around the loop (so each entry of
 /// the loop starts from 0) and counted before the check.
 pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> String {
@@ -145,7 +163,7 @@ pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> Strin
 #[cfg(test)]
 mod tests;
 
-/// Whether C text names [`eof::ROUND`] (as a whole identifier).
+/// Whether C text names `eof::ROUND` (as a whole identifier).
 pub fn names_round(text: &str) -> bool {
     text.match_indices(eof::ROUND).any(|(at, _)| {
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');

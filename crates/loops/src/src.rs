@@ -36,10 +36,10 @@ pub struct Src {
     pub condition: Expr,
     /// The path changes none of the variables its condition reads.
     pub stuck: bool,
-    /// How S was found: [`STUCK`], [`INDUCTIVE`], [`SHIFTING`],
-    /// [`PERMUTING`], [`ONE_PATH`] or [`SEVERAL_PATHS`].
+    /// How S was found: [`STUCK`], `INDUCTIVE`, `SHIFTING`,
+    /// `PERMUTING`, `ONE_PATH` or `SEVERAL_PATHS`.
     pub method: &'static str,
-    /// For a loop analysed at end of file ([`crate::eof`]): the check to
+    /// For a loop analysed at end of file (marked [`EOF_ASSUMPTION`](crate::EOF_ASSUMPTION)): the check to
     /// weave, S and the premise that the input is exhausted.
     pub at_eof: Option<String>,
 }

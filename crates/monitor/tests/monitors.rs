@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::process::Command;
 
-use weft_monitor::monitor::{Monitor, MonitorVisitor, UnitText, for_each_monitor};
+use weft_monitor::ReadError;
+use weft_monitor::VarKind;
 use weft_monitor::nonterm::{Nonterm, NontermSpec, Policy, Schedule};
 use weft_monitor::outputs::{Outputs, OutputsUnit, spec as outputs_spec};
 use weft_monitor::ranges::{Kind, Ranges, TableSpec, ValueType};
-use weft_monitor::record::ReadError;
 use weft_monitor::trace::{TraceSpec, TracedVar, Traces};
-use weft_monitor::value::VarKind;
+use weft_monitor::{Monitor, MonitorVisitor, UnitText, for_each_monitor};
 
 /// A woven unit of `M`: its prelude, a function `f` whose body is `body`,
 /// its epilogue and a `main` calling `f`, compiled and linked.

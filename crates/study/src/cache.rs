@@ -100,7 +100,7 @@ pub struct Counters {
     pub reports_reused: AtomicUsize,
 }
 
-/// A snapshot of [`Counters`].
+/// A snapshot of the cache's counters: how many builds, runs and report files were done or reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CacheStats {
     pub built: usize,

@@ -67,7 +67,7 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
 /// (`phase-1.sh`, …); the phases must be executed in order, the lines of a
 /// phase in any order and anywhere that sees the study's work directory.
 /// A line is one build, one report file, or every run of one build (see
-/// [`task_id`]): `WORKER… TASK STUDY_FILE`, every word quoted, where
+/// `task_id`): `WORKER… TASK STUDY_FILE`, every word quoted, where
 /// `worker` is the command line, given by the caller, of a process that
 /// calls [`run_step`] with the task and the loaded study file (`weft`'s is
 /// `weft experiment --step`). Studies know no command line of their own.

@@ -1,33 +1,63 @@
 //! Fault-detection studies: build versions, run suites, learn and score ranges.
 //!
-//! A [`study::Study`] names program versions, monitoring strategies and a
-//! test suite. The harness builds every (version, arm) pair in a scratch
-//! copy ([`exec`]), runs every test under limits (`weft_run::execute`), makes the
-//! reports some strategies' aspects read ([`report_stage`]), derives the
-//! oracle fault matrix from output equality with the original
-//! ([`oracle`]), learns ranges from P% of the original's training runs and
-//! predicts range fault matrices ([`evaluate`]), scores them ([`metrics`],
-//! versions detected within an alarm budget: [`detection`])
-//! and writes the report's tables and figures ([`report`]).
+//! A [`Study`] names program versions, monitoring strategies and a test
+//! suite ([`Study::load`] reads one; [`Holdout`] is what the invariant
+//! detector does with the findings of one half of a training subset). The harness builds every (version,
+//! arm) pair in a scratch copy, runs every test under limits
+//! (`weft_run::execute`), makes the reports some strategies' aspects read,
+//! derives the oracle fault matrix from output equality with the original,
+//! learns ranges from P% of the original's training runs, predicts range
+//! fault matrices, scores them and writes the report's tables and figures.
+//!
+//! The API, all at the crate root:
+//! - running a study: [`prepare`], then either [`run_local`] (every step in
+//!   this process) or [`write_plan`] + [`run_step`] (one step per worker)
+//!   + [`collect_only`]; a store left by another format is [`Unusable`];
+//! - reporting: [`write_report`] writes the report from the [`Results`] and
+//!   [`CacheStats`];
+//! - scoring, what the report is made of: [`evaluate`] and [`score`] turn
+//!   [`OriginalRuns`] into an [`Evaluation`] per strategy along a
+//!   [`Schedule`], one [`PercentResult`] per training percentage;
+//!   [`FaultMatrix`], [`Observation`] and [`predict`] are the fault
+//!   matrices; [`Confusion`], [`percentage_of_ones`], [`best_percentage`]
+//!   and [`fmt_percent`] are the metrics; [`build_tables`] (each a
+//!   [`Table`]), [`version_order`] and [`summary`] make the report's tables
+//!   and sentence.
+//!
+//! One module stays public as its own sub-API: [`detection`], which
+//! strategies detect which versions within an alarm budget (the rankings
+//! the report and its readers share). Every other module is private.
 
-pub mod cache;
-pub mod collect;
-pub mod detect_invariants;
+mod cache;
+mod collect;
+mod detect_invariants;
 pub mod detection;
-pub mod driver;
-pub mod evaluate;
-pub mod exec;
-pub mod fsops;
-pub mod jobs;
-pub mod matrix;
-pub mod metrics;
-pub mod oracle;
-pub mod plot;
-pub mod report;
-pub mod report_stage;
-pub mod run_records;
-pub mod store;
-pub mod study;
-pub mod summary;
-pub mod tables;
-pub mod test_runs;
+mod driver;
+mod evaluate;
+mod exec;
+mod fsops;
+mod jobs;
+mod matrix;
+mod metrics;
+mod oracle;
+mod plot;
+mod report;
+mod report_stage;
+mod run_records;
+mod store;
+mod study;
+mod summary;
+mod tables;
+mod test_runs;
+
+pub use cache::CacheStats;
+pub use collect::Results;
+pub use driver::{collect_only, prepare, run_local, run_step, write_plan};
+pub use evaluate::{Evaluation, OriginalRuns, PercentResult, Schedule, evaluate, score};
+pub use matrix::{FaultMatrix, Observation, predict};
+pub use metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
+pub use report::write as write_report;
+pub use store::Unusable;
+pub use study::{Holdout, Study};
+pub use summary::summary;
+pub use tables::{Table, build as build_tables, version_order};

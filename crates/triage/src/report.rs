@@ -17,9 +17,9 @@ pub const VERSION: u32 = 1;
 /// `observations`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// Always [`FORMAT`]: what tells weft's reports from other files.
+    /// Always `"weft triage report"`: what tells weft's reports from other files.
     pub format: &'static str,
-    /// [`VERSION`].
+    /// The format version, 1; it changes when a field changes meaning.
     pub version: u32,
     /// The command's words (empty when the inputs are test commands).
     pub command: Vec<String>,

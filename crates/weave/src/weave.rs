@@ -71,14 +71,47 @@ pub fn weave(
     } else {
         engine::run_collected
     };
-    run(module, None, args, services.apis, &services.limits, program).map_err(|e| match e {
+    let failed = |e: EngineError| match e {
         EngineError::Aspect(d) => WeaveError::Aspect(d.to_string()),
         // A missing solver is the setup's fault, like a bad aspect.
         EngineError::Host { error, diagnostic } if matches!(*error, HostError::Unavailable(_)) => {
             WeaveError::Aspect(diagnostic.to_string())
         }
         other => WeaveError::Failed(other.to_string()),
-    })
+    };
+    let mut report = run(module, None, args, services.apis, &services.limits, program).map_err(failed)?;
+    // Branches of conditional groups the first reading did not keep: the
+    // aspect runs again over each alternative reading, and the edits in
+    // text only that reading saw join the weave.
+    for pass in program.alternatives() {
+        let mut alt = program.alternative(pass);
+        let more = engine::run_collected(module, None, args, services.apis, &services.limits, &mut alt)
+            .map_err(failed)?;
+        alt.commit();
+        program.absorb(&alt);
+        merge_report(&mut report, more, services.echo);
+    }
+    Ok(report)
+}
+
+/// Adds to `report` what an alternative pass reported that the first
+/// reading did not (the same refusal or line in shared text is reported
+/// once), echoing the new lines when the weave echoes.
+fn merge_report(report: &mut RunReport, more: RunReport, echo: bool) {
+    for w in more.warnings {
+        let known = |k: &engine::Warning| k.c_location == w.c_location && k.message == w.message;
+        if !report.warnings.iter().any(known) {
+            report.warnings.push(w);
+        }
+    }
+    for line in more.printed {
+        if !report.printed.contains(&line) {
+            if echo {
+                println!("{line}");
+            }
+            report.printed.push(line);
+        }
+    }
 }
 
 /// A woven program, not yet written.

@@ -133,9 +133,9 @@ fn to_json(f: &Found) -> serde_json::Value {
             Ok((src, method)) => json!({
                 "semantics": s.short(), "src": src, "method": method,
                 // "stuck path" alone, or with the end-of-file assumption.
-                "stuck": method.starts_with(weft_loops::src::STUCK),
-                "assumption": method.ends_with(weft_loops::eof::ASSUMPTION)
-                    .then_some(weft_loops::eof::ASSUMPTION),
+                "stuck": method.starts_with(weft_loops::STUCK),
+                "assumption": method.ends_with(weft_loops::EOF_ASSUMPTION)
+                    .then_some(weft_loops::EOF_ASSUMPTION),
             }),
             Err(why) => json!({"semantics": s.short(), "src": null, "reason": why}),
         })

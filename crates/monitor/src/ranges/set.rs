@@ -35,8 +35,16 @@ impl RangeSet {
         self.runs.extend(other.runs.iter().cloned());
     }
 
-    /// The set as JSON text (pretty, one entry per line group).
+    /// The set as JSON text (pretty, one entry per line group): its
+    /// [`RangeSet::json_value`], what a range set file holds.
     pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.json_value()).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The set as one JSON document: format, version, runs and entries.
+    pub fn json_value(&self) -> Json {
         let entries: Vec<Json> = self
             .ranges
             .iter()
@@ -52,12 +60,9 @@ impl RangeSet {
                 })
             })
             .collect();
-        let doc = json!({
+        json!({
             "format": FORMAT, "version": VERSION, "runs": self.runs, "entries": entries,
-        });
-        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        text.push('\n');
-        text
+        })
     }
 
     /// Parses a range set written by [`RangeSet::to_json`]. The error says

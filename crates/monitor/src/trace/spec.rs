@@ -17,12 +17,15 @@ pub use crate::value::VarKind;
 pub const RUNTIME_HOT: &str = concat!(
     include_str!("../../runtime/weft_value_hot.h"),
     include_str!("../../runtime/weft_read_hot.h"),
-    include_str!("../../runtime/weft_trace_hot.h")
+    include_str!("../../runtime/weft_trace_hot.h"),
+    include_str!("../../runtime/weft_heap_hot.h")
 );
-/// The cold runtime part: the common record code, then the trace writer.
+/// The cold runtime part: the common record code, then the trace writer
+/// and the table of the program's live allocations.
 pub const RUNTIME_COLD: &str = concat!(
     include_str!("../../runtime/weft_out.h"),
-    include_str!("../../runtime/weft_trace_cold.h")
+    include_str!("../../runtime/weft_trace_cold.h"),
+    include_str!("../../runtime/weft_heap_cold.h")
 );
 
 /// The C name of the local holding an invocation's nonce.

@@ -13,6 +13,7 @@
 //! ([`crate::transform::keeps_declarations`]) and were spliced into its
 //! view is not walked: its symbols are shifted through the view edits.
 
+mod alternatives;
 mod host;
 mod load;
 mod perform;
@@ -64,6 +65,9 @@ pub struct Program {
     loop_analysis: Option<Arc<dyn LoopAnalysis>>,
     /// Its findings, per file and integer semantics.
     recurrences: Vec<recurrence::Cached>,
+    /// What the front end's first reading of each file left unread, for
+    /// the alternative passes (`alternatives.rs`).
+    readings: Vec<alternatives::FirstReading>,
 }
 
 impl Program {
@@ -82,6 +86,7 @@ impl Program {
                 include_dirs.push(dir.to_path_buf());
             }
         }
+        let readings = files.iter().map(alternatives::FirstReading::of).collect();
         Program {
             front,
             units: files.iter().map(|f| f.path.display().to_string()).collect(),
@@ -95,6 +100,7 @@ impl Program {
             sema: None,
             loop_analysis: None,
             recurrences: Vec::new(),
+            readings,
         }
     }
 
