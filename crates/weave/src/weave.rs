@@ -96,7 +96,10 @@ pub fn weave(
 
 /// Adds to `report` what an alternative pass reported that the first
 /// reading did not (the same refusal or line in shared text is reported
-/// once), echoing the new lines when the weave echoes.
+/// once), echoing the new lines when the weave echoes. A new printed line
+/// is marked as coming from another reading, so that an aspect's summary
+/// ("monitored: N loops") printed again by a pass over fewer files does
+/// not read as a second summary of the whole program.
 fn merge_report(report: &mut RunReport, more: RunReport, echo: bool) {
     for w in more.warnings {
         let known = |k: &engine::Warning| k.c_location == w.c_location && k.message == w.message;
@@ -105,6 +108,10 @@ fn merge_report(report: &mut RunReport, more: RunReport, echo: bool) {
         }
     }
     for line in more.printed {
+        if report.printed.contains(&line) {
+            continue;
+        }
+        let line = format!("{ALTERNATIVE_MARK}{line}");
         if !report.printed.contains(&line) {
             if echo {
                 println!("{line}");
@@ -113,6 +120,10 @@ fn merge_report(report: &mut RunReport, more: RunReport, echo: bool) {
         }
     }
 }
+
+/// What starts a line printed by the aspect over another reading of
+/// conditional branches.
+const ALTERNATIVE_MARK: &str = "(other #if branches) ";
 
 /// A woven program, not yet written.
 pub struct Woven {
