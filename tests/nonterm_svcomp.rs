@@ -259,6 +259,24 @@ void reach_error() { __assert_fail(\"0\", \"t.c\", 3, \"reach_error\"); }\n\
 void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }\n\
 extern int __VERIFIER_nondet_int(void);\n";
 
+/// `nonterm check --svcomp` (4 runs, no SRC) of `main` holding `body`,
+/// after printf's declaration and the program's own assertion: the output
+/// and its text.
+fn check_with_own_assert(dir: &Path, name: &str, body: &str) -> (Output, String) {
+    let file = write(
+        dir,
+        name,
+        &format!(
+            "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
+        ),
+    );
+    let out = weft(&[
+        "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
+    ]);
+    let t = text(&out);
+    (out, t)
+}
+
 #[test]
 fn a_loop_calling_the_programs_own_assertion_or_printf_stays_exact() {
     let dir = tempfile::tempdir().unwrap();
@@ -274,17 +292,7 @@ fn a_loop_calling_the_programs_own_assertion_or_printf_stays_exact() {
             "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = (x + 1) % 4;\n    }",
         ),
     ] {
-        let file = write(
-            dir.path(),
-            name,
-            &format!(
-                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
-            ),
-        );
-        let out = weft(&[
-            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
-        ]);
-        let t = text(&out);
+        let (out, t) = check_with_own_assert(dir.path(), name, body);
         assert_eq!(out.status.code(), Some(1), "{name}: {t}");
         assert!(t.contains("loop in main does not terminate"), "{name}: {t}");
     }
@@ -300,17 +308,7 @@ fn a_loop_calling_the_programs_own_assertion_or_printf_stays_exact() {
             "int x = __VERIFIER_nondet_int() % 4;\n    while (x >= 0) {\n        printf(\"%d\\n\", x);\n        x = x - 1;\n    }",
         ),
     ] {
-        let file = write(
-            dir.path(),
-            name,
-            &format!(
-                "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
-            ),
-        );
-        let out = weft(&[
-            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
-        ]);
-        let t = text(&out);
+        let (out, t) = check_with_own_assert(dir.path(), name, body);
         assert!(t.contains("0 loops reported"), "{name}: {t}");
         assert_ne!(out.status.code(), Some(1), "{name}: {t}");
     }
