@@ -238,7 +238,9 @@ mod tests {
         ParsedFile::parse_plain("site.c", text)
     }
 
-    fn needs(err: anyhow::Error) -> Vec<String> {
+    /// The names a merge of `branches` into `original` asks to split.
+    fn split_asked(original: &str, branches: &[Branch]) -> Vec<String> {
+        let err = merge("f.c", 7, original, branches, |_| false, &plain).unwrap_err();
         err.downcast::<NeedsSplit>().expect("a split is asked for").0
     }
 
@@ -253,50 +255,18 @@ mod tests {
     #[test]
     fn a_changed_definition_asks_for_one_copy_per_revision() {
         let original = "static int a[4];\n#define N 3\nint f(int x);\n";
-        let err = merge(
-            "f.c",
-            7,
-            original,
-            &[branch(&[1], "static int a[3];\n#define N 3\nint f(int x);\n")],
-            |_| false,
-            &plain,
-        )
-        .unwrap_err();
-        assert_eq!(needs(err), ["a"]);
-        let err = merge(
-            "f.c",
-            7,
-            original,
-            &[branch(
-                &[1],
-                "static int a[4];\n#define N 4\nint f(int x, int y);\n",
-            )],
-            |_| false,
-            &plain,
-        )
-        .unwrap_err();
-        assert_eq!(needs(err), ["N", "f"]);
+        let changed_array = "static int a[3];\n#define N 3\nint f(int x);\n";
+        assert_eq!(split_asked(original, &[branch(&[1], changed_array)]), ["a"]);
+        let changed_macro_and_prototype = "static int a[4];\n#define N 4\nint f(int x, int y);\n";
+        assert_eq!(
+            split_asked(original, &[branch(&[1], changed_macro_and_prototype)]),
+            ["N", "f"]
+        );
         // A removed global, and two revisions adding one name differently.
-        let err = merge(
-            "f.c",
-            7,
-            original,
-            &[branch(&[1], "#define N 3\nint f(int x);\n")],
-            |_| false,
-            &plain,
-        )
-        .unwrap_err();
-        assert_eq!(needs(err), ["a"]);
-        let err = merge(
-            "f.c",
-            7,
-            "",
-            &[branch(&[1], "int z = 1;\n"), branch(&[2], "int z = 2;\n")],
-            |_| false,
-            &plain,
-        )
-        .unwrap_err();
-        assert_eq!(needs(err), ["z"]);
+        let removed = "#define N 3\nint f(int x);\n";
+        assert_eq!(split_asked(original, &[branch(&[1], removed)]), ["a"]);
+        let twice = [branch(&[1], "int z = 1;\n"), branch(&[2], "int z = 2;\n")];
+        assert_eq!(split_asked("", &twice), ["z"]);
         // Once split, both copies are kept.
         let merged = merge(
             "f.c",
