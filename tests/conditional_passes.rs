@@ -72,6 +72,22 @@ fn build_and_run(source: &Path, exe: &Path, flags: &[&str]) -> String {
     String::from_utf8(run.stdout).unwrap()
 }
 
+/// Weaves the fixture with `aspect` into `out`, asserts the weave
+/// succeeded and gives its standard error.
+fn weave_fixture(aspect: &Path, out: &Path) -> String {
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(aspect)
+        .arg("--output")
+        .arg(out)
+        .arg(fixture())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&weave.stderr).into_owned();
+    assert!(weave.status.success(), "{stderr}");
+    stderr
+}
+
 #[test]
 fn a_weave_instruments_every_configuration_once() {
     let tmp = tempfile::tempdir().unwrap();
@@ -83,16 +99,7 @@ fn a_weave_instruments_every_configuration_once() {
     )
     .unwrap();
     let out = tmp.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(&aspect)
-        .arg("--output")
-        .arg(&out)
-        .arg(fixture())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&weave.stderr);
-    assert!(weave.status.success(), "{stderr}");
+    let stderr = weave_fixture(&aspect, &out);
     assert!(!stderr.contains("warning"), "{stderr}");
     let woven = out.join("prog.c");
     for flags in CONFIGURATIONS {
@@ -126,16 +133,7 @@ fn an_alternative_that_wove_shared_text_otherwise_is_reported_not_taken() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("woven");
     let aspect = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(&aspect)
-        .arg("--output")
-        .arg(&out)
-        .arg(fixture())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&weave.stderr);
-    assert!(weave.status.success(), "{stderr}");
+    let stderr = weave_fixture(&aspect, &out);
     assert!(stderr.contains("only another reading sees not woven"), "{stderr}");
     let woven = std::fs::read_to_string(out.join("prog.c")).unwrap();
     let original = std::fs::read_to_string(fixture()).unwrap();
