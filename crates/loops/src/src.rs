@@ -223,9 +223,10 @@ fn infer_model(
             }));
         }
         Ok(None) => {}
-        Err(reason) => {
-            reasons.insert(reason);
-        }
+        // The solver could not decide the chain that should hold by a
+        // ring identity: the other candidates, over the same products,
+        // would only spend the budget.
+        Err(reason) => return Ok(Outcome::None(reason)),
     }
     for (i, path) in fragment.paths.iter().enumerate() {
         match path_src(&ctx, path)? {
