@@ -436,3 +436,39 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
         assert!(!all.contains("inputs reaching"), "{name}: {all}");
     }
 }
+
+/// A loop whose guard is a polynomial equality its body keeps (`ps2` of
+/// termination-nla, in other words): `check` weaves the bit-vector SRC,
+/// which wraps unsigned, and reports it at the first iteration; its
+/// terminating twin (the body breaks the equality) ends with no report,
+/// the check being built with signed overflow trapping.
+#[test]
+fn a_polynomial_guard_the_body_keeps_is_reported_and_its_twin_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = |step: &str| {
+        format!(
+            "int main(void)\n{{\n    int y = 0, x = 0, c = 0;\n    while (1) {{\n        if (!((y * y) - 2 * x + y == 0))\n            break;\n        c = c + 1;\n        y = y + 1;\n        x = {step};\n    }}\n    return 0;\n}}\n"
+        )
+    };
+    let sanitize = [
+        "--cflag",
+        "-fsanitize=signed-integer-overflow",
+        "--cflag",
+        "-fsanitize-undefined-trap-on-error",
+    ];
+    let hangs = write(dir.path(), "ps.c", &program("y + x"));
+    let mut args = vec!["nonterm", "check", "--svcomp", "--runs", "1"];
+    args.extend(sanitize);
+    let out = weft(&[&args[..], &[hangs.as_str()]].concat());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("recurrence condition") && t.contains("(unsigned int)y"),
+        "{t}"
+    );
+    let twin = write(dir.path(), "twin.c", &program("x + 2 * y"));
+    let out = weft(&[&args[..], &[twin.as_str()]].concat());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(!t.contains("does not terminate"), "{t}");
+}

@@ -6,7 +6,9 @@ use crate::ir::{BinOp, Expr, INT, IntType, UnOp, Vars};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Semantics {
     /// Mathematical integers: nothing overflows or wraps; casts are
-    /// identities; bitwise operators and products of variables are outside.
+    /// identities; bitwise operators, shifts, divisions and remainders by
+    /// non-constants are outside (products of variables are in: nonlinear
+    /// arithmetic, which the solver may leave unknown).
     Ideal,
     /// Bit-vectors at the C types' widths (LP64), with C's promotions and
     /// conversions: every value wraps at its type's width, as the
@@ -189,8 +191,10 @@ impl Encoder<'_> {
                     let t = match op {
                         BinOp::Add => format!("(+ {x} {y})"),
                         BinOp::Sub => format!("(- {x} {y})"),
-                        BinOp::Mul if a.constant().is_some() || constant.is_some() => format!("(* {x} {y})"),
-                        BinOp::Mul => return Err("multiplies two variables".into()),
+                        // Products of variables are nonlinear integer
+                        // arithmetic: the solver may answer unknown, which
+                        // is a reason, never an SRC.
+                        BinOp::Mul => format!("(* {x} {y})"),
                         BinOp::Div | BinOp::Rem => {
                             let Some(c) = constant.filter(|c| *c > 0) else {
                                 return Err(format!(

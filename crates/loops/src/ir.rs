@@ -303,6 +303,17 @@ impl Expr {
         }
     }
 
+    /// Whether the expression multiplies two non-constants (`y * y`).
+    pub fn nonlinear(&self) -> bool {
+        match self {
+            Expr::Var(_) | Expr::Const(..) => false,
+            Expr::Binary(BinOp::Mul, a, b) if a.constant().is_none() && b.constant().is_none() => true,
+            Expr::Unary(_, e) | Expr::Cast(_, e) => e.nonlinear(),
+            Expr::Binary(_, a, b) => a.nonlinear() || b.nonlinear(),
+            Expr::Cond(c, a, b) => c.nonlinear() || a.nonlinear() || b.nonlinear(),
+        }
+    }
+
     /// The constant value, if the expression is a literal.
     pub fn constant(&self) -> Option<i128> {
         match self {

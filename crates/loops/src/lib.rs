@@ -28,9 +28,11 @@ mod division;
 mod encode;
 mod entry;
 mod eof;
+mod evaluation;
 mod extract;
 mod ir;
 mod orbit;
+mod poly;
 mod src;
 mod summary;
 mod survey;
@@ -173,3 +175,6 @@ pub fn names_round(text: &str) -> bool {
 
 #[cfg(test)]
 mod eof_tests;
+
+#[cfg(test)]
+mod poly_tests;

@@ -53,6 +53,9 @@ pub const INDUCTIVE: &str = "inductive path, quantifier elimination";
 pub const ONE_PATH: &str = "one path";
 /// S is a recurrent set of the whole loop, from candidates.
 pub const SEVERAL_PATHS: &str = "several paths";
+/// S is the guard's polynomial equalities and their finite differences
+/// along the body, closed under every path by a ring identity.
+pub const POLYNOMIAL: &str = "polynomial invariant of the guard";
 /// S is the weakest condition for a shifting path to be taken forever,
 /// unrolled until its variables reach their fixpoints (bit-vectors).
 pub const SHIFTING: &str = "shifting path, unrolled to the fixpoint";
@@ -63,8 +66,17 @@ pub const PERMUTING: &str = "permuting path, unrolled over its period";
 impl Src {
     /// The condition to check at the loop head, as C: S over the loop's
     /// variables, with the end-of-file premise when there is one.
+    /// Over ideal integers, an S that multiplies variables is checked in
+    /// `long` within bounds that keep it exact ([`crate::evaluation::exact`]);
+    /// one that cannot be is the check `0`, which never fires.
     pub fn c(&self) -> String {
-        self.at_eof.clone().unwrap_or_else(|| self.condition.to_string())
+        if let Some(check) = &self.at_eof {
+            return check.clone();
+        }
+        if self.semantics == Semantics::Ideal && self.condition.nonlinear() {
+            return crate::evaluation::exact(&self.condition).map_or_else(|| "0".into(), |e| e.to_string());
+        }
+        self.condition.to_string()
     }
 
     /// How S was found, and under which assumption.
@@ -92,11 +104,28 @@ struct Ctx<'a> {
     locals: &'a BTreeSet<String>,
     semantics: Semantics,
     solver: &'a Solver,
+    /// The loop multiplies variables ([`Query::polynomial`]).
+    polynomial: bool,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(fragment: &'a Fragment, semantics: Semantics, solver: &'a Solver) -> Ctx<'a> {
+        let polynomial = fragment
+            .paths
+            .iter()
+            .any(|p| p.conds.iter().chain(p.next.values()).any(Expr::nonlinear));
+        Ctx {
+            vars: &fragment.vars,
+            locals: &fragment.locals,
+            semantics,
+            solver,
+            polynomial,
+        }
+    }
+
     fn query(&self) -> Query {
         let mut q = Query::new(self.semantics.logic());
+        q.polynomial = self.polynomial;
         for (v, t) in self.vars {
             q.declare(&smt_var(v), self.semantics.sort(*t));
         }
@@ -131,10 +160,15 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     }
     let fragment = &crate::division::safe_paths(fragment);
     let found = match infer_model(fragment, semantics, solver)? {
-        Outcome::Found(src) => Outcome::Found(Src {
-            condition: crate::division::guarded(src.condition),
-            ..src
-        }),
+        Outcome::Found(src) => {
+            let mut condition = crate::division::guarded(src.condition);
+            // Over bit-vectors a product means wrapping arithmetic, which
+            // C's signed types do not give: the check wraps unsigned.
+            if semantics == Semantics::BitVector && condition.nonlinear() {
+                condition = crate::evaluation::wrapping(&condition, &fragment.vars);
+            }
+            Outcome::Found(Src { condition, ..src })
+        }
         none => none,
     };
     Ok(match (found, &fragment.eof) {
@@ -170,15 +204,29 @@ fn infer_model(
     semantics: Semantics,
     solver: &Solver,
 ) -> Result<Outcome, weft_smt::Error> {
-    let ctx = Ctx {
-        vars: &fragment.vars,
-        locals: &fragment.locals,
-        semantics,
-        solver,
-    };
+    let ctx = Ctx::new(fragment, semantics, solver);
     let mut reasons = BTreeSet::new();
     if fragment.paths.is_empty() {
         return Ok(Outcome::None("no path goes round again".into()));
+    }
+    // A polynomial guard's invariants first: they are what such loops
+    // need, and the other candidates, nonlinear too, may spend the budget.
+    match guard_invariant(&ctx, fragment)? {
+        Ok(Some(condition)) => {
+            return Ok(Outcome::Found(Src {
+                semantics,
+                path: None,
+                condition,
+                stuck: false,
+                method: POLYNOMIAL,
+                at_eof: None,
+            }));
+        }
+        Ok(None) => {}
+        // The solver could not decide the chain that should hold by a
+        // ring identity: the other candidates, over the same products,
+        // would only spend the budget.
+        Err(reason) => return Ok(Outcome::None(reason)),
     }
     for (i, path) in fragment.paths.iter().enumerate() {
         match path_src(&ctx, path)? {
@@ -455,11 +503,7 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
         .iter()
         .map(|p| p.conds.iter().flat_map(Expr::conjuncts).collect())
         .collect();
-    let base: Vec<Expr> = conjuncts[0]
-        .iter()
-        .filter(|a| conjuncts.iter().all(|c| c.contains(a)))
-        .cloned()
-        .collect();
+    let base = shared_guard(fragment);
     let mut pool: Vec<Expr> = Vec::new();
     for (path, atoms) in fragment.paths.iter().zip(&conjuncts) {
         let next = path.transition(ctx.vars);
@@ -493,6 +537,89 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
         Ok(q)
     })?;
     Ok(found.map(|f| f.map(|(condition, _)| (condition, SEVERAL_PATHS))))
+}
+
+/// Finite differences followed per equality of the guard, at most.
+pub const MAX_DIFFERENCES: usize = 4;
+
+/// For a loop whose guard (the conjuncts every path's condition shares)
+/// holds a nonlinear polynomial equality p == 0: S = the guard ∧ p1 == 0
+/// ∧ … ∧ pk == 0, p1, p2, … being p's finite differences along the first
+/// path, when they end ([`crate::poly::differences`]), checked as a
+/// recurrent set of the whole loop. `ps2`'s
+/// `y*y - 2*x + y == 0` is kept by `y++; x += y` as is (k = 0);
+/// `y == 3*n*n + 3*n + 1` under `n++; y += z; z += 6` needs
+/// `z - 6*n - 6 == 0` (k = 1).
+fn guard_invariant(
+    ctx: &Ctx<'_>,
+    fragment: &Fragment,
+) -> Result<Result<Option<Expr>, String>, weft_smt::Error> {
+    let base = shared_guard(fragment);
+    let equalities = crate::poly::equalities(&base, ctx.vars);
+    if equalities.is_empty() {
+        return Ok(Ok(None));
+    }
+    let next = fragment.paths[0].transition(ctx.vars);
+    let mut sets: Vec<Vec<Expr>> = Vec::new();
+    for (p, ty) in &equalities {
+        let Some(chain) = crate::poly::differences(p, *ty, &next, ctx.vars, MAX_DIFFERENCES) else {
+            continue;
+        };
+        let mut s = base.clone();
+        s.extend(
+            chain
+                .iter()
+                .map(|d| Expr::bin(BinOp::Eq, d.expr(*ty), Expr::Const(0, *ty))),
+        );
+        if !sets.contains(&s) {
+            sets.push(s);
+        }
+    }
+    let mut queries = Vec::new();
+    for s in &sets {
+        let condition = conjunction(s);
+        let encoded = match ctx.all(std::slice::from_ref(&condition)) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
+        };
+        let mut closed = ctx.query();
+        closed.assert(encoded.clone());
+        match whole_loop(ctx, fragment, &condition) {
+            Ok(w) => closed.assert(format!("(not {w})")),
+            Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
+        };
+        let mut nonempty = ctx.query();
+        nonempty.assert(encoded);
+        queries.push(closed);
+        queries.push(nonempty);
+    }
+    let answers = ctx.solver.check_many(&queries)?;
+    let mut unknown = None;
+    for (s, pair) in sets.iter().zip(answers.chunks(2)) {
+        match pair {
+            [Answer::Unsat, Answer::Sat(_)] => return Ok(Ok(Some(conjunction(s)))),
+            [Answer::Unknown(r), _] | [Answer::Unsat, Answer::Unknown(r)] => unknown = Some(r.clone()),
+            _ => {}
+        }
+    }
+    Ok(match unknown {
+        Some(r) => Err(format!("polynomial invariant of the guard: solver {r}")),
+        None => Ok(None),
+    })
+}
+
+/// The conjuncts every path's condition shares: the guard.
+fn shared_guard(fragment: &Fragment) -> Vec<Expr> {
+    let conjuncts: Vec<Vec<Expr>> = fragment
+        .paths
+        .iter()
+        .map(|p| p.conds.iter().flat_map(Expr::conjuncts).collect())
+        .collect();
+    conjuncts[0]
+        .iter()
+        .filter(|a| conjuncts.iter().all(|c| c.contains(a)))
+        .cloned()
+        .collect()
 }
 
 /// ∨_p (C_p(X) ∧ S(T_p(X))): some path is taken and leads back into S.
@@ -534,12 +661,7 @@ fn recurrence_query(ctx: &Ctx<'_>, s: &[Expr], next: &BTreeMap<String, Expr>) ->
 /// is exactly "one body iteration stays in the loop and S holds again".
 pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, String> {
     let fragment = &crate::division::safe_paths(fragment);
-    let ctx = Ctx {
-        vars: &fragment.vars,
-        locals: &fragment.locals,
-        semantics: src.semantics,
-        solver,
-    };
+    let ctx = Ctx::new(fragment, src.semantics, solver);
     let s = ctx.all(std::slice::from_ref(&src.condition))?;
     let mut q = ctx.query();
     q.assert(s.clone());
@@ -563,12 +685,7 @@ pub fn model(
     entry: &BTreeMap<String, i128>,
     solver: &Solver,
 ) -> Result<Option<BTreeMap<String, i128>>, String> {
-    let ctx = Ctx {
-        vars: &fragment.vars,
-        locals: &fragment.locals,
-        semantics: src.semantics,
-        solver,
-    };
+    let ctx = Ctx::new(fragment, src.semantics, solver);
     let facts: Vec<Expr> = entry
         .iter()
         .filter(|(v, _)| fragment.vars.contains_key(*v))

@@ -89,6 +89,12 @@ pub struct Query {
     pub assertions: Vec<String>,
     /// Terms whose values a `sat` answer reports.
     pub values: Vec<String>,
+    /// The assertions multiply variables: have the solver rewrite terms
+    /// into sums of monomials before solving (z3's `rewriter.som`), so
+    /// that a polynomial identity over bit-vectors is seen as one instead
+    /// of being bit-blasted (a 32-bit `y*y` identity: unknown after 10 s
+    /// without, unsat at once with). Solvers without the option skip it.
+    pub polynomial: bool,
 }
 
 impl Query {
@@ -126,6 +132,9 @@ impl Query {
             s.push_str("(set-option :produce-models true)\n");
         }
         s.push_str(&format!("(set-option :timeout {})\n", timeout.as_millis().max(1)));
+        if self.polynomial {
+            s.push_str(SOM);
+        }
         if let Some(logic) = &self.logic {
             s.push_str(&format!("(set-logic {logic})\n"));
         }
@@ -140,6 +149,9 @@ impl Query {
         s
     }
 }
+
+/// The option asking for sums of monomials ([`Query::polynomial`]).
+const SOM: &str = "(set-option :rewriter.som true)\n";
 
 /// A solver's answer to a [`Query`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +287,8 @@ impl Solver {
     }
 
     /// Answers several queries with one solver process: each in its own
-    /// `(push 1)`…`(pop 1)` scope, each with the per-query timeout. Values
+    /// `(push 1)`…`(pop 1)` scope (after a `(reset)` when one is
+    /// [`Query::polynomial`]), each with the per-query timeout. Values
     /// are not reported (every `Sat` has an empty model); the logic is the
     /// first query's. The answers are in the queries' order.
     pub fn check_many(&self, queries: &[Query]) -> Result<Vec<Answer>, Error> {
@@ -285,24 +298,42 @@ impl Solver {
         if self.spent() {
             return Ok(vec![Answer::Unknown(BUDGET_SPENT.into()); queries.len()]);
         }
-        let mut script = String::new();
-        script.push_str("(set-option :print-success false)\n");
-        script.push_str(&format!(
+        // Polynomial queries each start afresh after a `(reset)`: in
+        // push/pop scopes z3 skips the rewriting into sums of monomials
+        // (a 32-bit identity unknown after 10 s, unsat at once alone).
+        let polynomial = queries.iter().any(|q| q.polynomial);
+        let mut header = String::new();
+        header.push_str("(set-option :print-success false)\n");
+        header.push_str(&format!(
             "(set-option :timeout {})\n",
             self.timeout.as_millis().max(1)
         ));
-        if let Some(logic) = &queries[0].logic {
-            script.push_str(&format!("(set-logic {logic})\n"));
+        if polynomial {
+            header.push_str(SOM);
         }
-        for q in queries {
-            script.push_str("(push 1)\n");
+        if let Some(logic) = &queries[0].logic {
+            header.push_str(&format!("(set-logic {logic})\n"));
+        }
+        let mut script = header.clone();
+        for (i, q) in queries.iter().enumerate() {
+            match (polynomial, i) {
+                (false, _) => script.push_str("(push 1)\n"),
+                (true, 0) => {}
+                (true, _) => {
+                    script.push_str("(reset)\n");
+                    script.push_str(&header);
+                }
+            }
             for (name, sort) in &q.declarations {
                 script.push_str(&format!("(declare-fun {name} () {})\n", sort.smt()));
             }
             for a in &q.assertions {
                 script.push_str(&format!("(assert {a})\n"));
             }
-            script.push_str("(check-sat)\n(pop 1)\n");
+            script.push_str("(check-sat)\n");
+            if !polynomial {
+                script.push_str("(pop 1)\n");
+            }
         }
         script.push_str("(exit)\n");
         let wall = self.timeout * queries.len() as u32;

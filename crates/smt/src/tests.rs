@@ -108,6 +108,37 @@ fn many_queries_in_one_process() {
     assert_eq!(z3().check_many(&[]).unwrap(), vec![]);
 }
 
+/// `y*y - 2*x + y` is kept by `y += 1; x += y` modulo 2^32 (a ring
+/// identity): bit-blasting the products runs out of time, sums of
+/// monomials see it at once, alone and among other queries.
+#[test]
+fn polynomial_identities_over_bit_vectors() {
+    let s = |x: &str, y: &str| {
+        format!("(= (bvadd (bvsub (bvmul {y} {y}) (bvmul #x00000002 {x})) {y}) #x00000000)")
+    };
+    let identity = || {
+        let mut q = Query::new(Some("QF_BV"));
+        q.declare("x", Sort::BitVec(32)).declare("y", Sort::BitVec(32));
+        q.assert(s("x", "y"));
+        q.assert(format!(
+            "(not {})",
+            s("(bvadd (bvadd y #x00000001) x)", "(bvadd y #x00000001)")
+        ));
+        q.polynomial = true;
+        q
+    };
+    let mut nonempty = Query::new(Some("QF_BV"));
+    nonempty
+        .declare("x", Sort::BitVec(32))
+        .declare("y", Sort::BitVec(32));
+    nonempty.assert(s("x", "y"));
+    assert_eq!(z3().check(&identity()).unwrap(), Answer::Unsat);
+    assert_eq!(
+        z3().check_many(&[identity(), nonempty, identity()]).unwrap(),
+        vec![Answer::Unsat, Answer::Sat(Model::default()), Answer::Unsat]
+    );
+}
+
 #[test]
 fn quantifier_elimination() {
     let mut q = Query::new(None);
