@@ -52,7 +52,9 @@ fn uses_are_read_as_their_expansion_and_never_edited_inside() {
         .expect("64 KB read as a product");
     assert_eq!(file.node_text(*product), "64 *(1 << 10)");
     assert!(file.is_understood(*product));
-    let original = file.outer_range(product.byte_range()).expect("maps back by its ends");
+    let original = file
+        .outer_range(product.byte_range())
+        .expect("maps back by its ends");
     assert_eq!(&file.text[original], "64 KB");
     for n in &all {
         let view = file.node_text(*n);

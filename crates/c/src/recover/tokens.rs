@@ -175,7 +175,11 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, t.range.clone()));
             i
         }
+        // Of two unknown macro-shaped names before a declarator (`static
+        // BOOL WINAPI handler(…)`), the first is the type and the second
+        // the attribute or calling convention.
         None if after_declarator
+            && !before_calling_convention(src, info, macros, i)
             && info.next_live(i).is_some_and(|n| {
                 toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
             }) =>
@@ -203,6 +207,27 @@ pub(super) fn repair_token(
         }
         _ => i,
     }
+}
+
+/// True when the name at `i` follows a storage class or qualifier and the
+/// next token is a macro-shaped name no file defines, itself followed by
+/// a declarator's name: `static BOOL WINAPI handler(…)`.
+fn before_calling_convention(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize) -> bool {
+    let toks = &info.tokens;
+    let is_unknown_macro = |n: usize| {
+        toks[n].kind == TokenKind::Ident
+            && macro_shaped(toks[n].text(src))
+            && macros.get(toks[n].text(src)).is_none()
+    };
+    info.prev_live(i)
+        .is_some_and(|p| attribute_word(toks[p].text(src)))
+        && is_unknown_macro(i)
+        && info.next_live(i).is_some_and(|n| {
+            is_unknown_macro(n)
+                && info
+                    .next_live(n)
+                    .is_some_and(|d| toks[d].kind == TokenKind::Ident && info.call_close(src, d).is_some())
+        })
 }
 
 /// True when token `i` starts a line after an unknown object-like macro
