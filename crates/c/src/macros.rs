@@ -113,7 +113,7 @@ impl MacroTable {
                     let word = d.body.trim();
                     word.is_empty()
                         || (word.starts_with('_')
-                            && !word.contains(' ')
+                            && tokenize(word).len() == 1
                             && !PAREN_KEYWORDS.contains(&word)
                             && !self.macros.contains_key(word))
                 })

@@ -556,16 +556,20 @@ pub fn double_parenthesised(src: &str, info: &TokenInfo, i: usize, close: usize)
 }
 
 /// True when token `i` stands where an attribute can: before a name, a
-/// keyword or a `*`, and not after `struct`, `union` or `enum`. A renamed
+/// keyword or a `*` (directives between them aside), and not after
+/// `struct`, `union` or `enum`. A renamed
 /// name elsewhere is a call (`getpid ()`), a tag (`struct utimbuf`) or a
 /// variable (`utimbuf.actime`).
 fn attribute_position(src: &str, info: &TokenInfo, i: usize) -> bool {
     let after_tag_keyword = info
         .prev_live(i)
         .is_some_and(|p| matches!(info.tokens[p].text(src), "struct" | "union" | "enum"));
-    let before_declarator = info
-        .next_live(i)
-        .is_some_and(|n| info.tokens[n].kind == TokenKind::Ident || info.tokens[n].is_punct(src, "*"));
+    // A directive between the attribute and its declaration (`#ifdef
+    // __GNUC__ / ATTR / #endif / static …`) changes nothing.
+    let next =
+        (i + 1..info.tokens.len()).find(|&j| !info.dead[j] && info.tokens[j].kind != TokenKind::Directive);
+    let before_declarator =
+        next.is_some_and(|n| info.tokens[n].kind == TokenKind::Ident || info.tokens[n].is_punct(src, "*"));
     before_declarator && !after_tag_keyword
 }
 
