@@ -2,7 +2,9 @@
 //! `64 KB` with `#define KB *(1 << 10)` defined in a header, a comment in
 //! the definition or between the number and the macro, a continued
 //! definition, a function-like one (`x TIMES(3)`), uses after a number, a
-//! name, `)` and `]`, at file scope and in functions. Every function is
+//! name, `)` and `]`, at file scope and in functions; a name that is such
+//! a macro in one configuration and a variable in the other, after `if
+//! (…)`, is left as written. Every function is
 //! understood, the view reads each use as its expansion (so `64 KB` is
 //! 65536, never 64), nothing inside an expansion is editable, and code
 //! woven around them compiles with warnings as errors and runs like the
@@ -43,7 +45,7 @@ fn uses_are_read_as_their_expansion_and_never_edited_inside() {
         .filter(|n| n.kind() == "function_definition")
         .map(|n| file.is_understood(*n))
         .collect();
-    assert_eq!(functions, [true; 4], "scaled, summed, divided, main");
+    assert_eq!(functions, [true; 5], "scaled, summed, divided, flagged, main");
     // `64 KB` is the product 64 * 1024 as a whole, mapped back to its
     // original text; the expansion's own parts are not editable.
     let product = all
@@ -93,6 +95,7 @@ fn code_woven_around_operator_macros_compiles_and_runs_like_the_original() {
     let expected = build_and_run(&fixture(), &tmp.path().join("original"), &records);
     assert!(expected.contains("table 65536 2048 1048576"), "{expected}");
     assert!(expected.contains("divided 51201024"), "{expected}");
+    assert!(expected.contains("flagged -1"), "{expected}");
     let entry = tmp.path().join("entry.lara");
     std::fs::write(
         &entry,

@@ -574,14 +574,22 @@ fn attribute_position(src: &str, info: &TokenInfo, i: usize) -> bool {
 }
 
 /// True when the token before `i` ends an operand: a number, a name that
-/// is no keyword, `)` or `]`.
+/// is no keyword, `]`, or a `)` that closes no control statement's header
+/// (after `if (c)` a statement starts: `if (c) flag = -1;` with `flag` a
+/// macro in another configuration is no operator continuation).
 fn after_operand(src: &str, info: &TokenInfo, i: usize) -> bool {
     info.prev_live(i).is_some_and(|p| {
         let t = &info.tokens[p];
         match t.kind {
             TokenKind::Number => true,
             TokenKind::Ident => !keyword(t.text(src)),
-            TokenKind::Punct => matches!(t.text(src), ")" | "]"),
+            TokenKind::Punct if t.text(src) == ")" => {
+                let open = (0..p).rev().find(|&o| info.closer[o] == Some(p));
+                !open
+                    .and_then(|o| info.prev_live(o))
+                    .is_some_and(|h| matches!(info.tokens[h].text(src), "if" | "while" | "for" | "switch"))
+            }
+            TokenKind::Punct => t.text(src) == "]",
             _ => false,
         }
     })
