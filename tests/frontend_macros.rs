@@ -84,7 +84,7 @@ fn repairs_keep_the_view_aligned_with_the_original() {
     // Attribute and identity macros are blanked in place.
     assert!(pf.view.contains("      int add    (int a, int b) ;"));
     // The declarer became a real declaration, which is synthesized text.
-    assert!(pf.view.contains("unsigned char inbuf [ 64 ];"));
+    assert!(pf.view.contains("unsigned char inbuf[64];"));
     // The statement macro got its `;` without shifting what follows.
     assert!(pf.view.contains("NEEDBITS(4);"));
     // Only the first branch of the split `if` survives.

@@ -433,7 +433,10 @@ fn each_monitor_woven_into_a_file_included_several_times_builds_and_records_ever
         ),
         (
             "outputs.lara",
-            &["--arg", "functions=PREFIX"],
+            &[
+                "--arg",
+                "functions=PREFIX(scanToken),PREFIX(name),PREFIX(count),PREFIX(more),PREFIX(drain)",
+            ],
             &[],
             outputs_hold_every_copy,
         ),

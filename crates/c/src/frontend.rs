@@ -25,9 +25,13 @@ const RECOVERY_ROUNDS: usize = 3;
 /// Branches after the first kept that alternative passes read at most
 /// (`#if A … #elif B … #elif C … #else`), and nesting depths they start
 /// flipping from: each pass is one more reading of the file, so the bounds
-/// keep parsing linear (at most 3 × 3 more readings: from depth 0, from
-/// depth 1, depth 0 alone).
-pub const MAX_ALTERNATIVES: usize = 3;
+/// keep parsing linear. Every pass reads up to `MAX_ALTERNATIVES_EVERY_DEPTH`
+/// branches after the kept one (at most 3 × 3 readings: from depth 0, from
+/// depth 1, depth 0 alone); a long chain's later branches, up to
+/// `MAX_ALTERNATIVES` (one per platform: `#if linux … #elif darwin … #elif
+/// freebsd …`), are read by the pass from depth 0 alone (4 more readings).
+pub const MAX_ALTERNATIVES: usize = 7;
+pub const MAX_ALTERNATIVES_EVERY_DEPTH: usize = 3;
 pub const MAX_DEPTHS: usize = 2;
 
 /// Parses C files with the project's macro knowledge.
@@ -159,6 +163,10 @@ impl FrontEnd {
             skipped.extend(unreadable);
             if !others.is_empty() {
                 rounds += 1;
+                // A group falls back to its kept branch in this round and is
+                // skipped only when that already failed in an earlier one:
+                // two errors of one group in one round are not a failure.
+                let round_start = state.clone();
                 for range in &others {
                     let win = window(src, info, range);
                     let err = error_tokens(info, range);
@@ -167,7 +175,7 @@ impl FrontEnd {
                         info,
                         &self.macros,
                         &groups,
-                        &mut state,
+                        (&round_start, &mut state),
                         (err, win),
                         &mut set,
                     ));

@@ -118,7 +118,8 @@ impl ParsedFile {
 
     /// The alternative passes that read what this first reading left
     /// unread: each branch offset, for each depth to flip from, and for
-    /// each depth but the deepest, that depth alone.
+    /// each depth but the deepest, that depth alone; branch offsets past
+    /// [`frontend::MAX_ALTERNATIVES_EVERY_DEPTH`] only from depth 0.
     pub fn passes(&self) -> impl Iterator<Item = Pass> + use<> {
         let (alternatives, depths) = (self.alternatives, self.depths);
         (0..depths)
@@ -131,7 +132,12 @@ impl ParsedFile {
                 only.iter().map(move |&only_depth| (from_depth, only_depth))
             })
             .flat_map(move |(from_depth, only_depth)| {
-                (1..=alternatives).map(move |branch| Pass {
+                let most = if from_depth == 0 && !only_depth {
+                    alternatives
+                } else {
+                    alternatives.min(frontend::MAX_ALTERNATIVES_EVERY_DEPTH)
+                };
+                (1..=most).map(move |branch| Pass {
                     from_depth,
                     only_depth,
                     branch,

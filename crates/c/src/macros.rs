@@ -113,7 +113,7 @@ impl MacroTable {
                     let word = d.body.trim();
                     word.is_empty()
                         || (word.starts_with('_')
-                            && !word.contains(' ')
+                            && tokenize(word).len() == 1
                             && !PAREN_KEYWORDS.contains(&word)
                             && !self.macros.contains_key(word))
                 })
@@ -344,12 +344,21 @@ fn parse_define(rest: &str) -> Option<(String, MacroDef)> {
     ))
 }
 
-/// Removes comments and continuations, keeping token text separated by
-/// single spaces.
+/// Removes comments and continuations: tokens the definition separates
+/// (by spaces, a comment or a continuation) are separated by one space,
+/// tokens written together stay together, so that `<<` (two tokens to the
+/// lexer) stays one operator in an expansion.
 fn clean_body(body: &str) -> String {
-    let tokens = tokenize(body);
-    let words: Vec<&str> = tokens.iter().map(|t| t.text(body)).collect();
-    words.join(" ")
+    let mut out = String::with_capacity(body.len());
+    let mut end = None;
+    for t in tokenize(body) {
+        if end.is_some_and(|e| e < t.range.start) {
+            out.push(' ');
+        }
+        out.push_str(t.text(body));
+        end = Some(t.range.end);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -374,7 +383,7 @@ mod tests {
             d,
             Some(MacroDef {
                 params: Some(vec!["t".into(), "a".into(), "n".into()]),
-                body: "t a [ n ]".into()
+                body: "t a[n]".into()
             })
         );
         assert_eq!(t.class("nope"), None);
@@ -471,7 +480,7 @@ mod tests {
         let max = definitions_in([file, header], "MAX_BITS");
         assert_eq!(
             (max.len(), max[0].body.trim(), max[0].params.is_none()),
-            (1, "( 15 )", true)
+            (1, "(15)", true)
         );
         assert!(definitions_in([file], "MAX_BITS").is_empty());
     }

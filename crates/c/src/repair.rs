@@ -170,28 +170,42 @@ fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
     }
 }
 
-/// Expands a declarer use `name(args)` with the macro's definition,
-/// dropping attribute macros from the body and the arguments.
+/// Expands a function-like macro use `name(args)` with the macro's
+/// definition, dropping attribute macros from the body and the arguments.
+/// Tokens written together (`<<`, two tokens to the lexer) stay together.
 fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usize) -> Option<Rewrite> {
     let name = info.tokens[i].text(src);
     let def = macros.get(name)?.expansion_def()?;
     let params = def.params.as_ref()?;
     let args = split_args(src, info, i + 1, close);
-    let mut words: Vec<&str> = Vec::new();
+    let mut text = String::new();
+    let mut push = |piece: &str, spaced: bool| {
+        if macros.class(piece) != Some(MacroClass::Attribute) {
+            if spaced && !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(piece);
+        }
+    };
+    let mut end = None;
     for t in tokenize(&def.body) {
         let word = t.text(&def.body);
+        let spaced = end.is_some_and(|e| e < t.range.start);
+        end = Some(t.range.end);
         match params.iter().position(|p| p == word) {
             Some(k) => {
                 let arg = args.get(k).copied().unwrap_or("");
-                words.extend(tokenize(arg).into_iter().map(|t| t.text(arg)));
+                // An argument stands apart from the tokens around it.
+                for (n, a) in tokenize(arg).iter().enumerate() {
+                    push(a.text(arg), spaced || n > 0);
+                }
             }
-            None => words.push(word),
+            None => push(word, spaced),
         }
     }
-    words.retain(|w| macros.class(w) != Some(MacroClass::Attribute));
     Some(Rewrite {
         range: info.tokens[i].range.start..info.tokens[close].range.end,
-        text: words.join(" "),
+        text,
     })
 }
 
@@ -467,6 +481,24 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 }
                 i = c;
             }
+            // An operator macro after an operand (`#define KB *(1 << 10)`
+            // used `64 KB`, `#define TIMES(n) * (n)` used `x TIMES(3)`):
+            // read as its expansion, as the preprocessor does.
+            (Some(MacroClass::Other), close)
+                if after_operand(src, info, i) && operator_macro(macros, name, close.is_some()) =>
+            {
+                let expansion = match close {
+                    Some(c) => expand(src, info, macros, i, c),
+                    None => macros.get(name).and_then(|m| m.expansion_def()).map(|d| Rewrite {
+                        range: info.tokens[i].range.clone(),
+                        text: d.body.trim().to_string(),
+                    }),
+                };
+                if let Some(rw) = expansion {
+                    set.add(rw);
+                }
+                i = close.unwrap_or(i);
+            }
             // `name((…))` right after a declarator's name is an attribute
             // whatever the name (`int unused lib_attribute((__unused__))`):
             // no expression puts a call after a name.
@@ -524,17 +556,68 @@ pub fn double_parenthesised(src: &str, info: &TokenInfo, i: usize, close: usize)
 }
 
 /// True when token `i` stands where an attribute can: before a name, a
-/// keyword or a `*`, and not after `struct`, `union` or `enum`. A renamed
+/// keyword or a `*` (directives between them aside), and not after
+/// `struct`, `union` or `enum`. A renamed
 /// name elsewhere is a call (`getpid ()`), a tag (`struct utimbuf`) or a
 /// variable (`utimbuf.actime`).
 fn attribute_position(src: &str, info: &TokenInfo, i: usize) -> bool {
     let after_tag_keyword = info
         .prev_live(i)
         .is_some_and(|p| matches!(info.tokens[p].text(src), "struct" | "union" | "enum"));
-    let before_declarator = info
-        .next_live(i)
-        .is_some_and(|n| info.tokens[n].kind == TokenKind::Ident || info.tokens[n].is_punct(src, "*"));
+    // A directive between the attribute and its declaration (`#ifdef
+    // __GNUC__ / ATTR / #endif / static …`) changes nothing.
+    let next =
+        (i + 1..info.tokens.len()).find(|&j| !info.dead[j] && info.tokens[j].kind != TokenKind::Directive);
+    let before_declarator =
+        next.is_some_and(|n| info.tokens[n].kind == TokenKind::Ident || info.tokens[n].is_punct(src, "*"));
     before_declarator && !after_tag_keyword
+}
+
+/// True when the token before `i` ends an operand: a number, a name that
+/// is no keyword, `]`, or a `)` that closes no control statement's header
+/// (after `if (c)` a statement starts: `if (c) flag = -1;` with `flag` a
+/// macro in another configuration is no operator continuation).
+fn after_operand(src: &str, info: &TokenInfo, i: usize) -> bool {
+    info.prev_live(i).is_some_and(|p| {
+        let t = &info.tokens[p];
+        match t.kind {
+            TokenKind::Number => true,
+            TokenKind::Ident => !keyword(t.text(src)),
+            TokenKind::Punct if t.text(src) == ")" => {
+                let open = (0..p).rev().find(|&o| info.closer[o] == Some(p));
+                !open
+                    .and_then(|o| info.prev_live(o))
+                    .is_some_and(|h| matches!(info.tokens[h].text(src), "if" | "while" | "for" | "switch"))
+            }
+            TokenKind::Punct => t.text(src) == "]",
+            _ => false,
+        }
+    })
+}
+
+/// True when macro `name` is object-like (or function-like, as `called`
+/// says) and its body begins with an operator that can be binary
+/// (`*(1 << 10)`, `+ 1`, `<< 3`): a use after an operand continues that
+/// operand's expression. Such a use cannot be replaced in place by a
+/// longer body, and blanking it would read `64` where the program means
+/// 65536; the view holds the expansion instead, and the expression around
+/// it maps back by its ends only, so nothing edits inside it.
+fn operator_macro(macros: &MacroTable, name: &str, called: bool) -> bool {
+    let Some(m) = macros.get(name) else {
+        return false;
+    };
+    let Some(def) = m.expansion_def() else {
+        return false;
+    };
+    let first = tokenize(&def.body).into_iter().next();
+    m.defs.iter().all(|d| d.params.is_some() == called)
+        && first.is_some_and(|t| {
+            t.kind == TokenKind::Punct
+                && matches!(
+                    t.text(&def.body),
+                    "*" | "/" | "%" | "+" | "-" | "<" | ">" | "&" | "|" | "^" | "&&" | "||"
+                )
+        })
 }
 
 fn next_is_not(src: &str, info: &TokenInfo, i: usize, p: &str) -> bool {

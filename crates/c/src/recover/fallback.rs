@@ -129,13 +129,15 @@ const MAX_SKIPPED_BRANCH: usize = 64;
 
 /// Repairs the conditional groups that overlap `win`, the window of the
 /// error at token range `err`: a group read as written falls back to its
-/// kept branch; a short kept branch that holds the error is skipped whole.
+/// kept branch; a short kept branch that holds the error after a round
+/// read it alone (`round_start`: the state when this round began) is
+/// skipped whole.
 pub(super) fn repair_groups(
     src: &str,
     info: &TokenInfo,
     macros: &MacroTable,
     groups: &[CondGroup],
-    group_state: &mut [GroupRepair],
+    (round_start, group_state): (&[GroupRepair], &mut [GroupRepair]),
     (err, win): (&Range<usize>, &Range<usize>),
     set: &mut RewriteSet,
 ) -> Vec<Skipped> {
@@ -154,7 +156,10 @@ pub(super) fn repair_groups(
                 }
             }
             GroupRepair::KeptBranch
-                if kept.start <= err.start && err.end <= kept.end && kept.len() <= MAX_SKIPPED_BRANCH =>
+                if round_start[g] == GroupRepair::KeptBranch
+                    && kept.start <= err.start
+                    && err.end <= kept.end
+                    && kept.len() <= MAX_SKIPPED_BRANCH =>
             {
                 let range = group.byte_range(&info.tokens);
                 if set.add_over(Rewrite::blank(src, range.clone())) {

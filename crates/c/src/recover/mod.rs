@@ -77,13 +77,14 @@ pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
 }
 
 /// Applies heuristic repairs inside `win` (the widened window of the error
-/// at token range `err`) and returns what was skipped.
+/// at token range `err`) and returns what was skipped. `group_state` is the
+/// groups' state at the start of the round and the state being updated.
 pub fn recover(
     src: &str,
     info: &TokenInfo,
     macros: &MacroTable,
     groups: &[CondGroup],
-    group_state: &mut [GroupRepair],
+    group_state: (&[GroupRepair], &mut [GroupRepair]),
     (err, win): (Range<usize>, Range<usize>),
     set: &mut RewriteSet,
 ) -> Vec<Skipped> {

@@ -110,6 +110,13 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, toks[c].range.clone()));
             c
         }
+        // Alone in a branch of a group that tests the compiler, before a
+        // declaration: compiler-specific syntax, an attribute
+        // (`#if defined(__GNUC__) / ATTR_FORMAT(printf, 1, 2) / #endif`).
+        Some(c) if depth == 0 && compiler_attribute(src, info, i, c) => {
+            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            c
+        }
         Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
             let mut end = toks[c].range.end;
             if let Some(n) = info.next_live(c).filter(|&n| toks[n].is_punct(src, ";")) {
@@ -175,7 +182,11 @@ pub(super) fn repair_token(
             set.add(Rewrite::blank(src, t.range.clone()));
             i
         }
+        // Of two unknown macro-shaped names before a declarator (`static
+        // BOOL WINAPI handler(…)`), the first is the type and the second
+        // the attribute or calling convention.
         None if after_declarator
+            && !before_calling_convention(src, info, macros, i)
             && info.next_live(i).is_some_and(|n| {
                 toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
             }) =>
@@ -203,6 +214,70 @@ pub(super) fn repair_token(
         }
         _ => i,
     }
+}
+
+/// Macros that name a compiler: a group testing one of them holds that
+/// compiler's syntax.
+const COMPILER_MACROS: &[&str] = &[
+    "__GNUC__",
+    "__clang__",
+    "_MSC_VER",
+    "__INTEL_COMPILER",
+    "__SUNPRO_C",
+    "__has_attribute",
+    "__has_declspec_attribute",
+];
+
+/// True when the call at `i..=close` is alone in a branch of a conditional
+/// group whose condition names a compiler, and a declaration follows the
+/// group: `#if defined(__GNUC__) / ATTR(printf, 1, 2) / #endif / int f(…)`.
+fn compiler_attribute(src: &str, info: &TokenInfo, i: usize, close: usize) -> bool {
+    let toks = &info.tokens;
+    let opens = info.prev_live(i).is_some_and(|p| {
+        let d = toks[p].text(src);
+        toks[p].kind == TokenKind::Directive
+            && ["if", "elif"].iter().any(|w| directive_word(d).starts_with(w))
+            && COMPILER_MACROS.iter().any(|m| d.contains(m))
+    });
+    let mut next = info.next_live(close);
+    let mut closed = false;
+    while let Some(n) = next.filter(|&n| toks[n].kind == TokenKind::Directive) {
+        closed |= matches!(directive_word(toks[n].text(src)), "endif" | "else" | "elif");
+        next = info.next_live(n);
+    }
+    opens
+        && closed
+        && next.is_some_and(|n| toks[n].kind == TokenKind::Ident && toks[n].line > toks[close].end_line)
+}
+
+/// The word after `#` of a directive (`if`, `ifdef`, `endif`, …).
+fn directive_word(directive: &str) -> &str {
+    let rest = directive.trim_start_matches('#').trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// True when the name at `i` follows a storage class or qualifier and the
+/// next token is a macro-shaped name no file defines, itself followed by
+/// a declarator's name: `static BOOL WINAPI handler(…)`.
+fn before_calling_convention(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize) -> bool {
+    let toks = &info.tokens;
+    let is_unknown_macro = |n: usize| {
+        toks[n].kind == TokenKind::Ident
+            && macro_shaped(toks[n].text(src))
+            && macros.get(toks[n].text(src)).is_none()
+    };
+    info.prev_live(i)
+        .is_some_and(|p| attribute_word(toks[p].text(src)))
+        && is_unknown_macro(i)
+        && info.next_live(i).is_some_and(|n| {
+            is_unknown_macro(n)
+                && info
+                    .next_live(n)
+                    .is_some_and(|d| toks[d].kind == TokenKind::Ident && info.call_close(src, d).is_some())
+        })
 }
 
 /// True when token `i` starts a line after an unknown object-like macro

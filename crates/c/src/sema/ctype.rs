@@ -143,7 +143,8 @@ pub fn macro_type(defs: &[crate::MacroDef]) -> Option<CType> {
     let [def] = defs else {
         return None;
     };
-    let words: Vec<&str> = def.body.split_whitespace().collect();
+    let tokens = crate::lexer::tokenize(&def.body);
+    let words: Vec<&str> = tokens.iter().map(|t| t.text(&def.body)).collect();
     if def.params.is_some() || words.is_empty() {
         return None;
     }

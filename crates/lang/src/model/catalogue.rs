@@ -372,7 +372,12 @@ static KINDS: &[KindSpec] = &[
             "last_decl"
         ],
         attributes: &[
-            attr("name", &[], Str, "The function's name."),
+            attr(
+                "name",
+                &[],
+                Str,
+                "The function's name; a name a macro call makes is the call as written (`PREFIX(scan)`), no identifier.",
+            ),
             attr(
                 "num_params",
                 &["numParams"],

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::tree::declarator_name;
+use super::tree::{declarator_name, macro_made_name};
 use weft_c::ParsedFile;
 
 /// The parameters of a function definition, in order: `parameter_declaration`
@@ -33,6 +33,10 @@ fn function_declarator(declarator: Node<'_>) -> Option<Node<'_>> {
     let mut d = declarator;
     loop {
         if d.kind() == "function_declarator" {
+            // `PREFIX(name)(int a)`: the inner call makes the name.
+            if macro_made_name(d).is_some() {
+                return Some(d);
+            }
             // `int (*f(int a))(char)`: the parameters of f are the innermost.
             let inner = d.child_by_field_name("declarator").and_then(function_declarator);
             return inner.or(Some(d));

@@ -45,14 +45,37 @@ pub fn understood(file: &ParsedFile, node: Node<'_>) -> bool {
 }
 
 /// Whether a node may be a function's name: a definition's declarator chain
-/// is free of errors and ends in a name.
+/// is free of errors and ends in a name. A name a macro call makes
+/// (`PREFIX(scanToken)(…)`) is the call as written: the name says it is
+/// no identifier.
 pub fn function_name<'t>(file: &'t ParsedFile, function: Node<'_>) -> Option<&'t str> {
     let declarator = function.child_by_field_name("declarator")?;
     if declarator.has_error() {
         return None;
     }
+    if let Some(call) = macro_made_name(declarator) {
+        return Some(file.original_text(call).unwrap_or_else(|| file.node_text(call)));
+    }
     let name = declarator_name(declarator)?;
     Some(file.node_text(name))
+}
+
+/// The macro call that makes a definition's name: a function declarator
+/// whose own declarator is a function declarator, a function returning a
+/// function, which C does not have (`PREFIX(scanToken)(const ENC *enc)`,
+/// read as `PREFIX` taking `scanToken` and returning a function).
+pub fn macro_made_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    let mut d = declarator;
+    loop {
+        match d.kind() {
+            "pointer_declarator" | "attributed_declarator" => d = d.child_by_field_name("declarator")?,
+            "function_declarator" => {
+                let inner = d.child_by_field_name("declarator")?;
+                return (inner.kind() == "function_declarator").then_some(inner);
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// The identifier a declarator declares (through pointers, arrays,

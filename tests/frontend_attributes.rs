@@ -1,0 +1,87 @@
+//! Attributes alone on their line in a conditional group before a
+//! definition (tests/fixtures/attributes): `__attribute__((constructor))`
+//! under `#if defined(__GNUC__)`, an object-like attribute macro from the
+//! project's header with a comment after it, one with arguments after a
+//! comment line, and one with arguments defined outside the tree weft is
+//! given (include/early.h) in a group with an `#else`. Every function is
+//! understood with no region reported, and code inserted before each
+//! function goes before the group, so each constructor stays one: woven,
+//! built with warnings as errors (an attribute that lands on an inserted
+//! declaration is a warning), the program prints what the original
+//! prints.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use weft::c::{FileHealth, Sources};
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/attributes")
+}
+
+#[test]
+fn attributes_in_compiler_groups_are_understood_and_not_reported() {
+    let sources = Sources::collect(&[fixture().join("src")], false).unwrap();
+    let front_end = sources.front_end(None).unwrap();
+    let (path, text) = sources
+        .parsed
+        .iter()
+        .find(|(p, _)| p.ends_with("prog.c"))
+        .expect("prog.c");
+    let health = FileHealth::of_passes(&front_end.parse_passes(path, text.clone()));
+    assert_eq!(
+        (health.functions, health.functions_ok),
+        (5, 5),
+        "{:?}",
+        health.regions
+    );
+    assert!(health.regions.is_empty(), "{:?}", health.regions);
+}
+
+fn build_and_run(dir: &Path, exe: &Path) -> String {
+    let cc = Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(fixture().join("include"))
+        .arg("-o")
+        .arg(exe)
+        .arg(dir.join("prog.c"))
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(exe).output().unwrap();
+    assert!(run.status.success());
+    String::from_utf8(run.stdout).unwrap()
+}
+
+#[test]
+fn inserts_before_functions_keep_their_attributes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = fixture().join("src");
+    assert_eq!(build_and_run(&src, &tmp.path().join("original")), "5 6 7 8\n");
+    let aspect = tmp.path().join("before.lara");
+    std::fs::write(
+        &aspect,
+        "aspectdef Before\n select file.function end\n apply\n  $function.insert before 'extern int weft_seen_[[$function.name]];';\n end\nend\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("woven");
+    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["weave", "--aspect"])
+        .arg(&aspect)
+        .arg("--output")
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&weave.stderr);
+    assert!(weave.status.success(), "{stderr}");
+    let woven = out.join("src");
+    let text = std::fs::read_to_string(woven.join("prog.c")).unwrap();
+    for f in ["init_a", "init_b", "init_c", "init_d", "main"] {
+        assert!(
+            text.contains(&format!("extern int weft_seen_{f};")),
+            "{f}:\n{text}"
+        );
+    }
+    assert_eq!(build_and_run(&woven, &woven.join("prog")), "5 6 7 8\n", "{text}");
+}

@@ -1,0 +1,89 @@
+//! Functions whose name a macro call makes (tests/fixtures/macro_named:
+//! `static int PREFIX(scanToken)(…)` and `static const char *\nPREFIX(skip)
+//! /* comment */ (…)` in a file its driver includes once per `PREFIX`,
+//! which only the driver defines). The join point's name is the call as
+//! written, its parameters the outer list; ASCV3 (NormalizeReturn's
+//! temporary typed from the specifiers and pointer layers, never declared
+//! as a function) and the invariant tracer weave code that builds with
+//! warnings as errors and prints what the original prints.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/macro_named")
+}
+
+fn weft(args: &[&str], paths: &[&Path]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .args(paths)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_macro_made_name_is_the_call_as_written() {
+    let listed = weft(&["select", "function"], &[&fixture().join("impl.c")]);
+    assert!(
+        listed.contains("name=\"PREFIX(scanToken)\" num_params=2"),
+        "{listed}"
+    );
+    assert!(listed.contains("name=\"PREFIX(skip)\" num_params=1"), "{listed}");
+    assert!(!listed.contains("name=\"PREFIX\""), "{listed}");
+}
+
+fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
+    let cc = Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(exe)
+        .arg(dir.join("driver.c"))
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(exe).env("WEFT_OUT", weft_out).output().unwrap();
+    assert!(run.status.success());
+    String::from_utf8(run.stdout).unwrap()
+}
+
+#[test]
+fn code_woven_into_macro_named_functions_builds_and_runs_like_the_original() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = tmp.path().join("records");
+    let expected = build_and_run(&fixture(), &tmp.path().join("original"), &records);
+    assert_eq!(expected, "8 1\n[cd] []\n");
+    let aspects = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects");
+    for name in ["ascv3", "invariants"] {
+        let out = tmp.path().join(name);
+        let aspect = aspects.join(format!("{name}.lara"));
+        weft(
+            &[
+                "weave",
+                "--aspect",
+                aspect.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+            ],
+            &[&fixture()],
+        );
+        let woven = out.join("macro_named");
+        let text = std::fs::read_to_string(woven.join("impl.c")).unwrap();
+        assert!(
+            !text.contains("weft_ret("),
+            "{name}: a temporary declared as a function:\n{text}"
+        );
+        if name == "ascv3" {
+            assert!(text.contains("{ int weft_ret;"), "{text}");
+            assert!(text.contains("{ const char * weft_ret;"), "{text}");
+        }
+        assert_eq!(
+            build_and_run(&woven, &woven.join("prog"), &records),
+            expected,
+            "{name}"
+        );
+    }
+    let shown = weft(&["ranges", "show"], &[&records]);
+    assert!(shown.contains("PREFIX(scanToken)"), "{shown}");
+}
