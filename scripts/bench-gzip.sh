@@ -8,8 +8,10 @@
 # WORK is a directory of scripts/gzip-walkthrough.sh: each WORK/<strategy>/
 # with a built woven tree is measured (run the walkthrough first, NO_CHECK=1
 # is enough). The plain build goes to WORK/plain. Rounds (default 5) run every
-# binary once each, interleaved, so machine noise hits all of them alike; the
-# figure is the median wall time per binary and its ratio to plain gzip.
+# binary once each, interleaved, so machine noise hits all of them alike. The
+# figures are CPU time (user + system of the gzip process), the median per
+# binary, and the ratio to plain gzip: the median over rounds of each round's
+# woven/plain pair, so a slow round skews neither side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -56,23 +58,34 @@ for d in "$work"/*/woven/gzip-1.12; do
 done
 
 python3 - "$rounds" "$input" "$work/bench-input.gz" "$work" "${binaries[@]}" <<'PY'
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import os, shutil, statistics, subprocess, sys, tempfile
 rounds, plain_in, packed, work = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 binaries = [b.split("=", 1) for b in sys.argv[5:]]
-times = {(n, op): [] for n, _ in binaries for op in ("compress", "decompress")}
+ops = (("compress", ["-c"], plain_in), ("decompress", ["-dc"], packed))
+cpu = {(n, op): [] for n, _ in binaries for op, _, _ in ops}
 records = tempfile.mkdtemp(dir=work)
+
+def run(exe, args, data):
+    """CPU seconds (user + system) of one run, from wait4's rusage."""
+    with open(data, "rb") as stdin, open(os.devnull, "wb") as null:
+        child = subprocess.Popen([exe, *args], stdin=stdin, stdout=null, env=dict(os.environ, WEFT_OUT=records))
+        _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        sys.exit(f"{exe} {' '.join(args)} failed (status {status})")
+    return usage.ru_utime + usage.ru_stime
+
 for _ in range(rounds):
-    for name, exe in binaries:
-        for op, args, data in (("compress", ["-c"], plain_in), ("decompress", ["-dc"], packed)):
-            env = dict(os.environ, WEFT_OUT=records)
-            with open(data, "rb") as stdin:
-                start = time.perf_counter()
-                subprocess.run([exe, *args], stdin=stdin, stdout=subprocess.DEVNULL, env=env, check=True)
-                times[(name, op)].append(time.perf_counter() - start)
+    for op, args, data in ops:
+        for name, exe in binaries:
+            cpu[(name, op)].append(run(exe, args, data))
 shutil.rmtree(records)
-print(f"{'binary':<10} {'compress s':>10} {'ratio':>6} {'decompress s':>12} {'ratio':>6}   ({rounds} rounds, median)")
-base = {op: statistics.median(times[("plain", op)]) for op in ("compress", "decompress")}
+
+def ratio(name, op):
+    """Median over rounds of the ratio to plain gzip's run of the same round."""
+    return statistics.median(w / p for w, p in zip(cpu[(name, op)], cpu[("plain", op)]))
+
+print(f"{'binary':<12} {'compress s':>10} {'ratio':>6} {'decompress s':>12} {'ratio':>6}   (CPU s, {rounds} rounds; ratio: median of per-round woven/plain)")
 for name, _ in binaries:
-    c, d = (statistics.median(times[(name, op)]) for op in ("compress", "decompress"))
-    print(f"{name:<10} {c:>10.3f} {c / base['compress']:>6.3f} {d:>12.3f} {d / base['decompress']:>6.3f}")
+    c, d = (statistics.median(cpu[(name, op)]) for op, _, _ in ops)
+    print(f"{name:<12} {c:>10.3f} {ratio(name, 'compress'):>6.3f} {d:>12.3f} {ratio(name, 'decompress'):>6.3f}")
 PY

@@ -147,6 +147,9 @@ fn default_directory_is_weft_out_in_the_working_directory() {
 fn fork_gives_each_process_its_own_file() {
     let mut t = TableSpec::new("fork.c");
     let x = t.entry(Kind::Write, "main", "x", ValueType::I64);
+    // Only the child records y: its file must start from an empty slot
+    // (an unsigned one starting from zero would keep 0 as its minimum).
+    let y = t.entry(Kind::Write, "main", "y", ValueType::U64);
     let up = |v: &str| t.update_stmt(x, v);
     let body = format!(
         r#"#include <sys/types.h>
@@ -161,6 +164,7 @@ int main(void)
     if (child == 0) {{
         {}
         {}
+        {} {}
         _exit(0);
     }}
     {}
@@ -171,6 +175,8 @@ int main(void)
         up("1"),
         up("100"),
         up("200"),
+        t.update_stmt(y, "9"),
+        t.update_stmt(y, "7"),
         up("2"),
     );
     let s = Scratch::new();
@@ -188,6 +194,63 @@ int main(void)
     assert_eq!((p.bounds, p.count), (Some(Bounds::I64(1, 2)), 2));
     let (_, c) = entry(child, "x");
     assert_eq!((c.bounds, c.count), (Some(Bounds::I64(100, 200)), 2));
+    let (_, py) = entry(parent, "y");
+    assert_eq!((py.bounds, py.count), (None, 0));
+    let (_, cy) = entry(child, "y");
+    assert_eq!((cy.bounds, cy.count), (Some(Bounds::U64(7, 9)), 2));
+}
+
+/// Integer slots start from the empty range (min the type's maximum, max
+/// its minimum): a first value equal to either end must still become both
+/// bounds, and a slot never updated has none.
+#[test]
+fn a_first_value_at_either_end_of_its_type_is_both_bounds() {
+    let mut t = TableSpec::new("ends.c");
+    let cases = [
+        (
+            "i64_max",
+            ValueType::I64,
+            "INT64_MAX",
+            Bounds::I64(i64::MAX, i64::MAX),
+        ),
+        (
+            "i64_min",
+            ValueType::I64,
+            "INT64_MIN",
+            Bounds::I64(i64::MIN, i64::MIN),
+        ),
+        (
+            "u64_max",
+            ValueType::U64,
+            "UINT64_MAX",
+            Bounds::U64(u64::MAX, u64::MAX),
+        ),
+        ("u64_zero", ValueType::U64, "0u", Bounds::U64(0, 0)),
+        ("i64_one", ValueType::I64, "-7", Bounds::I64(-7, -7)),
+    ];
+    let updates: Vec<String> = cases
+        .iter()
+        .map(|(v, ty, e, _)| {
+            let slot = t.entry(Kind::Write, "main", v, *ty);
+            t.update_stmt(slot, e)
+        })
+        .collect();
+    t.entry(Kind::Write, "main", "never", ValueType::U64);
+    let body = format!(
+        "#include <stdint.h>\nint main(void)\n{{\n    {}\n    return 0;\n}}\n",
+        updates.join("\n    ")
+    );
+    let s = Scratch::new();
+    s.weave("ends.c", &t, &body);
+    s.gcc(&["ends.c", "-o", "ends"]);
+    assert!(s.run("ends", "out").status.success());
+    let r = &expect_records(s.records("out"), 1)[0];
+    for (name, _, _, bounds) in cases {
+        let (_, range) = entry(r, name);
+        assert_eq!((range.bounds, range.count), (Some(bounds), 1), "{name}");
+    }
+    let (_, never) = entry(r, "never");
+    assert_eq!((never.bounds, never.count), (None, 0));
 }
 
 #[test]

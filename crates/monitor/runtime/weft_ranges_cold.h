@@ -23,10 +23,18 @@ struct weft_tu {
     size_t weft_map_len;
 };
 
+/* The empty slot of a value type, named as in the entry names ("i64",
+ * "u64" or "f64"): what a slot holds before its first update. */
+static struct weft_slot weft_rt_empty(const char *weft_type)
+{
+    static const struct weft_slot weft_i = WEFT_EMPTY_I64, weft_u = WEFT_EMPTY_U64, weft_d = WEFT_EMPTY_F64;
+    return weft_type[0] == 'i' ? weft_i : weft_type[0] == 'u' ? weft_u : weft_d;
+}
+
 /* Gives the unit a new record file and points its table at it. With
  * weft_keep, slots updated before this ran (other constructors) are copied
- * in; a fork child starts from zero instead, so each file holds only what its
- * own process saw. On any failure the table stays on the static slots:
+ * in; a fork child starts from empty slots instead, so each file holds only
+ * what its own process saw. On any failure the table stays on the static slots:
  * updates still work, nothing is written (in a child, the static slots may
  * hold the parent's early values, but they are never written anywhere). */
 static void weft_rt_attach(struct weft_tu *weft_t, int weft_keep)
@@ -74,9 +82,9 @@ static void weft_rt_attach(struct weft_tu *weft_t, int weft_keep)
     weft_t->weft_map_len = weft_len;
     {
         struct weft_slot *weft_slots = (struct weft_slot *)((char *)weft_map + sizeof weft_h);
-        if (weft_keep)
-            for (weft_i = 0; weft_i < weft_t->weft_count; weft_i++)
-                weft_slots[weft_i] = weft_t->weft_fallback[weft_i];
+        for (weft_i = 0; weft_i < weft_t->weft_count; weft_i++)
+            weft_slots[weft_i] = weft_keep ? weft_t->weft_fallback[weft_i]
+                                           : weft_rt_empty(weft_t->weft_names[5 * weft_i + 4]);
         *weft_t->weft_table = weft_slots;
     }
 }

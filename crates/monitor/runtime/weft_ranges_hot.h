@@ -19,47 +19,56 @@ union weft_val {
     double weft_d;
 };
 
-/* 32 bytes, the on-disk entry layout. weft_flags: 1 = a number was seen
- * (weft_lo/weft_hi are valid), 2 = a NaN was seen. */
+/* 32 bytes, the on-disk entry layout (little-endian). weft_flags: 1 = a
+ * number was seen (weft_lo/weft_hi are valid), 2 = a NaN was seen; on disk
+ * its first byte, the other seven zero. It is written as a whole 8-byte word
+ * so that no update stores through a character type, which the compiler must
+ * assume may change any of the program's variables. */
 struct weft_slot {
     unsigned long long weft_n;
     union weft_val weft_lo;
     union weft_val weft_hi;
-    unsigned char weft_flags;
-    unsigned char weft_pad[7];
+    unsigned long long weft_flags;
 };
 
-static __inline__ void weft_range_update_i64(struct weft_slot *weft_s, long long weft_v)
+/* A slot nothing was recorded in. Integer slots start from the empty range
+ * (weft_lo the type's maximum, weft_hi its minimum): the first value then
+ * moves at least one bound, and every update is two compares with no
+ * first-use test. Doubles keep the first-use test, which the NaN test needs
+ * anyway. The weaver initialises each unit's slots with these. */
+#define WEFT_EMPTY_I64 { 0, { 0x7fffffffffffffffLL }, { -0x7fffffffffffffffLL - 1 }, 0 }
+#define WEFT_EMPTY_U64 { 0, { -1LL }, { 0 }, 0 }
+#define WEFT_EMPTY_F64 { 0, { 0 }, { 0 }, 0 }
+
+static __inline__ __attribute__((__always_inline__)) void weft_range_update_i64(struct weft_slot *weft_s, long long weft_v)
 {
-    if (!(weft_s->weft_flags & 1)) {
+    if (weft_v < weft_s->weft_lo.weft_i) {
         weft_s->weft_lo.weft_i = weft_v;
+        weft_s->weft_flags = 1;
+    }
+    if (weft_v > weft_s->weft_hi.weft_i) {
         weft_s->weft_hi.weft_i = weft_v;
-        weft_s->weft_flags |= 1;
-    } else if (weft_v < weft_s->weft_lo.weft_i) {
-        weft_s->weft_lo.weft_i = weft_v;
-    } else if (weft_v > weft_s->weft_hi.weft_i) {
-        weft_s->weft_hi.weft_i = weft_v;
+        weft_s->weft_flags = 1;
     }
     weft_s->weft_n++;
 }
 
-static __inline__ void weft_range_update_u64(struct weft_slot *weft_s, unsigned long long weft_v)
+static __inline__ __attribute__((__always_inline__)) void weft_range_update_u64(struct weft_slot *weft_s, unsigned long long weft_v)
 {
-    if (!(weft_s->weft_flags & 1)) {
+    if (weft_v < weft_s->weft_lo.weft_u) {
         weft_s->weft_lo.weft_u = weft_v;
+        weft_s->weft_flags = 1;
+    }
+    if (weft_v > weft_s->weft_hi.weft_u) {
         weft_s->weft_hi.weft_u = weft_v;
-        weft_s->weft_flags |= 1;
-    } else if (weft_v < weft_s->weft_lo.weft_u) {
-        weft_s->weft_lo.weft_u = weft_v;
-    } else if (weft_v > weft_s->weft_hi.weft_u) {
-        weft_s->weft_hi.weft_u = weft_v;
+        weft_s->weft_flags = 1;
     }
     weft_s->weft_n++;
 }
 
 /* NaN compares false with everything, so it is flagged apart and never
  * becomes a bound. -0.0 and +0.0 compare equal: whichever comes first stays. */
-static __inline__ void weft_range_update_f64(struct weft_slot *weft_s, double weft_v)
+static __inline__ __attribute__((__always_inline__)) void weft_range_update_f64(struct weft_slot *weft_s, double weft_v)
 {
     if (weft_v != weft_v) {
         weft_s->weft_flags |= 2;

@@ -128,11 +128,19 @@ impl TableSpec {
             return String::new();
         }
         let table = self.table_name();
+        // Every slot starts empty (`WEFT_EMPTY_*` of the hot part), even
+        // before the constructor maps the record file.
+        let empty: Vec<String> = self
+            .entries
+            .iter()
+            .map(|key| format!("WEFT_EMPTY_{}", key.value_type.as_str().to_uppercase()))
+            .collect();
         let own = format!(
-            "static struct weft_slot weft_fallback_{stem}[{n}];\n\
+            "static struct weft_slot weft_fallback_{stem}[{n}] = {{ {empty} }};\n\
              static struct weft_slot *{table} = weft_fallback_{stem};\n",
             stem = self.stem,
             n = self.entries.len(),
+            empty = empty.join(", "),
         );
         format!("{RUNTIME_HOT}{}", once_per_unit("RANGES_TABLE", &self.stem, &own))
     }
@@ -188,6 +196,11 @@ mod tests {
         assert_eq!(
             t.update_stmt(y, "a + b"),
             "weft_range_update_f64(&weft_ranges_src_a_c[1], (double)(a + b));"
+        );
+        // Each slot starts as the empty slot of its type.
+        assert!(
+            t.prelude()
+                .contains("weft_fallback_src_a_c[3] = { WEFT_EMPTY_I64, WEFT_EMPTY_F64, WEFT_EMPTY_I64 };")
         );
     }
 
