@@ -187,7 +187,7 @@ holdout = true
 unseen_points = "all"
 aspect = "{aspects}/invariants.lara"
 
-{confidence}{ranges}"""
+{confidence}{loops}{ranges}"""
 
 RANGES = """\
 [[strategy]]
@@ -195,6 +195,27 @@ name = "ASCV3"
 kind = "weave"
 aspect = "{aspects}/ascv3.lara"
 args = {{ onlyPrimitives = true }}
+"""
+
+# Loop heads (--loop-heads): the same aspect with a point at the top of
+# every loop body (traceLoopHeads), one more build and run of each version;
+# INV_lt is scored from INV_l's runs with the count threshold.
+LOOPS = """\
+[[strategy]]
+name = "INV_l"
+kind = "weave"
+detector = "invariants"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
+[[strategy]]
+name = "INV_lt"
+kind = "weave"
+detector = "invariants"
+holdout = "count"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
 """
 
 # INV and INV_h at a stricter confidence (--confidence): scored from INV's runs.
@@ -256,6 +277,7 @@ def prepare(program, args):
             draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
             aspects=aspects, confidence=confidence,
+            loops=LOOPS.format(aspects=aspects) if args.loop_heads else "",
             ranges="" if args.no_ranges else RANGES.format(aspects=aspects),
         ))
     shutil.rmtree(os.path.join(raw, program))
@@ -276,6 +298,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
     ap.add_argument("--confidence", type=float,
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
+    ap.add_argument("--loop-heads", action="store_true",
+                    help="also INV_l and INV_lt: invariants with a point at every loop head (traceLoopHeads)")
     ap.add_argument("--no-ranges", action="store_true",
                     help="leave ASCV3 out (its builds and runs cost as much as the invariant strategies')")
     ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")
