@@ -180,6 +180,13 @@ holdout = "count"
 aspect = "{aspects}/invariants.lara"
 
 [[strategy]]
+name = "INV_b"
+kind = "weave"
+detector = "invariants"
+holdout = "halves"
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
 name = "INV_hu"
 kind = "weave"
 detector = "invariants"
@@ -199,7 +206,8 @@ args = {{ onlyPrimitives = true }}
 
 # Loop heads (--loop-heads): the same aspect with a point at the top of
 # every loop body (traceLoopHeads), one more build and run of each version;
-# INV_lt is scored from INV_l's runs with the count threshold.
+# INV_lt and INV_lb are scored from INV_l's runs with the count and halves
+# thresholds.
 LOOPS = """\
 [[strategy]]
 name = "INV_l"
@@ -213,6 +221,14 @@ name = "INV_lt"
 kind = "weave"
 detector = "invariants"
 holdout = "count"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
+[[strategy]]
+name = "INV_lb"
+kind = "weave"
+detector = "invariants"
+holdout = "halves"
 aspect = "{aspects}/invariants.lara"
 args = {{ traceLoopHeads = true }}
 
@@ -299,7 +315,7 @@ def main():
     ap.add_argument("--confidence", type=float,
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
     ap.add_argument("--loop-heads", action="store_true",
-                    help="also INV_l and INV_lt: invariants with a point at every loop head (traceLoopHeads)")
+                    help="also INV_l, INV_lt and INV_lb: invariants with a point at every loop head (traceLoopHeads)")
     ap.add_argument("--no-ranges", action="store_true",
                     help="leave ASCV3 out (its builds and runs cost as much as the invariant strategies')")
     ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")
