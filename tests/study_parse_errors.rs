@@ -70,6 +70,7 @@ fn holdout_is_a_flag_or_a_mode() {
     assert_eq!(with("holdout = true"), Holdout::Pairs);
     assert_eq!(with("holdout = \"pairs\""), Holdout::Pairs);
     assert_eq!(with("holdout = \"count\""), Holdout::Count);
+    assert_eq!(with("holdout = \"halves\""), Holdout::Halves);
 }
 
 #[test]

@@ -180,6 +180,13 @@ holdout = "count"
 aspect = "{aspects}/invariants.lara"
 
 [[strategy]]
+name = "INV_b"
+kind = "weave"
+detector = "invariants"
+holdout = "halves"
+aspect = "{aspects}/invariants.lara"
+
+[[strategy]]
 name = "INV_hu"
 kind = "weave"
 detector = "invariants"
@@ -187,7 +194,7 @@ holdout = true
 unseen_points = "all"
 aspect = "{aspects}/invariants.lara"
 
-{confidence}{ranges}"""
+{confidence}{loops}{ranges}"""
 
 RANGES = """\
 [[strategy]]
@@ -195,6 +202,36 @@ name = "ASCV3"
 kind = "weave"
 aspect = "{aspects}/ascv3.lara"
 args = {{ onlyPrimitives = true }}
+"""
+
+# Loop heads (--loop-heads): the same aspect with a point at the top of
+# every loop body (traceLoopHeads), one more build and run of each version;
+# INV_lt and INV_lb are scored from INV_l's runs with the count and halves
+# thresholds.
+LOOPS = """\
+[[strategy]]
+name = "INV_l"
+kind = "weave"
+detector = "invariants"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
+[[strategy]]
+name = "INV_lt"
+kind = "weave"
+detector = "invariants"
+holdout = "count"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
+[[strategy]]
+name = "INV_lb"
+kind = "weave"
+detector = "invariants"
+holdout = "halves"
+aspect = "{aspects}/invariants.lara"
+args = {{ traceLoopHeads = true }}
+
 """
 
 # INV and INV_h at a stricter confidence (--confidence): scored from INV's runs.
@@ -256,6 +293,7 @@ def prepare(program, args):
             draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
             aspects=aspects, confidence=confidence,
+            loops=LOOPS.format(aspects=aspects) if args.loop_heads else "",
             ranges="" if args.no_ranges else RANGES.format(aspects=aspects),
         ))
     shutil.rmtree(os.path.join(raw, program))
@@ -276,6 +314,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
     ap.add_argument("--confidence", type=float,
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
+    ap.add_argument("--loop-heads", action="store_true",
+                    help="also INV_l, INV_lt and INV_lb: invariants with a point at every loop head (traceLoopHeads)")
     ap.add_argument("--no-ranges", action="store_true",
                     help="leave ASCV3 out (its builds and runs cost as much as the invariant strategies')")
     ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")

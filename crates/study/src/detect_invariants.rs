@@ -20,6 +20,18 @@
 //! (checked against the whole subset's invariants, which are fewer than a
 //! half's, so the threshold errs towards fewer alarms).
 //!
+//! The `halves` hold-out checks a test run against each half's invariants
+//! instead, the very sets the training counts were taken against, and flags
+//! it only when it violates more pairs than the threshold against both:
+//! the count of a test run against a half is then comparable with the
+//! training runs' (the whole subset's invariants include some learned
+//! only from more runs than a half holds, which a test run may break where
+//! no training run could). Its threshold takes the test run's own place
+//! into account (the conformal rank): all but the budget's share of the
+//! training runs and the test run stay within it; with fewer than 100 /
+//! budget - 1 training runs no rank is that safe, and it is the largest
+//! count.
+//!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
 //! finding of kind `UnseenPoint`; hold-out judges those like the others (a
@@ -89,6 +101,8 @@ enum Rule {
     Stable(Unstable),
     /// More violated (program point, kind) pairs than this flag it.
     Over(usize),
+    /// More violated pairs than this against each half's set flag it.
+    OverBoth([Checks; 2], usize),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -235,7 +249,7 @@ fn learn_all(
                 })
             })?;
     }
-    let mut checks: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
+    let checks: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
     let mut unstable = vec![Unstable::new(); subsets.len()];
     // Per subset, the pairs each of its runs violated against the other half.
     let mut counts = vec![Vec::new(); subsets.len()];
@@ -263,18 +277,20 @@ fn learn_all(
             }
         }
     }
-    let whole: Vec<Checks> = checks.drain(..).step_by(3).collect();
-    Ok(whole
-        .into_iter()
-        .zip(unstable.into_iter().zip(counts))
-        .map(|(checks, (unstable, counts))| Learned {
-            checks,
-            rule: match options.holdout {
-                Holdout::Count => Rule::Over(threshold(counts, options.alarm_budget)),
-                Holdout::Pairs | Holdout::Off => Rule::Stable(unstable),
-            },
-        })
-        .collect())
+    let mut sets = checks.into_iter();
+    let mut learned = Vec::with_capacity(subsets.len());
+    for (unstable, counts) in unstable.into_iter().zip(counts) {
+        let (Some(whole), Some(a), Some(b)) = (sets.next(), sets.next(), sets.next()) else {
+            unreachable!("three engines per subset");
+        };
+        let rule = match options.holdout {
+            Holdout::Count => Rule::Over(threshold(counts, options.alarm_budget)),
+            Holdout::Halves => Rule::OverBoth([a, b], conformal_threshold(counts, options.alarm_budget)),
+            Holdout::Pairs | Holdout::Off => Rule::Stable(unstable),
+        };
+        learned.push(Learned { checks: whole, rule });
+    }
+    Ok(learned)
 }
 
 /// The fewest violated pairs that at most `budget` percent of `counts`
@@ -284,6 +300,17 @@ fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
     // Truncation: the allowance never exceeds the budget.
     let allowed = (counts.len() as f64 * budget / 100.0) as usize;
     counts.get(allowed).copied().unwrap_or(0)
+}
+
+/// The fewest violated pairs that at most `budget` percent of `counts` and
+/// one more count (a test run's, exchangeable with them) exceed: the
+/// `allowed` largest of `counts` may be over it, where `allowed + 1` runs
+/// of the `n + 1` are within the budget; the largest count when even one
+/// run over would exceed it (0 for no counts: any violation flags).
+fn conformal_threshold(mut counts: Vec<usize>, budget: f64) -> usize {
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
+    counts.get(over.saturating_sub(1)).copied().unwrap_or(0)
 }
 
 /// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
@@ -301,9 +328,22 @@ fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
     let traces = Traces::read(std::slice::from_ref(dir))?;
+    let pairs = |checks: &Checks| -> anyhow::Result<BTreeSet<(String, String)>> {
+        let result = check_traces(checks, &traces, unseen)?;
+        Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+    };
     learned
         .iter()
         .map(|l| {
+            if let Rule::OverBoth([a, b], most) = &l.rule {
+                let (a, b) = (pairs(a)?, pairs(b)?);
+                let kinds: BTreeSet<String> = if a.len() > *most && b.len() > *most {
+                    a.into_iter().chain(b).map(|(_, kind)| kind).collect()
+                } else {
+                    BTreeSet::new()
+                };
+                return Ok((kinds.is_empty(), kinds));
+            }
             let result = check_traces(&l.checks, &traces, unseen)?;
             let kinds: BTreeSet<String> = match &l.rule {
                 Rule::Stable(unstable) => result
@@ -312,6 +352,7 @@ fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -
                     .filter(|f| !unstable.contains(&(f.point.clone(), f.kind.clone())))
                     .map(|f| f.kind)
                     .collect(),
+                Rule::OverBoth(..) => unreachable!("judged above"),
                 Rule::Over(most) => {
                     let pairs: BTreeSet<(String, String)> =
                         result.findings.into_iter().map(|f| (f.point, f.kind)).collect();
@@ -329,7 +370,7 @@ fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -
 
 #[cfg(test)]
 mod tests {
-    use super::threshold;
+    use super::{conformal_threshold, threshold};
 
     #[test]
     fn the_threshold_lets_at_most_the_budget_share_of_counts_over_it() {
@@ -344,5 +385,28 @@ mod tests {
         // Everything allowed over: any violation flags.
         assert_eq!(threshold(counts, 100.0), 0);
         assert_eq!(threshold(Vec::new(), 1.0), 0);
+    }
+
+    #[test]
+    fn the_conformal_threshold_counts_the_test_run_among_the_training_runs() {
+        // 99 counts 1..=99: with the test run, 100 runs, 1% of them is one:
+        // no training count may be over the threshold, so it is the largest.
+        let counts: Vec<usize> = (1..=99).collect();
+        assert_eq!(conformal_threshold(counts.clone(), 1.0), 99);
+        // 199 counts: 200 runs, two may be over: the test run and one count.
+        let counts: Vec<usize> = (1..=199).collect();
+        assert_eq!(conformal_threshold(counts.clone(), 1.0), 198);
+        // The plain threshold lets one of 199 over too, but one of 150
+        // as well, where the conformal one lets none.
+        let counts: Vec<usize> = (1..=150).collect();
+        assert_eq!(threshold(counts.clone(), 1.0), 149);
+        assert_eq!(conformal_threshold(counts, 1.0), 150);
+        // Too few runs for the budget: the largest count.
+        assert_eq!(conformal_threshold(vec![3, 7, 5], 1.0), 7);
+        assert_eq!(conformal_threshold(Vec::new(), 1.0), 0);
+        // 20% of 5 + 1 runs: one may be over, the test run: the largest.
+        assert_eq!(conformal_threshold(vec![0, 9, 1, 0, 5], 20.0), 9);
+        // 40%: two: the test run and the largest count.
+        assert_eq!(conformal_threshold(vec![0, 9, 1, 0, 5], 40.0), 5);
     }
 }

@@ -261,6 +261,13 @@ pub enum Holdout {
     /// (program point, kind) pairs than all but the alarm budget's share of
     /// the training runs did there.
     Count,
+    /// `holdout = "halves"`: the count of [`Holdout::Count`], but a test
+    /// run is checked against each half's invariants (those the training
+    /// counts were taken against), and flagged when it violates more pairs
+    /// than the threshold against both; the threshold is the count that
+    /// all but the alarm budget's share of the training runs and the test
+    /// run itself stay within (the conformal rank).
+    Halves,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -609,9 +616,12 @@ impl ParseCx<'_> {
                 Some(RawHoldout::Mode(m)) => match m.as_str() {
                     "pairs" => Holdout::Pairs,
                     "count" => Holdout::Count,
+                    "halves" => Holdout::Halves,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
-                        format!("unknown hold-out {other:?} (expected true, false, \"pairs\" or \"count\")")
+                        format!(
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\" or \"halves\")"
+                        )
                     )),
                 },
             };
