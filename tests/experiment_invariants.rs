@@ -130,15 +130,17 @@ fn terminate_while_scoring(file: &Path) -> bool {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let scoring = stderr
-        .lines()
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let scoring = lines
+        .by_ref()
         .map_while(Result::ok)
         .any(|line| line.starts_with("experiment (loading runs of plain)"));
     if scoring {
         // SAFETY: kill with the id of a child not yet waited for.
         unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     }
+    // Read to the end: a closed pipe would stop it with SIGPIPE instead.
+    lines.for_each(drop);
     let status = child.wait().unwrap();
     if status.success() {
         return false;
