@@ -16,6 +16,8 @@
 #     builds write their records into a directory per worker, emptied
 #     between runs), JOBS at a time: wall and CPU, and the ratio;
 #  3. what the study left on disk: files and MB under work/ and report/.
+# KEEP_REPORT=DIR copies the study's report/ there (to compare two builds'
+# tables on the same study and seed).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 weft=${WEFT:-$here/target/release/weft}
@@ -50,3 +52,4 @@ awk 'NR == FNR { s = $2 + $3; next } { b = $2 + $3 } END { printf "study / bare 
 files=$(find "$dir/$program/work" "$dir/$program/report" -type f | wc -l)
 mb=$(du -sk "$dir/$program/work" "$dir/$program/report" | awk '{ s += $1 } END { print s / 1000 }')
 echo "on disk: $files files, $mb MB (work/ and report/)"
+[ -z "${KEEP_REPORT:-}" ] || cp -a "$dir/$program/report" "$KEEP_REPORT"

@@ -119,38 +119,33 @@ fn scratch_areas(work: &Path) -> Vec<PathBuf> {
 }
 
 /// Starts the study and stops it with SIGTERM once its scoring has
-/// unpacked traces into its scratch area; false when the study ended
-/// before that could be seen (its runs are stored all the same).
-fn terminate_while_scoring(file: &Path, work: &Path) -> bool {
+/// started (it said it loaded the plain builds' runs); false when the
+/// study ended before the signal (its runs are stored all the same).
+fn terminate_while_scoring(file: &Path) -> bool {
+    use std::io::BufRead as _;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["experiment", "-j", "2"])
         .arg(file)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let unpacking = || {
-        work.is_dir()
-            && scratch_areas(work)
-                .iter()
-                .any(|a| a.join("traces").read_dir().is_ok_and(|mut d| d.next().is_some()))
-    };
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "the study failed: {status}");
-            return false;
-        }
-        if unpacking() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let scoring = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.starts_with("experiment (loading runs of plain)"));
+    if scoring {
+        // SAFETY: kill with the id of a child not yet waited for.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     }
-    // SAFETY: kill with the id of a child not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    // Read to the end: a closed pipe would stop it with SIGPIPE instead.
+    lines.for_each(drop);
     let status = child.wait().unwrap();
     if status.success() {
         return false;
     }
+    assert!(scoring, "the study failed: {status}");
     assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status}");
     true
 }
@@ -161,8 +156,8 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
     let work = dir.path().join("work");
     // Its runs are stored before its scoring starts: a study that ended
     // before the signal is scored again from them until one is caught.
-    let caught = (0..10).any(|_| terminate_while_scoring(&file, &work));
-    assert!(caught, "no scoring was caught with its traces unpacked");
+    let caught = (0..10).any(|_| terminate_while_scoring(&file));
+    assert!(caught, "no scoring was caught");
     assert_eq!(
         scratch_areas(&work),
         Vec::<PathBuf>::new(),
@@ -172,7 +167,7 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
     // A stale area (its owner killed outright) goes at the next start; a
     // live one (its lock held) stays.
     let stale = work.join("scratch-stale");
-    std::fs::create_dir_all(stale.join("traces/run")).unwrap();
+    std::fs::create_dir_all(stale.join("0/cwd")).unwrap();
     std::fs::write(stale.join("lock"), "").unwrap();
     let live = work.join("scratch-live");
     std::fs::create_dir(&live).unwrap();

@@ -76,11 +76,6 @@ impl Scratch {
         dirs.clean_out()?;
         Ok(dirs)
     }
-
-    /// A directory for unpacked traces, removed with the scratch area.
-    pub fn traces(&self) -> PathBuf {
-        self.root.path().join("traces")
-    }
 }
 
 impl RunDirs {

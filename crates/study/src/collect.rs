@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::detect_invariants::{KindBreakdown, Options, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
@@ -139,10 +139,10 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 scoring.finish();
             }
             Detector::Invariants => {
-                let training: Vec<PathBuf> = training
+                let training: Vec<Arc<[u8]>> = training
                     .iter()
                     .filter_map(|(_, o)| match o {
-                        Observation::Trace(dir) => Some(dir.clone()),
+                        Observation::Trace(packed) => Some(packed.clone()),
                         _ => None,
                     })
                     .collect();

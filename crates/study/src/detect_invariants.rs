@@ -38,19 +38,18 @@
 //! point one half reached and the other did not does not generalise).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
-use weft_monitor::Monitor;
-use weft_monitor::trace::Traces;
 use weft_monitor::trace::UnseenPoints;
 use weft_monitor::trace::runs::{check_traces, learn_file};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::matrix::{FaultMatrix, Observation};
+use super::run_records::read_traces;
 use super::study::Holdout;
 use weft_run::Progress;
 
@@ -117,14 +116,14 @@ pub struct Options {
     pub alarm_budget: f64,
 }
 
-/// Scores the invariant detector. `training[i]` is the directory of the
-/// original's `i`-th training run's traces, `training_tests[i]` its test;
+/// Scores the invariant detector. `training[i]` holds the original's
+/// `i`-th training run's packed traces, `training_tests[i]` its test;
 /// `observed[row][test]` holds the original's runs (row 0), then the faulty
 /// versions' in the oracle's order.
 pub fn evaluate_invariants(
     strategy: &str,
     oracle: &FaultMatrix,
-    (training, training_tests): (&[PathBuf], &[usize]),
+    (training, training_tests): (&[Arc<[u8]>], &[usize]),
     observed: &[Vec<Observation>],
     schedule: &Schedule,
     options: Options,
@@ -211,7 +210,7 @@ fn kind_row<'a>(rows: &'a mut BTreeMap<String, KindRow>, kind: &str) -> &'a mut 
 /// and fed to the engines whose subset holds it (with hold-out, also to
 /// the engine of the subset's half that holds it).
 fn learn_all(
-    training: &[PathBuf],
+    training: &[Arc<[u8]>],
     subsets: &[TrainingSet],
     options: Options,
     progress: &Progress,
@@ -236,9 +235,9 @@ fn learn_all(
         ..Config::default()
     };
     let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
-    for (run, dir) in training.iter().enumerate() {
+    for (run, packed) in training.iter().enumerate() {
         progress.step();
-        let traces = Traces::read(std::slice::from_ref(dir))?;
+        let traces = read_traces(packed)?;
         engines
             .par_iter_mut()
             .zip(&parts)
@@ -254,8 +253,8 @@ fn learn_all(
     // Per subset, the pairs each of its runs violated against the other half.
     let mut counts = vec![Vec::new(); subsets.len()];
     if holdout {
-        for (run, dir) in training.iter().enumerate() {
-            let traces = Traces::read(std::slice::from_ref(dir))?;
+        for (run, packed) in training.iter().enumerate() {
+            let traces = read_traces(packed)?;
             // A run of one half is checked against the other half's set.
             let found: Vec<(usize, Unstable)> = parts
                 .par_iter()
@@ -322,12 +321,12 @@ fn sibling(e: usize) -> usize {
 /// otherwise each set's rule decides, and the kinds it reports are those of
 /// the findings that counted.
 fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -> anyhow::Result<Verdicts> {
-    let dir = match observed {
-        Observation::Trace(dir) => dir,
+    let packed = match observed {
+        Observation::Trace(packed) => packed,
         Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
-    let traces = Traces::read(std::slice::from_ref(dir))?;
+    let traces = read_traces(packed)?;
     let pairs = |checks: &Checks| -> anyhow::Result<BTreeSet<(String, String)>> {
         let result = check_traces(checks, &traces, unseen)?;
         Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())

@@ -41,9 +41,10 @@ impl FaultMatrix {
 pub enum Observation {
     /// The run ended normally and left these ranges.
     Ranges(RangeSet),
-    /// The run ended normally; its traces are under this directory (read
-    /// when checked: traces are too big to hold for every run).
-    Trace(std::path::PathBuf),
+    /// The run ended normally and left these traces, packed and
+    /// compressed as the study database keeps them (parsed when checked:
+    /// parsed, a study's traces are too big to hold at once).
+    Trace(std::sync::Arc<[u8]>),
     /// The run crashed, hung or overflowed its output cap: any monitor
     /// notices that, so it is predicted to fail.
     Abnormal,
@@ -57,8 +58,6 @@ pub fn predict(learned: &RangeSet, observed: &Observation) -> bool {
     match observed {
         Observation::Abnormal => false,
         Observation::Ranges(ranges) => check(learned, ranges, Unseen::Violation).is_empty(),
-        Observation::Trace(dir) => {
-            unreachable!("a range strategy's run {} was loaded as a trace", dir.display())
-        }
+        Observation::Trace(_) => unreachable!("a range strategy's run was loaded as a trace"),
     }
 }

@@ -7,12 +7,15 @@
 //! bytes). Record files carry pids and creation times, so keeping them
 //! byte for byte would make every run's blob unique; the set is what the
 //! range detector reads. Traces (the invariant detector's records) are
-//! kept as files, packed into one blob per run and unpacked when scored.
+//! kept as files, packed and compressed into one blob per run, and read
+//! back in memory when scored.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use weft_monitor::Monitor;
 use weft_monitor::ranges::{Bounds, Key, Range, RangeSet};
+use weft_monitor::trace::{TraceFile, Traces};
 
 /// A run's range set as (layout, values) blobs.
 pub fn encode_ranges(set: &RangeSet) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
@@ -95,24 +98,23 @@ fn get_varint(data: &[u8], at: &mut usize) -> anyhow::Result<u64> {
     bail!("bad number in a range values blob")
 }
 
-/// Every file under `dir` (recursively, in name order) as one blob of
-/// (relative name, length, content without its trailing zeros) triples;
-/// `None` when `dir` does not exist. A trace file is mostly the unused
-/// rest of its last 1 MiB chunk: stored whole, a study's traces fill the
+/// zstd's level for packed traces: its default, fast to write and read.
+const TRACE_LEVEL: i32 = 3;
+
+/// The trace files under `out` (in [`Monitor::files`] order) as one
+/// zstd-compressed blob of (relative name, length, content without its
+/// trailing zeros) triples; `None` when the run left no `out`. A trace
+/// file is mostly the unused rest of its last 1 MiB chunk, and its samples
+/// repeat the same few values: stored whole, a study's traces fill the
 /// disk.
-pub fn pack_files(dir: &Path) -> anyhow::Result<Option<Vec<u8>>> {
-    if !dir.exists() {
+pub fn pack_traces(out: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    if !out.exists() {
         return Ok(None);
     }
     let mut blob = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let name = entry.path().strip_prefix(dir)?.to_string_lossy().into_owned();
-        let data =
-            std::fs::read(entry.path()).with_context(|| format!("cannot read {}", entry.path().display()))?;
+    for file in Traces::files(&[out.to_path_buf()])? {
+        let name = file.strip_prefix(out)?.to_string_lossy().into_owned();
+        let data = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
         let stored = &data[..data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1)];
         blob.extend_from_slice(&(name.len() as u64).to_le_bytes());
         blob.extend_from_slice(name.as_bytes());
@@ -120,46 +122,40 @@ pub fn pack_files(dir: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         blob.extend_from_slice(&(stored.len() as u64).to_le_bytes());
         blob.extend_from_slice(stored);
     }
-    Ok(Some(blob))
+    Ok(Some(zstd::encode_all(&blob[..], TRACE_LEVEL)?))
 }
 
-/// Writes `data` to a new file at `path`, then extends it with zeros to
-/// `len` bytes as a hole: the traces of a study's runs, unpacked together
-/// with their unused chunk ends written out, would not fit on disk.
-fn write_sparse(path: &Path, data: &[u8], len: usize) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut file = std::fs::File::create(path)?;
-    file.write_all(data)?;
-    file.set_len(len as u64)
-}
-
-/// Writes the files of a [`pack_files`] blob under `into`.
-pub fn unpack_files(blob: &[u8], into: &Path) -> anyhow::Result<()> {
-    let mut rest = blob;
-    std::fs::create_dir_all(into).with_context(|| format!("cannot create {}", into.display()))?;
+/// The traces of a [`pack_traces`] blob, read in memory (never written
+/// back as files), each with its name relative to the run's `out`.
+pub fn read_traces(packed: &[u8]) -> anyhow::Result<Vec<(PathBuf, TraceFile)>> {
+    if packed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let blob = zstd::decode_all(packed).context("bad packed traces (not zstd)")?;
+    let mut rest = &blob[..];
+    let mut traces = Vec::new();
     while !rest.is_empty() {
         let name_len = length(&mut rest)?;
         let name =
-            String::from_utf8(take(&mut rest, name_len)?.to_vec()).context("bad name in a records blob")?;
+            String::from_utf8(take(&mut rest, name_len)?.to_vec()).context("bad name in packed traces")?;
         let file_len = length(&mut rest)?;
         let stored_len = length(&mut rest)?;
         if stored_len > file_len {
-            bail!("bad length in a records blob");
+            bail!("bad length in packed traces");
         }
-        let path = into.join(&name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        write_sparse(&path, take(&mut rest, stored_len)?, file_len)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        // The zeros that end its last chunk, given back (as zeroed pages).
+        let mut data = vec![0u8; file_len];
+        data[..stored_len].copy_from_slice(take(&mut rest, stored_len)?);
+        let trace = Traces::parse(&data).with_context(|| format!("trace {name}"))?;
+        traces.push((PathBuf::from(name), trace));
     }
-    Ok(())
+    Ok(traces)
 }
 
 /// The first `n` bytes of `rest`, which moves past them.
 fn take<'a>(rest: &mut &'a [u8], n: usize) -> anyhow::Result<&'a [u8]> {
     if rest.len() < n {
-        bail!("truncated records blob");
+        bail!("truncated packed traces");
     }
     let (head, tail) = rest.split_at(n);
     *rest = tail;
@@ -225,28 +221,52 @@ mod tests {
         assert!(decode_ranges(&layout, &values[..values.len() - 1], "r").is_err());
     }
 
+    /// A trace file of `unit` with no point and no sample, its first
+    /// chunk never written: a header, the declarations, zeros.
+    fn empty_trace(unit: &str) -> Vec<u8> {
+        let decls = format!("unit\t{unit}\n");
+        let mut data = b"WEFTTRC\0".to_vec();
+        for word in [2u32, 0x0102_0304, 64, decls.len() as u32, 0, 4096] {
+            data.extend_from_slice(&word.to_le_bytes());
+        }
+        data.resize(64, 0);
+        data.extend_from_slice(decls.as_bytes());
+        data.resize(2 * 4096, 0);
+        data
+    }
+
     #[test]
-    fn files_survive_their_blob() {
+    fn traces_survive_their_blob_and_other_files_are_left_out() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
-        std::fs::write(dir.path().join("a/b/x.trace"), b"\x00\x01 data").unwrap();
-        std::fs::write(dir.path().join("top"), b"").unwrap();
-        // A trace's unused chunk end: trailing zeros, unpacked as a hole.
-        let mut tail = b"\x07 used".to_vec();
-        tail.resize(1 << 20, 0);
-        std::fs::write(dir.path().join("chunk.trace"), &tail).unwrap();
-        let blob = pack_files(dir.path()).unwrap().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(out.join("fork")).unwrap();
+        std::fs::write(out.join("a.1.trace"), empty_trace("a.c")).unwrap();
+        std::fs::write(out.join("fork/b.2.trace"), empty_trace("b.c")).unwrap();
+        std::fs::write(out.join("notes.txt"), b"not a trace").unwrap();
+        let blob = pack_traces(&out).unwrap().unwrap();
         assert!(
             blob.len() < 200,
-            "the chunk's zeros are not stored: {} bytes",
+            "the chunks' zeros are not stored: {} bytes",
             blob.len()
         );
-        let into = dir.path().join("copy");
-        unpack_files(&blob, &into).unwrap();
-        assert_eq!(std::fs::read(into.join("a/b/x.trace")).unwrap(), b"\x00\x01 data");
-        assert_eq!(std::fs::read(into.join("top")).unwrap(), b"");
-        assert_eq!(std::fs::read(into.join("chunk.trace")).unwrap(), tail);
-        assert!(unpack_files(&blob[..blob.len() - 3], &dir.path().join("bad")).is_err());
-        assert_eq!(pack_files(&dir.path().join("missing")).unwrap(), None);
+        let traces = read_traces(&blob).unwrap();
+        let names: Vec<_> = traces.iter().map(|(n, t)| (n.clone(), t.unit.clone())).collect();
+        assert_eq!(
+            names,
+            [
+                (PathBuf::from("a.1.trace"), "a.c".to_string()),
+                (PathBuf::from("fork/b.2.trace"), "b.c".to_string())
+            ]
+        );
+        assert!(traces.iter().all(|(_, t)| t.samples.is_empty() && !t.capped));
+        assert!(read_traces(&blob[..blob.len() - 3]).is_err());
+        assert!(read_traces(b"not zstd at all").is_err());
+        assert!(read_traces(&[]).unwrap().is_empty());
+        assert_eq!(pack_traces(&dir.path().join("missing")).unwrap(), None);
+
+        // A damaged trace is an error naming it, not a run without samples.
+        std::fs::write(out.join("a.1.trace"), b"WEFTTRC\0 cut short").unwrap();
+        let err = read_traces(&pack_traces(&out).unwrap().unwrap()).unwrap_err();
+        assert!(format!("{err:#}").contains("a.1.trace"), "{err:#}");
     }
 }

@@ -29,7 +29,7 @@ use weft_run::hex;
 /// `PRAGMA application_id` of a study database ("weft").
 pub const APPLICATION_ID: i32 = 0x7765_6674;
 /// `PRAGMA user_version`: the layout below.
-pub const FORMAT_VERSION: i32 = 2;
+pub const FORMAT_VERSION: i32 = 3;
 /// How long results may wait in an open transaction.
 const COMMIT_EVERY: Duration = Duration::from_secs(1);
 

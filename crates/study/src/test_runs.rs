@@ -19,7 +19,7 @@ use super::exec::Ctx;
 use super::fsops::{copy_into, recreate};
 use super::jobs::Arm;
 use super::matrix::Observation;
-use super::run_records::{decode_ranges, encode_ranges, pack_files, unpack_files};
+use super::run_records::{decode_ranges, encode_ranges, pack_traces};
 use super::store::{Finished, Kept, RunId, Timings};
 use super::study::Detector;
 use weft_run::{Execution, RECORD_VERSION, RunRecord, execute};
@@ -174,14 +174,14 @@ impl Ctx<'_> {
             }
             Detector::Invariants => Kept {
                 layout: None,
-                records: pack_files(out)?,
+                records: pack_traces(out)?,
             },
         })
     }
 
     /// The finished result of a run and what its monitor saw in it;
     /// fails when the run is missing or stale, or left a broken record.
-    /// An invariant strategy's traces are unpacked into the scratch area.
+    /// An invariant strategy's traces stay packed (as stored) until checked.
     pub fn load_run(
         &self,
         arm: Arm,
@@ -205,11 +205,7 @@ impl Ctx<'_> {
         }
         let observation = match (record.abnormal, kept) {
             (Some(_), _) => Observation::Abnormal,
-            (None, kept) if traced => {
-                let dir = self.scratch.traces().join(name.to_string());
-                unpack_files(kept.records.as_deref().unwrap_or_default(), &dir)?;
-                Observation::Trace(dir)
-            }
+            (None, kept) if traced => Observation::Trace(kept.records.unwrap_or_default().into()),
             (
                 None,
                 Kept {
