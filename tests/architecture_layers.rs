@@ -2,7 +2,8 @@
 //! on" cell must be what `cargo metadata` says of that crate, and every
 //! crate may depend only on crates in rows above its own (the table is
 //! lowest first). A new crate or dependency therefore fails this test until
-//! the table says it.
+//! the table says it. And no library crate finds the program that hosts
+//! it: only the CLI may say which executable is weft.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -125,4 +126,30 @@ fn layer_table_matches_cargo_metadata() {
         );
         above.insert(row.name.strip_prefix("weft-").unwrap_or(&row.name).to_string());
     }
+}
+
+/// `std::env::current_exe` in a library names whatever program hosts it (a
+/// test binary, another tool), not weft: the CLI passes weft's path down.
+#[test]
+fn no_library_crate_locates_its_own_executable() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let (mut scanned, mut callers) = (0, Vec::new());
+    for entry in walkdir::WalkDir::new(&crates) {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "rs")
+            && !path.components().any(|c| c.as_os_str() == "target")
+        {
+            let text = std::fs::read_to_string(path).unwrap();
+            scanned += 1;
+            if text.contains("current_exe") {
+                callers.push(path.strip_prefix(&crates).unwrap().display().to_string());
+            }
+        }
+    }
+    assert!(scanned > 50, "only {scanned} source files found under crates/");
+    assert!(
+        callers.is_empty(),
+        "library crates calling current_exe: {callers:?}"
+    );
 }

@@ -8,6 +8,11 @@ use std::process::Command;
 
 use weft::experiment::{Study, run_local};
 
+/// The weft executable the studies name (`$WEFT`, the default weaver).
+fn weft() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_weft"))
+}
+
 /// A private copy of the fixture (the study writes beside its file).
 fn fixture() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -27,7 +32,7 @@ fn fixture() -> (tempfile::TempDir, PathBuf) {
 fn tiny_study_matrices_and_cache() {
     let (_dir, file) = fixture();
     let study = Study::load(&file).unwrap();
-    let (results, stats) = run_local(&study, 2).unwrap();
+    let (results, stats) = run_local(&study, 2, weft()).unwrap();
     // v1 doubles the 7th term (n >= 7 differs); v2 hangs on n = 5.
     assert_eq!(results.oracle.tests, ["n3", "n5", "n6", "n7", "n10", "file"]);
     assert_eq!(
@@ -52,7 +57,7 @@ fn tiny_study_matrices_and_cache() {
     assert!(results.instrumentation_changes[0].1.is_empty());
 
     // A second execution redoes nothing and gives the same results.
-    let (again, stats) = run_local(&study, 2).unwrap();
+    let (again, stats) = run_local(&study, 2, weft()).unwrap();
     assert_eq!((stats.built, stats.ran), (0, 0));
     assert_eq!((stats.builds_reused, stats.runs_reused), (6, 36));
     assert_eq!(again.evaluations, results.evaluations);
@@ -63,7 +68,7 @@ fn tiny_study_matrices_and_cache() {
         .replace("-DFAULTY_HANG", "-DFAULTY_HANG -DUNUSED");
     std::fs::write(&file, text).unwrap();
     let study = Study::load(&file).unwrap();
-    let (_, stats) = run_local(&study, 2).unwrap();
+    let (_, stats) = run_local(&study, 2, weft()).unwrap();
     assert_eq!((stats.built, stats.ran), (2, 12));
 }
 
@@ -84,7 +89,7 @@ fn strategies_built_and_run_alike_share_builds_and_runs() {
     std::fs::write(&file, text).unwrap();
     let study = Study::load(&file).unwrap();
     assert_eq!((study.runs_of(0), study.runs_of(1), study.runs_of(2)), (0, 0, 2));
-    let (results, stats) = run_local(&study, 2).unwrap();
+    let (results, stats) = run_local(&study, 2, weft()).unwrap();
     // plain, HAND (shared by SAME) and OTHER: 3 arms x 3 versions x 6 tests.
     assert_eq!((stats.built, stats.ran), (9, 54));
     assert_eq!(results.evaluations[1].strategy, "SAME");
@@ -96,8 +101,8 @@ fn strategies_built_and_run_alike_share_builds_and_runs() {
 fn results_are_deterministic_for_a_seed() {
     let (_a, fa) = fixture();
     let (_b, fb) = fixture();
-    let ra = run_local(&Study::load(&fa).unwrap(), 1).unwrap().0;
-    let rb = run_local(&Study::load(&fb).unwrap(), 2).unwrap().0;
+    let ra = run_local(&Study::load(&fa).unwrap(), 1, weft()).unwrap().0;
+    let rb = run_local(&Study::load(&fb).unwrap(), 2, weft()).unwrap().0;
     assert_eq!(ra.evaluations, rb.evaluations);
     assert_eq!(ra.oracle, rb.oracle);
 }

@@ -47,10 +47,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 fn run_study(args: Args) -> anyhow::Result<i32> {
     let study = Study::load(&args.study)?;
+    // This very executable is the weft the study names: `$WEFT` of report
+    // commands, the default weaver, and the worker of a plan's lines.
+    let weft = std::env::current_exe().context("cannot locate the weft executable")?;
     if let Some(dir) = &args.plan {
         experiment::prepare(&study)?;
         // A plan's lines run this executable's `experiment --step`.
-        let weft = std::env::current_exe().context("cannot locate the weft executable")?;
         let worker = [weft.display().to_string(), "experiment".into(), "--step".into()];
         for file in experiment::write_plan(&study, dir, &worker)? {
             println!("{}", file.display());
@@ -58,13 +60,13 @@ fn run_study(args: Args) -> anyhow::Result<i32> {
         return Ok(0);
     }
     if let Some(id) = &args.step {
-        experiment::run_step(&study, id)?;
+        experiment::run_step(&study, id, &weft)?;
         return Ok(0);
     }
     let (results, stats) = if args.collect {
-        (experiment::collect_only(&study)?, None)
+        (experiment::collect_only(&study, &weft)?, None)
     } else {
-        let (r, s) = experiment::run_local(&study, args.jobs)?;
+        let (r, s) = experiment::run_local(&study, args.jobs, &weft)?;
         (r, Some(s))
     };
     if let Some(s) = stats {

@@ -1,7 +1,7 @@
 //! Executing a study: locally over all cores, or as a plan of shell
 //! command lines for an external engine followed by a collection.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, bail};
@@ -33,10 +33,11 @@ pub fn prepare(study: &Study) -> anyhow::Result<()> {
 }
 
 /// Executes every step here, `jobs` at a time (0 = all cores), then
-/// collects the results.
-pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheStats)> {
+/// collects the results. `weft` is the weft executable: report commands
+/// see it as `$WEFT`, and it weaves unless the study names a `weaver`.
+pub fn run_local(study: &Study, jobs: usize, weft: &Path) -> anyhow::Result<(Results, CacheStats)> {
     prepare(study)?;
-    let ctx = Ctx::new(study)?;
+    let ctx = Ctx::new(study, weft)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     let all: Vec<_> = phases(study).into_iter().filter(|p| !p.is_empty()).collect();
     for (i, phase) in all.iter().enumerate() {
@@ -71,7 +72,7 @@ pub fn run_local(study: &Study, jobs: usize) -> anyhow::Result<(Results, CacheSt
 /// `worker` is the command line, given by the caller, of a process that
 /// calls [`run_step`] with the task and the loaded study file (`weft`'s is
 /// `weft experiment --step`). Studies know no command line of their own.
-pub fn write_plan(study: &Study, dir: &std::path::Path, worker: &[String]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn write_plan(study: &Study, dir: &Path, worker: &[String]) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut files = Vec::new();
     for (i, phase) in phases(study).iter().enumerate() {
@@ -93,17 +94,20 @@ pub fn write_plan(study: &Study, dir: &std::path::Path, worker: &[String]) -> an
 }
 
 /// Executes one task of a plan (a line: a step, or the runs of a build),
-/// its runs' results going to the task's own shard.
-pub fn run_step(study: &Study, id: &str) -> anyhow::Result<()> {
+/// its runs' results going to the task's own shard. `weft` is the weft
+/// executable, as for [`run_local`].
+pub fn run_step(study: &Study, id: &str, weft: &Path) -> anyhow::Result<()> {
     let jobs = parse_task(study, id)?;
-    let ctx = Ctx::for_step(study, id)?;
+    let ctx = Ctx::for_step(study, id, weft)?;
     for job in jobs {
         ctx.execute(job)?;
     }
     ctx.store.flush()
 }
 
-/// Collects the results of a plan executed elsewhere.
-pub fn collect_only(study: &Study) -> anyhow::Result<Results> {
-    collect(&Ctx::new(study)?)
+/// Collects the results of a plan executed elsewhere; `weft` is the weft
+/// executable, as for [`run_local`] (collecting checks that no run is
+/// stale, and the keys of woven builds and reports hash it).
+pub fn collect_only(study: &Study, weft: &Path) -> anyhow::Result<Results> {
+    collect(&Ctx::new(study, weft)?)
 }

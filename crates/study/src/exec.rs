@@ -30,10 +30,11 @@ const SOLVER_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Ctx<'a> {
     pub study: &'a Study,
     pub counters: Counters,
-    /// This very executable (`$WEFT` of report commands).
+    /// The weft executable the caller names (`$WEFT` of report commands;
+    /// built-in report making depends on its hash).
     pub weft: PathBuf,
-    /// The weft whose code weaves: the study's `weaver`, or this
-    /// executable (which weaves in process). Build keys hash it.
+    /// The weft whose code weaves: the study's `weaver`, or the weft
+    /// executable (whose code weaves in process). Build keys hash it.
     weaver: PathBuf,
     source_hash: OnceLock<String>,
     weft_hash: OnceLock<String>,
@@ -67,17 +68,18 @@ fn claim_work_dir(study: &Study) -> anyhow::Result<()> {
 impl<'a> Ctx<'a> {
     /// The context of a whole execution or collection: runs go to the
     /// study database, into which the shards of `--step` processes are
-    /// merged first.
-    pub fn new(study: &'a Study) -> anyhow::Result<Ctx<'a>> {
+    /// merged first. `weft` is the weft executable: a library cannot tell
+    /// which program hosts it, so the caller says.
+    pub fn new(study: &'a Study, weft: &Path) -> anyhow::Result<Ctx<'a>> {
         claim_work_dir(study)?;
         let store = Store::open(&study.work_dir.join(DATABASE))?;
         store.merge_shards(&study.work_dir.join(SHARDS))?;
-        Ctx::with_store(study, store)
+        Ctx::with_store(study, store, weft)
     }
 
     /// The context of one `--step` process: its runs go to a shard of
     /// their own, named after the step.
-    pub fn for_step(study: &'a Study, step: &str) -> anyhow::Result<Ctx<'a>> {
+    pub fn for_step(study: &'a Study, step: &str, weft: &Path) -> anyhow::Result<Ctx<'a>> {
         claim_work_dir(study)?;
         let name: String = step
             .chars()
@@ -94,11 +96,11 @@ impl<'a> Ctx<'a> {
             &study.work_dir.join(SHARDS).join(shard),
             &study.work_dir.join(DATABASE),
         )?;
-        Ctx::with_store(study, store)
+        Ctx::with_store(study, store, weft)
     }
 
-    fn with_store(study: &'a Study, store: Store) -> anyhow::Result<Ctx<'a>> {
-        let weft = std::env::current_exe().context("cannot locate the weft executable")?;
+    fn with_store(study: &'a Study, store: Store, weft: &Path) -> anyhow::Result<Ctx<'a>> {
+        let weft = weft.to_path_buf();
         Ok(Ctx {
             scratch: Scratch::new(&study.work_dir, "weft experiment")?,
             store,
@@ -166,7 +168,7 @@ impl<'a> Ctx<'a> {
         Ok(h)
     }
 
-    /// The hash of this executable (built-in report making depends on it).
+    /// The hash of the weft executable (built-in report making depends on it).
     pub fn weft_hash(&self) -> anyhow::Result<String> {
         self.hashed_once(&self.weft_hash, &self.weft)
     }
