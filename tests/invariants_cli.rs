@@ -201,4 +201,42 @@ fn bad_input_is_refused_with_the_file_named() {
         "{:?}",
         text(&out)
     );
+    // A bad run after a violating one: the check is refused whole, in text
+    // and JSON alike, rather than reporting the runs before it.
+    let learned = tmp.path().join("learned.json");
+    let out = weft(&[
+        "invariants",
+        "learn",
+        "-o",
+        learned.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let odd = runs.join("odd");
+    for json in [false, true] {
+        let mut args = vec!["invariants", "check", "--learned", learned.to_str().unwrap()];
+        args.extend(json.then_some("--json"));
+        let mut good = args.clone();
+        good.extend([odd.to_str().unwrap(), run.to_str().unwrap()]);
+        let out = weft(&good);
+        assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+        if json {
+            // JSON lines: one object per run, in order.
+            let lines: Vec<serde_json::Value> = text(&out)
+                .0
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(lines.len(), 2, "{:?}", text(&out));
+            assert_eq!(lines[0]["run"], odd.to_str().unwrap());
+            assert!(!lines[0]["findings"].as_array().unwrap().is_empty());
+            assert_eq!(lines[1]["findings"], serde_json::json!([]));
+        }
+        args.extend([odd.to_str().unwrap(), cut.to_str().unwrap()]);
+        let out = weft(&args);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("cut.trace"), "{stderr}");
+        assert_eq!(stdout, "", "json: {json}");
+    }
 }

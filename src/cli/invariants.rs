@@ -16,8 +16,8 @@ use anyhow::{Context, bail};
 use weft_invariants::daikon::{DtraceReader, DtraceWriter, Invocations, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
 use weft_monitor::trace::points::FileView;
-use weft_monitor::trace::runs::{check, learn, named_files};
-use weft_monitor::trace::{RunCheck, UnseenPoints, open_trace};
+use weft_monitor::trace::runs::{check_runs, learn, named_files};
+use weft_monitor::trace::{RunCheck, RunsCheck, UnseenPoints, open_trace};
 
 use super::files::{replace_file, replace_with};
 use super::report::{self, Format, print};
@@ -120,7 +120,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             runs,
             json,
             unseen_points,
-        } => check_runs(&learned, &runs, json, unseen_points),
+        } => check_learned(&learned, &runs, json, unseen_points),
         Command::Export { inputs, output } => {
             let files = named_files(&inputs)?;
             replace_with(
@@ -192,7 +192,7 @@ impl report::Report for Report {
     }
 }
 
-fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints) -> anyhow::Result<i32> {
+fn check_learned(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints) -> anyhow::Result<i32> {
     let text =
         std::fs::read_to_string(learned).with_context(|| format!("cannot read {}", learned.display()))?;
     let report: Report = serde_json::from_str(&text).with_context(|| {
@@ -201,73 +201,91 @@ fn check_runs(learned: &Path, runs: &[PathBuf], json: bool, unseen: UnseenPoints
             learned.display()
         )
     })?;
-    let checks = Checks::new(report);
-    let mut failed = 0;
-    let mut foreign = 0;
-    for run in runs {
-        let files = named_files(std::slice::from_ref(run))?;
-        let result = check(&checks, &files, unseen)?;
-        failed += usize::from(!result.passes());
-        if result.unseen_points > 0 {
-            let shared = result.points - result.unseen_points;
-            eprintln!(
-                "{}: reached {} points no training run reached; shares {shared} of its {} points with them{}",
-                run.display(),
-                result.unseen_points,
-                result.points,
-                if shared == 0 {
-                    " (a run of another program, or its files were renamed?)"
-                } else {
-                    ""
-                }
-            );
-            foreign += usize::from(shared == 0);
-        }
-        if json {
-            println!(
-                "{}",
-                serde_json::json!({"run": run, "samples": result.samples, "findings": result.findings})
-            );
-        } else {
-            print_check(run, &result);
-        }
+    let checked = check_runs(&Checks::new(report), runs, unseen)?;
+    for (run, result) in &checked.runs {
+        warn_unseen(run, result);
     }
-    if !json {
-        println!(
-            "{failed} of {} runs violate the {} learned invariants",
-            runs.len(),
-            checks.len()
-        );
-    }
+    print(&checked, Format::from_json_flag(json))?;
+    let foreign = checked.foreign();
     if foreign > 0 {
         bail!(
             "{foreign} of {} runs share no program point with the training runs",
             runs.len()
         );
     }
-    Ok(i32::from(failed > 0))
+    Ok(i32::from(checked.failed() > 0))
 }
 
-fn print_check(run: &Path, result: &RunCheck) {
-    if result.passes() {
+/// Says on stderr how many points a run reached that no training run did.
+fn warn_unseen(run: &Path, result: &RunCheck) {
+    if result.unseen_points == 0 {
         return;
     }
-    println!("{}: {} findings", run.display(), result.findings.len());
+    let shared = result.points - result.unseen_points;
+    eprintln!(
+        "{}: reached {} points no training run reached; shares {shared} of its {} points with them{}",
+        run.display(),
+        result.unseen_points,
+        result.points,
+        if shared == 0 {
+            " (a run of another program, or its files were renamed?)"
+        } else {
+            ""
+        }
+    );
+}
+
+/// Checked runs print as each failing run's findings and a count of the
+/// failing runs, or as JSON lines: one object per run.
+impl report::Report for RunsCheck {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for (run, result) in &self.runs {
+            write_check(out, run, result)?;
+        }
+        writeln!(
+            out,
+            "{} of {} runs violate the {} learned invariants",
+            self.failed(),
+            self.runs.len(),
+            self.invariants
+        )
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(self
+            .runs
+            .iter()
+            .map(|(run, r)| serde_json::json!({"run": run, "samples": r.samples, "findings": r.findings}))
+            .collect())
+    }
+
+    fn json_lines(&self) -> bool {
+        true
+    }
+}
+
+fn write_check(out: &mut dyn Write, run: &Path, result: &RunCheck) -> std::io::Result<()> {
+    if result.passes() {
+        return Ok(());
+    }
+    writeln!(out, "{}: {} findings", run.display(), result.findings.len())?;
     for f in &result.findings {
         if f.kind == weft_monitor::trace::unseen::UNSEEN_KIND {
             // A point no training run reached: no values to show.
-            println!("  {}: {}  ({} samples)", f.point, f.invariant, f.count);
+            writeln!(out, "  {}: {}  ({} samples)", f.point, f.invariant, f.count)?;
             continue;
         }
         let witness: Vec<String> = f.witness.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        println!(
+        writeln!(
+            out,
             "  {}: {}  ({} samples; first: {})",
             f.point,
             f.invariant,
             f.count,
             witness.join(", ")
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// Writes the samples of `files` as one .dtrace stream, each point

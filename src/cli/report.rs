@@ -11,6 +11,13 @@ pub trait Report {
     fn text(&self, out: &mut dyn Write) -> io::Result<()>;
     /// The finding as one JSON value.
     fn json(&self) -> anyhow::Result<serde_json::Value>;
+    /// Whether `--json` prints JSON lines: each element of [`Report::json`]
+    /// (an array) compactly on a line of its own, the form of a command
+    /// that reports one object per input, rather than the value
+    /// pretty-printed.
+    fn json_lines(&self) -> bool {
+        false
+    }
 }
 
 /// Which form [`print`] writes.
@@ -34,6 +41,14 @@ pub fn print(report: &dyn Report, format: Format) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     match format {
         Format::Text => report.text(&mut out)?,
+        Format::Json if report.json_lines() => match report.json()? {
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    writeln!(out, "{item}")?;
+                }
+            }
+            one => writeln!(out, "{one}")?,
+        },
         Format::Json => writeln!(out, "{:#}", report.json()?)?,
     }
     out.flush()?;

@@ -1,11 +1,14 @@
 //! `weft select`.
 
+use std::io::Write;
 use std::path::PathBuf;
 
-use crate::engine::{EngineError, Host, Tuple, select_chain};
-use crate::joinpoint::{JoinPoint, Value, catalogue};
+use crate::engine::{EngineError, Match, describe_matches};
+use crate::joinpoint::Value;
 use crate::output::{Selection, scan};
 use crate::program::Program;
+
+use super::report::{self, Format, print};
 
 /// List the join points a select chain matches, e.g.
 /// `weft select 'function{"main"}.loop' src/`.
@@ -26,8 +29,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let entries = scan(&args.paths, &Selection::new(&[], &[])?)?;
     let mut program = Program::load(&entries, None)?;
-    let tuples = match select_chain(&args.chain, &mut program) {
-        Ok(tuples) => tuples,
+    let matches = match describe_matches(&args.chain, &mut program) {
+        Ok(matches) => Matches(matches),
         Err(EngineError::Aspect(diagnostics)) => {
             eprint!("{diagnostics}");
             return Ok(2);
@@ -37,60 +40,44 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(1);
         }
     };
-    let mut json = Vec::new();
-    for tuple in &tuples {
-        let Some((_, jp)) = tuple.last() else { continue };
-        let attributes = attributes(&mut program, jp);
-        if args.json {
-            json.push(tuple_json(&mut program, tuple, attributes));
-        } else {
-            println!("{}", line(jp, &attributes));
-        }
-    }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&json)?);
-    } else {
-        eprintln!("{} match(es)", tuples.len());
+    let format = Format::from_json_flag(args.json);
+    print(&matches, format)?;
+    if format == Format::Text {
+        eprintln!("{} match(es)", matches.0.len());
     }
     Ok(0)
 }
 
-/// Every attribute of the join point's kind that has a value here.
-fn attributes(host: &mut dyn Host, jp: &JoinPoint) -> Vec<(&'static str, Value)> {
-    let Some(spec) = catalogue::kind(jp.kind) else {
-        return Vec::new();
-    };
-    spec.all_attributes()
-        .filter_map(|a| host.attribute(jp, a.name).ok().map(|v| (a.name, named(host, v))))
-        .collect()
-}
+/// What a chain matched: one line per match, or a JSON array of
+/// `{"kind", "attributes", "tuple": {name: {kind, file, line}}}`.
+struct Matches(Vec<Match>);
 
-/// `value` with each join point that has a name shown as its name (a
-/// loop's `state` lists its variables), the others as `<kind>`.
-fn named(host: &mut dyn Host, value: Value) -> Value {
-    match value {
-        Value::JoinPoint(jp) => match host.attribute(&jp, "name") {
-            Ok(Value::Str(name)) if !name.is_empty() => Value::Str(name),
-            _ => Value::JoinPoint(jp),
-        },
-        Value::List(items) => Value::List(items.into_iter().map(|v| named(host, v)).collect()),
-        other => other,
+impl report::Report for Matches {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for m in &self.0 {
+            writeln!(out, "{}", line(m))?;
+        }
+        Ok(())
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(self.0.iter().map(match_json).collect())
     }
 }
 
 /// `file:line: kind name=… rank=…`; the code itself is left out.
-fn line(jp: &JoinPoint, attributes: &[(&'static str, Value)]) -> String {
-    let get = |name: &str| attributes.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
-    let place = match (get("file"), get("line")) {
+fn line(m: &Match) -> String {
+    let place = match (m.attribute("file"), m.attribute("line")) {
         (Some(Value::Str(file)), Some(Value::Int(line))) => format!("{file}:{line}"),
         _ => "<program>".to_string(),
     };
-    let shown: Vec<String> = attributes
+    let shown: Vec<String> = m
+        .attributes
         .iter()
         .filter(|(n, _)| !matches!(*n, "file" | "line" | "code"))
         .map(|(n, v)| format!("{n}={}", text(v)))
         .collect();
-    format!("{place}: {} {}", jp.kind, shown.join(" "))
+    format!("{place}: {} {}", m.joinpoint.kind, shown.join(" "))
 }
 
 fn text(value: &Value) -> String {
@@ -117,21 +104,20 @@ fn json_value(value: &Value) -> serde_json::Value {
     }
 }
 
-/// `{"kind", "attributes", "tuple": {name: {file, line}}}`.
-fn tuple_json(host: &mut dyn Host, tuple: &Tuple, attributes: Vec<(&str, Value)>) -> serde_json::Value {
-    let mut steps = serde_json::Map::new();
-    for (name, jp) in tuple {
-        let file = host.attribute(jp, "file").unwrap_or(Value::Null);
-        let line = host.attribute(jp, "line").unwrap_or(Value::Null);
-        steps.insert(
-            name.clone(),
-            serde_json::json!({ "kind": jp.kind, "file": json_value(&file), "line": json_value(&line) }),
-        );
-    }
-    let kind = tuple.last().map_or("", |(_, jp)| jp.kind);
-    let attributes: serde_json::Map<String, serde_json::Value> = attributes
+/// `{"kind", "attributes", "tuple": {name: {kind, file, line}}}`.
+fn match_json(m: &Match) -> serde_json::Value {
+    let steps: serde_json::Map<String, serde_json::Value> = m
+        .steps
+        .iter()
+        .map(|s| {
+            let step = serde_json::json!({ "kind": s.kind, "file": json_value(&s.file), "line": json_value(&s.line) });
+            (s.name.clone(), step)
+        })
+        .collect();
+    let attributes: serde_json::Map<String, serde_json::Value> = m
+        .attributes
         .iter()
         .map(|(n, v)| (n.to_string(), json_value(v)))
         .collect();
-    serde_json::json!({ "kind": kind, "attributes": attributes, "tuple": steps })
+    serde_json::json!({ "kind": m.joinpoint.kind, "attributes": attributes, "tuple": steps })
 }

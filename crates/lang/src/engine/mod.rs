@@ -11,6 +11,7 @@ mod host;
 mod interpreter;
 mod json;
 mod laraobject;
+mod matches;
 mod names;
 mod select;
 mod shared_host;
@@ -20,6 +21,7 @@ mod translate_expr;
 pub use error::EngineError;
 pub use host::{Host, HostError, InsertAt};
 pub use interpreter::{run, run_collected};
+pub use matches::{Match, Step, describe_matches};
 pub use select::{Tuple, join, select};
 
 use crate::Limits;

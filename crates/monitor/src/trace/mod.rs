@@ -25,6 +25,6 @@ pub mod unseen;
 
 pub use monitor::Traces;
 pub use record::{Sample, TraceFile, TraceHead, open_trace, read_trace};
-pub use runs::{Finding, RunCheck, TraceError, TraceRun, check, discover_runs, learn};
+pub use runs::{Finding, RunCheck, RunsCheck, TraceError, TraceRun, check, check_runs, discover_runs, learn};
 pub use spec::{Layout, PointDecl, PointKind, TraceSpec, TracedVar, VarDecl, VarKind};
 pub use unseen::UnseenPoints;

@@ -159,6 +159,46 @@ impl RunCheck {
     }
 }
 
+/// What checking several runs against one set of learned invariants
+/// found, run by run in the order given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunsCheck {
+    /// How many invariants were checked.
+    pub invariants: usize,
+    /// Each run (a directory or a trace file) and what checking it found.
+    pub runs: Vec<(PathBuf, RunCheck)>,
+}
+
+impl RunsCheck {
+    /// How many runs violated something learned.
+    pub fn failed(&self) -> usize {
+        self.runs.iter().filter(|(_, r)| !r.passes()).count()
+    }
+
+    /// How many runs share no program point with the training runs: runs
+    /// of another program, or whose files were renamed.
+    pub fn foreign(&self) -> usize {
+        self.runs
+            .iter()
+            .filter(|(_, r)| r.unseen_points > 0 && r.unseen_points == r.points)
+            .count()
+    }
+}
+
+/// Checks each of `runs` (a directory of trace files or one trace file, see
+/// [`named_files`]) against `checks`, as [`check`] does.
+pub fn check_runs(checks: &Checks, runs: &[PathBuf], unseen: UnseenPoints) -> Result<RunsCheck, TraceError> {
+    let mut checked = Vec::with_capacity(runs.len());
+    for run in runs {
+        let files = named_files(std::slice::from_ref(run))?;
+        checked.push((run.clone(), check(checks, &files, unseen)?));
+    }
+    Ok(RunsCheck {
+        invariants: checks.len(),
+        runs: checked,
+    })
+}
+
 /// Checks every sample of `files` against `checks`, streaming each file;
 /// `unseen` says which points training never sampled are findings when
 /// reached.
