@@ -9,15 +9,15 @@
 //! the training runs: another program, or its files renamed), so that a
 //! broken trace is never taken for a faulty run.
 
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use weft_invariants::daikon::{DtraceReader, DtraceWriter, Invocations, feed};
 use weft_invariants::{Checks, Config, Engine, Report};
-use weft_monitor::trace::points::FileView;
-use weft_monitor::trace::runs::{check_runs, learn, named_files};
-use weft_monitor::trace::{RunCheck, RunsCheck, UnseenPoints, open_trace};
+use weft_monitor::Monitor;
+use weft_monitor::trace::daikon::{DTRACE_MARK, export, learn_inputs};
+use weft_monitor::trace::runs::check_runs;
+use weft_monitor::trace::{RunCheck, RunsCheck, Traces, UnseenPoints};
 
 use super::files::{replace_file, replace_with};
 use super::report::{self, Format, print};
@@ -83,9 +83,6 @@ pub enum Command {
     },
 }
 
-/// The first line of the .dtrace files weft writes: how it knows its own.
-const DTRACE_MARK: &str = "// Daikon trace written by weft";
-
 fn parse_limit(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(l) if (0.0..1.0).contains(&l) => Ok(l),
@@ -106,7 +103,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             json,
             conf_limit,
         } => {
-            let report = learn_inputs(&inputs, conf_limit)?;
+            let report = learn_report(&inputs, conf_limit)?;
             if let Some(output) = output {
                 replace_file(&output, &report.to_json(), "set of learned invariants", |old| {
                     serde_json::from_str::<Report>(old).is_ok()
@@ -122,7 +119,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             unseen_points,
         } => check_learned(&learned, &runs, json, unseen_points),
         Command::Export { inputs, output } => {
-            let files = named_files(&inputs)?;
+            let files = Traces::files_each(&inputs)?;
             replace_with(
                 &output,
                 "Daikon trace written by weft",
@@ -135,49 +132,21 @@ fn execute(command: Command) -> anyhow::Result<i32> {
     }
 }
 
-fn is_daikon(path: &Path) -> bool {
-    path.extension().is_some_and(|x| x == "dtrace" || x == "decls")
-}
-
-fn learn_inputs(inputs: &[PathBuf], conf_limit: f64) -> anyhow::Result<Report> {
+/// Learns from `inputs` (see `daikon::learn_inputs`), saying on stderr how
+/// many samples it learned from and whether a trace was capped.
+fn learn_report(inputs: &[PathBuf], conf_limit: f64) -> anyhow::Result<Report> {
     let mut engine = Engine::new(Config {
         conf_limit,
         ..Config::default()
     });
-    let (daikon, weft): (Vec<PathBuf>, Vec<PathBuf>) = inputs.iter().cloned().partition(|p| is_daikon(p));
-    let mut samples = 0;
-    if !daikon.is_empty() {
-        samples += feed_daikon(&mut engine, &daikon)?;
+    let fed = learn_inputs(&mut engine, inputs)?;
+    if fed.capped {
+        eprintln!(
+            "warning: a trace reached its size cap (WEFT_TRACE_MAX_MB); later samples were not recorded"
+        );
     }
-    if !weft.is_empty() {
-        let fed = learn(&mut engine, &named_files(&weft)?)?;
-        samples += fed.samples;
-        if fed.capped {
-            eprintln!(
-                "warning: a trace reached its size cap (WEFT_TRACE_MAX_MB); later samples were not recorded"
-            );
-        }
-    }
-    eprintln!("learned from {samples} samples");
+    eprintln!("learned from {} samples", fed.samples);
     Ok(engine.finish())
-}
-
-/// Feeds Daikon files in order: declarations carry over from one file to
-/// the next, so a .decls file may precede the .dtrace files using it.
-fn feed_daikon(engine: &mut Engine, files: &[PathBuf]) -> anyhow::Result<u64> {
-    let open = |p: &PathBuf| {
-        std::fs::File::open(p)
-            .map(BufReader::new)
-            .with_context(|| format!("cannot read {}", p.display()))
-    };
-    let mut reader = DtraceReader::new(open(&files[0])?, files[0].display().to_string());
-    let mut invocations = Invocations::default();
-    let mut samples = feed(engine, &mut reader, &mut invocations)?;
-    for file in &files[1..] {
-        reader = reader.then(open(file)?, file.display().to_string());
-        samples += feed(engine, &mut reader, &mut invocations)?;
-    }
-    Ok(samples)
 }
 
 /// A set of learned invariants prints as its text (`Display`) or as the
@@ -284,39 +253,6 @@ fn write_check(out: &mut dyn Write, run: &Path, result: &RunCheck) -> std::io::R
             f.count,
             witness.join(", ")
         )?;
-    }
-    Ok(())
-}
-
-/// Writes the samples of `files` as one .dtrace stream, each point
-/// declared once, before its first sample. Exits carry their invocation's
-/// nonce, from which Daikon derives `orig(x)` itself.
-fn export(files: &[PathBuf], out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "{DTRACE_MARK}")?;
-    let mut writer = DtraceWriter::new(out);
-    let mut declared = std::collections::HashSet::new();
-    for file in files {
-        let (head, samples) = open_trace(file).map_err(std::io::Error::other)?;
-        let view = FileView::for_daikon(&head.unit, &head.points);
-        let new: Vec<_> = view
-            .points
-            .iter()
-            .filter(|p| declared.insert(p.name.clone()))
-            .cloned()
-            .collect();
-        writer.decls(&new)?;
-        let mut result = Ok(());
-        view.replay(samples, |point, nonce, values| {
-            if result.is_ok() {
-                // Daikon pairs entries with exits by nonce; a point inside a
-                // function has no partner, so it carries none.
-                let decl = &view.points[point];
-                let nonce = (decl.kind != weft_invariants::PointKind::Point).then_some(nonce);
-                result = writer.sample(decl, nonce, values);
-            }
-        })
-        .map_err(|e| std::io::Error::other(format!("{}: {e}", file.display())))?;
-        result?;
     }
     Ok(())
 }

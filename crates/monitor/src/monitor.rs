@@ -60,6 +60,13 @@ pub trait Monitor {
         Self::FORMAT.files_named(inputs)
     }
 
+    /// The record files `inputs` name, each input required to name some
+    /// (see [`Format::files_each`]: a directory without records is
+    /// [`ReadError::Empty`]).
+    fn files_each(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
+        Self::FORMAT.files_each(inputs)
+    }
+
     /// The records `inputs` name, each with its file, in [`Monitor::files`]
     /// order; the first file that cannot be read is the error.
     fn read(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, Self::Record)>, ReadError> {

@@ -101,6 +101,13 @@ pub enum ReadError {
     /// byte offset).
     #[error("{}: {error}", path.display())]
     Malformed { path: PathBuf, error: RecordError },
+    /// An input that had to hold records of the monitor (see
+    /// [`Format::files_each`]) holds none.
+    #[error(
+        "{}: no .{extension} files (was the program woven with the monitor and run with WEFT_OUT set?)",
+        path.display()
+    )]
+    Empty { path: PathBuf, extension: &'static str },
 }
 
 /// Little-endian field access that reports truncation instead of panicking.
@@ -214,6 +221,25 @@ impl Format {
             } else {
                 return Err(ReadError::Missing(input.clone()));
             }
+        }
+        Ok(files)
+    }
+
+    /// The files of this monitor that `inputs` name, as
+    /// [`Format::files_named`] says, where an input naming none (a
+    /// directory without records) is [`ReadError::Empty`]: for inputs each
+    /// meant to be a run or a record, where "nothing" means a wrong path.
+    pub fn files_each(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
+        let mut files = Vec::new();
+        for input in inputs {
+            let found = self.files_named(std::slice::from_ref(input))?;
+            if found.is_empty() {
+                return Err(ReadError::Empty {
+                    path: input.clone(),
+                    extension: self.extension,
+                });
+            }
+            files.extend(found);
         }
         Ok(files)
     }

@@ -96,6 +96,18 @@ impl MonitorVisitor for Readers<'_> {
             "{}",
             M::NAME
         );
+        // Where each input must hold records, an empty directory is an
+        // error naming it, and a missing path is still `Missing`.
+        match M::files_each(std::slice::from_ref(&empty)) {
+            Err(ReadError::Empty { path, extension }) => {
+                assert_eq!((path, extension), (empty.clone(), M::FORMAT.extension))
+            }
+            other => panic!("{}: {other:?}", M::NAME),
+        }
+        assert!(matches!(
+            M::files_each(std::slice::from_ref(&missing)),
+            Err(ReadError::Missing(_))
+        ));
 
         // A file of this monitor that is only a magic: an error at its end.
         let damaged = empty.join(format!("a_c.1.{}", M::FORMAT.extension));

@@ -9,11 +9,13 @@
 //! (`runtime/weft_trace_*.h`) writes, [`samples`] streaming their samples;
 //! [`points`] shows them to the
 //! likely-invariant engine (`weft-invariants`) and [`runs`] learns from
-//! runs and checks runs, with [`unseen`] points as findings of their own.
+//! runs and checks runs, with [`unseen`] points as findings of their own;
+//! [`daikon`] learns from Daikon's files too and exports traces as one.
 //! See docs/invariants.md.
 
 pub mod aspect_api;
 pub mod by_type;
+pub mod daikon;
 pub mod layout;
 pub mod monitor;
 pub mod points;

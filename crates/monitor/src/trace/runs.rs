@@ -26,12 +26,13 @@ pub enum TraceError {
     /// files of one function).
     #[error("{file}: {error}")]
     Engine { file: PathBuf, error: EngineError },
-    /// A path that does not exist, or a directory that cannot be listed.
+    /// A path that does not exist, a directory that cannot be listed, or
+    /// one without trace files where some were expected.
     #[error(transparent)]
     Records(#[from] ReadError),
-    /// No trace file where one was expected.
-    #[error("{0}: no .trace files (was the program woven with a trace aspect and run with WEFT_OUT set?)")]
-    Empty(PathBuf),
+    /// A Daikon file that does not follow the format (its line named).
+    #[error(transparent)]
+    Daikon(#[from] weft_invariants::daikon::ReadError),
 }
 
 /// One execution's trace files (every unit and forked process).
@@ -46,27 +47,16 @@ pub struct TraceRun {
 pub fn discover_runs(dir: &Path) -> Result<Vec<TraceRun>, TraceError> {
     let runs = FORMAT.runs_in(dir).map_err(TraceError::Read)?;
     if runs.is_empty() {
-        return Err(TraceError::Empty(dir.to_path_buf()));
+        return Err(ReadError::Empty {
+            path: dir.to_path_buf(),
+            extension: FORMAT.extension,
+        }
+        .into());
     }
     Ok(runs
         .into_iter()
         .map(|(name, files)| TraceRun { name, files })
         .collect())
-}
-
-/// The trace files `inputs` name, in order (see [`Monitor::files`]); a
-/// directory holding none is
-/// [`TraceError::Empty`].
-pub fn named_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, TraceError> {
-    let mut files = Vec::new();
-    for input in inputs {
-        let found = Traces::files(std::slice::from_ref(input))?;
-        if found.is_empty() {
-            return Err(TraceError::Empty(input.clone()));
-        }
-        files.extend(found);
-    }
-    Ok(files)
 }
 
 /// Feeds every sample of `files` to `engine`, streaming each file (one
@@ -95,7 +85,7 @@ pub fn learn(engine: &mut Engine, files: &[PathBuf]) -> Result<Fed, TraceError> 
     Ok(fed)
 }
 
-/// What [`learn`] fed.
+/// What [`learn`] (or [`super::daikon::learn_inputs`]) fed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Fed {
     pub samples: u64,
@@ -186,11 +176,11 @@ impl RunsCheck {
 }
 
 /// Checks each of `runs` (a directory of trace files or one trace file, see
-/// [`named_files`]) against `checks`, as [`check`] does.
+/// [`Monitor::files_each`]) against `checks`, as [`check`] does.
 pub fn check_runs(checks: &Checks, runs: &[PathBuf], unseen: UnseenPoints) -> Result<RunsCheck, TraceError> {
     let mut checked = Vec::with_capacity(runs.len());
     for run in runs {
-        let files = named_files(std::slice::from_ref(run))?;
+        let files = Traces::files_each(std::slice::from_ref(run))?;
         checked.push((run.clone(), check(checks, &files, unseen)?));
     }
     Ok(RunsCheck {
