@@ -8,6 +8,8 @@
 //! configuration. Each configuration, built with warnings as errors, enters
 //! each of its functions exactly once and prints what the original prints.
 
+mod setup_support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,23 +55,12 @@ fn every_branch_is_read_by_some_pass() {
     assert!(health.regions.is_empty(), "{:?}", health.regions);
 }
 
+/// Builds `source` as C99 with `flags` and warnings as errors, runs it:
+/// its stdout.
 fn build_and_run(source: &Path, exe: &Path, flags: &[&str]) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        cc.status.success(),
-        "{flags:?}: {}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(exe).output().unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    let flags: Vec<&str> = ["-std=c99"].into_iter().chain(flags.iter().copied()).collect();
+    setup_support::build_strict(source, exe, &flags);
+    setup_support::run_ok(exe, &[], None).0
 }
 
 /// Weaves the fixture with `aspect` into `out`, asserts the weave

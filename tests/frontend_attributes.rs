@@ -10,6 +10,8 @@
 //! declaration is a warning), the program prints what the original
 //! prints.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -38,19 +40,13 @@ fn attributes_in_compiler_groups_are_understood_and_not_reported() {
     assert!(health.regions.is_empty(), "{:?}", health.regions);
 }
 
+/// Builds `dir/prog.c` against the fixture's headers with warnings as
+/// errors and runs it: its stdout.
 fn build_and_run(dir: &Path, exe: &Path) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I"])
-        .arg(fixture().join("include"))
-        .arg("-o")
-        .arg(exe)
-        .arg(dir.join("prog.c"))
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(exe).output().unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    let include = fixture().join("include");
+    let include = format!("-I{}", include.display());
+    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", &include]);
+    setup_support::run_ok(exe, &[], None).0
 }
 
 #[test]

@@ -7,6 +7,8 @@
 //! argument, a directive between a declarator and its body): every function is understood, and code woven
 //! around them compiles with warnings as errors and runs like the original.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -52,25 +54,15 @@ fn weave(aspect_file: &Path, out: &Path) {
     assert!(!stderr.contains("warning"), "{stderr}");
 }
 
-/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it; its
-/// stdout.
+/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it on
+/// its three inputs, its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, extra_flags: &[&str], weft_out: &Path) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror"])
-        .args(extra_flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(dir.join("prog.c"))
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(exe)
-        .args(["12 3", "7", " 4 0"])
-        .env("WEFT_OUT", weft_out)
-        .output()
-        .unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    let flags: Vec<&str> = ["-std=gnu99"]
+        .into_iter()
+        .chain(extra_flags.iter().copied())
+        .collect();
+    setup_support::build_strict(&dir.join("prog.c"), exe, &flags);
+    setup_support::run_ok(exe, &["12 3", "7", " 4 0"], Some(weft_out)).0
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //! woven around them compiles with warnings as errors and runs like the
 //! original.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -73,19 +75,11 @@ fn uses_are_read_as_their_expansion_and_never_edited_inside() {
     assert_eq!(file.node_text(left), "x / 2");
 }
 
-/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it; its
-/// stdout.
+/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it,
+/// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(exe)
-        .arg(dir.join("prog.c"))
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(exe).env("WEFT_OUT", weft_out).output().unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99"]);
+    setup_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]

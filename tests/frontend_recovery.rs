@@ -9,6 +9,8 @@
 //! warnings as errors, enters each of its functions and prints what the
 //! original prints.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,25 +53,9 @@ fn every_definition_is_understood_in_some_pass() {
 /// Builds `source` with `flags` and warnings as errors, runs it: its
 /// stdout and stderr.
 fn build_and_run(source: &Path, exe: &Path, flags: &[&str]) -> (String, String) {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror"])
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        cc.status.success(),
-        "{flags:?}: {}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(exe).output().unwrap();
-    assert!(run.status.success());
-    (
-        String::from_utf8(run.stdout).unwrap(),
-        String::from_utf8(run.stderr).unwrap(),
-    )
+    let flags: Vec<&str> = ["-std=gnu99"].into_iter().chain(flags.iter().copied()).collect();
+    setup_support::build_strict(source, exe, &flags);
+    setup_support::run_ok(exe, &[], None)
 }
 
 #[test]

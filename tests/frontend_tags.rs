@@ -7,6 +7,8 @@
 //! understood, every tag is read as written, and the program woven with
 //! ASCV3 builds with warnings as errors and prints what the original does.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -62,17 +64,11 @@ fn tags_are_read_as_written() {
     assert!(tags >= 12, "{tags} tags checked");
 }
 
+/// Builds `dir/prog.c` into `exe` with warnings as errors and runs it,
+/// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-DHIDDEN=", "-o"])
-        .arg(exe)
-        .arg(dir.join("prog.c"))
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(exe).env("WEFT_OUT", weft_out).output().unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", "-DHIDDEN="]);
+    setup_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]

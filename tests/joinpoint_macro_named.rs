@@ -7,6 +7,8 @@
 //! as a function) and the invariant tracer weave code that builds with
 //! warnings as errors and prints what the original prints.
 
+mod setup_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -35,17 +37,11 @@ fn a_macro_made_name_is_the_call_as_written() {
     assert!(!listed.contains("name=\"PREFIX\""), "{listed}");
 }
 
+/// Builds `dir/driver.c` into `exe` with warnings as errors and runs it,
+/// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(exe)
-        .arg(dir.join("driver.c"))
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(exe).env("WEFT_OUT", weft_out).output().unwrap();
-    assert!(run.status.success());
-    String::from_utf8(run.stdout).unwrap()
+    setup_support::build_strict(&dir.join("driver.c"), exe, &["-std=gnu99"]);
+    setup_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]

@@ -81,6 +81,41 @@ pub fn weave(aspect: &str, args: &[&str], output: &std::path::Path, input: &std:
     log
 }
 
+/// Compiles `source` into `exe` with gcc, warnings as errors (`-Wall
+/// -Wextra -Werror`) and `flags` (the standard among them), as the tests
+/// that build woven code do. The build must succeed.
+#[allow(dead_code)]
+pub fn build_strict(source: &std::path::Path, exe: &std::path::Path, flags: &[&str]) {
+    let cc = Command::new("gcc")
+        .args(["-Wall", "-Wextra", "-Werror"])
+        .args(flags)
+        .arg("-o")
+        .arg(exe)
+        .arg(source)
+        .output()
+        .expect("gcc runs");
+    assert!(
+        cc.status.success(),
+        "{flags:?}: {}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+}
+
+/// Runs `exe` with `args`, its records going to `weft_out` when given;
+/// it must exit 0: its standard output and standard error.
+#[allow(dead_code)]
+pub fn run_ok(exe: &std::path::Path, args: &[&str], weft_out: Option<&std::path::Path>) -> (String, String) {
+    let mut command = Command::new(exe);
+    command.args(args);
+    if let Some(dir) = weft_out {
+        command.env("WEFT_OUT", dir);
+    }
+    let run = command.output().expect("the program starts");
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{}: {stderr}", exe.display());
+    (String::from_utf8_lossy(&run.stdout).into_owned(), stderr)
+}
+
 /// Runs `weft experiment -j 2 STUDY`, which must succeed.
 #[allow(dead_code)]
 pub fn experiment(study: &std::path::Path) {
