@@ -409,6 +409,12 @@ static KINDS: &[KindSpec] = &[
                 Bool,
                 "The body reads only its parameters and locals, writes no memory and calls only such functions (itself included), output whose result is unused, or functions that never return: a call's effect and result depend on its arguments alone.",
             ),
+            attr(
+                "reads_only",
+                &["readsOnly"],
+                Bool,
+                "As `pure`, but the body may also read memory (`*p`, `p->next`, `a[i]`): it writes no memory and no variable but its locals, so no memory changes while it and its callees run, and a call's effect and result depend on its arguments and the memory they reach.",
+            ),
         ],
         actions: INSERT,
     },
