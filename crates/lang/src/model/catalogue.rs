@@ -409,6 +409,12 @@ static KINDS: &[KindSpec] = &[
                 Bool,
                 "The body reads only its parameters and locals, writes no memory and calls only such functions (itself included), output whose result is unused, or functions that never return: a call's effect and result depend on its arguments alone.",
             ),
+            attr(
+                "reads_only",
+                &["readsOnly"],
+                Bool,
+                "As `pure`, but the body may also read memory (`*p`, `p->next`, `a[i]`): it writes no memory and no variable but its locals, so no memory changes while it and its callees run, and a call's effect and result depend on its arguments and the memory they reach.",
+            ),
         ],
         actions: INSERT,
     },
@@ -692,10 +698,16 @@ static KINDS: &[KindSpec] = &[
                 "The loop's state for non-termination monitoring: the variables read by any condition in the loop, closed under the assignments in the loop that feed them (and the conditions those run under), less the variables the loop never writes, those declared inside it, and those every iteration assigns before reading them. One `var` join point per variable, its first use in the loop, in source order.",
             ),
             attr(
+                "state_cells",
+                &["stateCells"],
+                List,
+                "The memory cells in the loop's state: `*p` or `a[K]` (`K` an integer constant) that the loop's own condition reads on every evaluation and the loop writes, whose pointer or array variable the loop never assigns and whose address its function never takes. One `[key, var]` pair per cell: its text (`a[2]`, also for `a[1+1]`) and the `var` join point of its base variable in the condition.",
+            ),
+            attr(
                 "state_exact",
                 &["stateExact"],
                 Bool,
-                "The state determines the next iteration: the loop calls nothing and does not both read and write memory, so a repeated state proves it never ends.",
+                "The state determines the next iteration: the loop calls nothing and does not both read and write memory, unless every memory read and write is of a cell in `state_cells`, so a repeated state proves it never ends.",
             ),
             attr(
                 "state_unknowns",

@@ -354,9 +354,10 @@ fn function_attribute(file: &ParsedFile, f: Node<'_>, name: &str) -> Option<Valu
             Value::Int(n as i64)
         }
         "recursive" => Value::Bool(calls_itself(file, f, name_of(file, f))),
-        "pure" => Value::Bool(
+        "pure" | "reads_only" => Value::Bool(
             tree::understood(file, f)
-                && recursive_pure(file, f, name_of(file, f)).is_some_and(|c| c.inputs.is_empty()),
+                && recursive_pure(file, f, name_of(file, f), name == "reads_only")
+                    .is_some_and(|c| c.inputs.is_empty()),
         ),
         _ => return None,
     })

@@ -69,15 +69,36 @@ pub fn is_output(file: &ParsedFile, call: Node<'_>) -> bool {
 pub fn pure_callee(file: &ParsedFile, from: Node<'_>, name: &str) -> Option<Callee> {
     let root = std::iter::successors(Some(from), |n| n.parent()).last()?;
     let mut seen = Vec::new();
-    callee(file, root, name, &mut seen, false)
+    callee(file, root, name, &mut seen, Mode::default())
 }
 
 /// [`pure_callee`] for a function that may call itself, or call back a
 /// function being read (`function.pure`): such calls add no effect.
-pub fn recursive_pure(file: &ParsedFile, from: Node<'_>, name: &str) -> Option<Callee> {
+/// With `reads`, it may also read memory (`*p`, `p->next`, `a[i]`;
+/// `function.reads_only`): it still writes none, so no memory changes
+/// while it and its callees run.
+pub fn recursive_pure(file: &ParsedFile, from: Node<'_>, name: &str, reads: bool) -> Option<Callee> {
     let root = std::iter::successors(Some(from), |n| n.parent()).last()?;
     let mut seen = Vec::new();
-    callee(file, root, name, &mut seen, true)
+    callee(
+        file,
+        root,
+        name,
+        &mut seen,
+        Mode {
+            recursion: true,
+            reads,
+        },
+    )
+}
+
+/// What a callee may do besides reading its parameters and locals.
+#[derive(Debug, Default, Clone, Copy)]
+struct Mode {
+    /// Call a function being read (itself).
+    recursion: bool,
+    /// Read memory.
+    reads: bool,
 }
 
 fn callee<'t>(
@@ -85,14 +106,14 @@ fn callee<'t>(
     root: Node<'t>,
     name: &str,
     seen: &mut Vec<String>,
-    recursion: bool,
+    mode: Mode,
 ) -> Option<Callee> {
     // A function already being read (recursion) adds no effect of its own
     // (its body's are gathered where it was first met), but a loop calling
     // it may wait on a call that never returns: only `recursive_pure`
     // accepts it.
     if seen.iter().any(|s| s == name) {
-        return recursion.then(Callee::default);
+        return mode.recursion.then(Callee::default);
     }
     if seen.len() >= MAX_DEPTH {
         return None;
@@ -109,8 +130,11 @@ fn callee<'t>(
     let mut stack = vec![def.child_by_field_name("body")?];
     while let Some(n) = stack.pop() {
         match n.kind() {
+            // `NULL` is the standard headers' null pointer constant.
             "identifier"
-                if is_var_use(n, n.parent(), field_in_parent(n)) && !known.contains(file.node_text(n)) =>
+                if is_var_use(n, n.parent(), field_in_parent(n))
+                    && !known.contains(file.node_text(n))
+                    && file.node_text(n) != "NULL" =>
             {
                 return None;
             }
@@ -122,10 +146,9 @@ fn callee<'t>(
                     return None;
                 }
             }
-            "subscript_expression" | "field_expression" | "gnu_asm_expression" | "asm_statement" => {
-                return None;
-            }
-            "pointer_expression" if file.node_text(n).starts_with('*') => return None,
+            "subscript_expression" | "field_expression" if !mode.reads => return None,
+            "gnu_asm_expression" | "asm_statement" => return None,
+            "pointer_expression" if !mode.reads && file.node_text(n).starts_with('*') => return None,
             "call_expression" => {
                 let f = file.node_text(n.child_by_field_name("function")?);
                 if NORETURN.contains(&f) {
@@ -133,7 +156,7 @@ fn callee<'t>(
                 } else if f.starts_with("__VERIFIER_nondet_") {
                     out.inputs.insert(f.to_string());
                 } else if !is_output(file, n) {
-                    let inner = callee(file, root, f, seen, recursion)?;
+                    let inner = callee(file, root, f, seen, mode)?;
                     out.may_exit |= inner.may_exit;
                     out.inputs.extend(inner.inputs);
                 }

@@ -26,12 +26,17 @@ pub fn attribute(file: &ParsedFile, lp: Node<'_>, name: &str) -> Option<Value> {
 
 /// Whether `name` is one of the attributes [`state_attribute`] answers.
 pub fn is_state_attribute(name: &str) -> bool {
-    matches!(name, "state" | "state_exact" | "state_unknowns" | "has_exit")
+    matches!(
+        name,
+        "state" | "state_cells" | "state_exact" | "state_unknowns" | "has_exit"
+    )
 }
 
 /// The loop's state for non-termination monitoring (see [`super::slice`]):
 /// `state` (its variables, as the `var` join point of each one's first use
-/// in the loop), `state_exact`, `state_unknowns` and `has_exit`.
+/// in the loop), `state_cells` (its memory cells, each as its key and the
+/// `var` join point of its base variable), `state_exact`, `state_unknowns`
+/// and `has_exit`.
 pub fn state_attribute(file: &ParsedFile, index: usize, lp: Node<'_>, name: &str) -> Option<Value> {
     let state = slice(file, lp);
     Some(match name {
@@ -40,6 +45,18 @@ pub fn state_attribute(file: &ParsedFile, index: usize, lp: Node<'_>, name: &str
                 .vars
                 .iter()
                 .map(|(_, n)| Value::JoinPoint(handle("var", index, *n)))
+                .collect(),
+        ),
+        "state_cells" => Value::List(
+            state
+                .cells
+                .iter()
+                .map(|(key, base)| {
+                    Value::List(vec![
+                        Value::Str(key.clone()),
+                        Value::JoinPoint(handle("var", index, *base)),
+                    ])
+                })
                 .collect(),
         ),
         "state_exact" => Value::Bool(state.unknowns.is_empty()),

@@ -6,6 +6,7 @@
 mod assigned;
 mod attribute;
 mod callee;
+mod cells;
 mod dead_at_head;
 mod extent;
 mod loops;

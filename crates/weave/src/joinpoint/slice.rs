@@ -14,15 +14,18 @@
 //!
 //! The state *determines* the loop when nothing else feeds it: no call
 //! (its result or side effects are unknown), and no read through memory
-//! (`*p`, `a[i]`, `s.m`) in a loop that also writes memory. Only then does a
-//! repeated state prove that the loop never ends; [`LoopState::unknowns`]
-//! names what else feeds it otherwise.
+//! (`*p`, `a[i]`, `s.m`) in a loop that also writes memory, unless every
+//! read and every write of memory in the loop is of a cell in the state
+//! (`cells`: `*p` or `a[K]` at an address the loop never moves, read by its
+//! condition). Only then does a repeated state prove that the loop never
+//! ends; [`LoopState::unknowns`] names what else feeds it otherwise.
 
 use std::collections::{BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
 use super::callee::{NORETURN, is_output, pure_callee};
+use super::cells::{address_taken, cell, surely_read};
 use super::dead_at_head::dead_at_head;
 use super::tree::{field_in_parent, is_loop_kind, operator, unparenthesized};
 use super::vars::is_var_use;
@@ -34,6 +37,9 @@ pub struct LoopState<'t> {
     /// The state variables, each with its first use in the loop, in source
     /// order.
     pub vars: Vec<(String, Node<'t>)>,
+    /// The memory cells in the state (`*p`, `a[2]`), each with its base
+    /// variable's identifier in the loop's condition, in source order.
+    pub cells: Vec<(String, Node<'t>)>,
     /// What feeds the loop besides its state (calls, memory), each once.
     pub unknowns: Vec<String>,
     /// Whether the loop can end at all: a condition that is not constantly
@@ -55,6 +61,12 @@ struct Facts<'t> {
     calls: BTreeSet<String>,
     reads_memory: Option<String>,
     writes_memory: Option<String>,
+    /// Keys of the cells read and written ([`cell`]).
+    cell_reads: BTreeSet<String>,
+    cell_writes: BTreeSet<String>,
+    /// Memory read or written other than through a cell.
+    other_read: bool,
+    other_write: bool,
     exits: bool,
 }
 
@@ -63,7 +75,12 @@ pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
     let mut facts = Facts::default();
     walk(file, lp, lp, &mut facts);
     facts.exits |= !constantly_true(file, lp);
+    let cells: Vec<(String, Node<'t>)> = surely_read(file, lp)
+        .into_iter()
+        .filter(|(key, base)| facts.cell_writes.contains(key) && unmoved(file, lp, &facts, *base))
+        .collect();
     let mut state: BTreeSet<String> = facts.conditions.clone();
+    state.extend(cells.iter().map(|(key, _)| key.clone()));
     let mut work: Vec<String> = state.iter().cloned().collect();
     while let Some(v) = work.pop() {
         for d in facts.deps.get(&v).into_iter().flatten() {
@@ -82,15 +99,32 @@ pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
         }
     }
     LoopState {
+        unknowns: unknowns(&facts, &cells),
         vars,
-        unknowns: unknowns(&facts),
+        cells,
         has_exit: facts.exits,
     }
 }
 
-fn unknowns(facts: &Facts<'_>) -> Vec<String> {
+/// Whether the base variable `base` of a cell stays put over loop `lp`:
+/// the loop never assigns it, it is not one of the loop's temporaries,
+/// and no pointer to it exists to change it.
+fn unmoved(file: &ParsedFile, lp: Node<'_>, facts: &Facts<'_>, base: Node<'_>) -> bool {
+    let name = file.node_text(base);
+    !facts.deps.contains_key(name) && !facts.locals.contains(name) && !address_taken(file, lp, name)
+}
+
+fn unknowns(facts: &Facts<'_>, cells: &[(String, Node<'_>)]) -> Vec<String> {
     let mut out: Vec<String> = facts.calls.iter().map(|c| format!("calls {c}()")).collect();
-    if let (Some(read), Some(write)) = (&facts.reads_memory, &facts.writes_memory) {
+    let in_state = |keys: &BTreeSet<String>| keys.iter().all(|k| cells.iter().any(|(c, _)| c == k));
+    let through_cells = !cells.is_empty()
+        && !facts.other_read
+        && !facts.other_write
+        && in_state(&facts.cell_reads)
+        && in_state(&facts.cell_writes);
+    if let (Some(read), Some(write)) = (&facts.reads_memory, &facts.writes_memory)
+        && !through_cells
+    {
         out.push(format!("reads memory ({read}) and writes memory ({write})"));
     }
     out
@@ -138,6 +172,12 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
             if (n.kind() != "pointer_expression" || operator(n) == Some("*")) && !plain_target(n) =>
         {
             facts.reads_memory.get_or_insert_with(|| text(n));
+            match cell(file, n) {
+                Some((key, _)) => {
+                    facts.cell_reads.insert(key);
+                }
+                None => facts.other_read = true,
+            }
         }
         "assignment_expression" | "update_expression" => assignment(file, lp, n, facts),
         "init_declarator" => declaration(file, lp, n, facts),
@@ -228,18 +268,24 @@ fn assignment<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Fact
     let Some(target) = target.map(unparenthesized) else {
         return;
     };
-    if target.kind() != "identifier" {
+    let name = if target.kind() == "identifier" {
+        file.node_text(target).to_string()
+    } else {
         facts
             .writes_memory
             .get_or_insert_with(|| file.node_text(target).to_string());
-        return;
-    }
+        let Some((key, _)) = cell(file, target) else {
+            facts.other_write = true;
+            return;
+        };
+        facts.cell_writes.insert(key.clone());
+        key
+    };
     let mut deps: BTreeSet<String> = value.map(|v| var_names(file, v)).unwrap_or_default();
     if n.kind() == "update_expression" || operator(n) != Some("=") {
-        deps.insert(file.node_text(target).to_string());
+        deps.insert(name.clone());
     }
     deps.extend(guards(file, lp, n));
-    let name = file.node_text(target).to_string();
     facts.deps.entry(name).or_default().extend(deps);
 }
 
@@ -458,6 +504,70 @@ mod tests {
         let (_, unknowns, _) =
             state_of("void f(int *a, int n) { while (n > 0) { a[n % 4] += 1; n = a[0]; } }");
         assert_eq!(unknowns, ["reads memory (a[n % 4]) and writes memory (a[n % 4])"]);
+    }
+
+    /// The cells and unknowns of the first loop of `src`.
+    fn cells_of(src: &str) -> (Vec<String>, Vec<String>) {
+        let file = ParsedFile::parse_plain("t.c", src);
+        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        let s = slice(&file, lp);
+        (s.cells.into_iter().map(|(k, _)| k).collect(), s.unknowns)
+    }
+
+    #[test]
+    fn cells_at_unmoved_addresses_join_the_state() {
+        // Read by the condition, written only through itself: exact.
+        let (cells, unknowns) = cells_of("void f(int *x) { while (*x <= 10) { if (*x > 6) *x = *x + 2; } }");
+        assert_eq!((cells, unknowns.len()), (vec!["*x".to_string()], 0));
+        // A constant index is one cell however it is spelt.
+        let (cells, unknowns) =
+            cells_of("void f(int t) { int a[9]; while (a[2] >= 0) { a[2] = a[2] - 1; a[1+1] = t; } }");
+        assert_eq!((cells, unknowns.len()), (vec!["a[2]".to_string()], 0));
+        // What a cell is assigned from joins the state.
+        let file = ParsedFile::parse_plain(
+            "t.c",
+            "void f(int *x, int t) { while (*x > 0) { *x = t; t = t - 1; } }",
+        );
+        let s = slice(&file, first_loop(file.tree.root_node()).unwrap());
+        assert_eq!(s.vars.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["t"]);
+    }
+
+    #[test]
+    fn cells_that_may_move_or_alias_stay_unknown() {
+        for (src, why) in [
+            (
+                "void f(int *x, int *q) { while (*x > 0) { *q = 0; q++; } }",
+                "a write through another pointer",
+            ),
+            (
+                "void f(int *a, int i) { while (a[5] > 0) { a[i] = 0; i++; } }",
+                "a write at a moving index",
+            ),
+            (
+                "void f(int *x) { while (*x > 0) { *x = 2; x++; } }",
+                "the pointer moves",
+            ),
+            (
+                "void f(int *x) { int **p = &x; while (*x > 0) { *x = 2; *p = *p + 1; } }",
+                "its address is taken",
+            ),
+            (
+                "void f(int *x, int n) { while (n > 0 && *x > 0) { *x = *x - 1; } }",
+                "read behind &&",
+            ),
+            (
+                "void f(int *x, int *y) { while (*x > 0) { *x = *y; *y = 1; } }",
+                "a read of another cell",
+            ),
+            (
+                "void f(int *x) { while (*x > 0) { x[0] = 1; } }",
+                "the same cell spelt otherwise",
+            ),
+        ] {
+            let (_, unknowns) = cells_of(src);
+            assert_eq!(unknowns.len(), 1, "{why}: {src}");
+            assert!(unknowns[0].starts_with("reads memory"), "{why}: {unknowns:?}");
+        }
     }
 
     #[test]
