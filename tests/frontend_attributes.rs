@@ -12,10 +12,11 @@
 
 mod setup_support;
 
+mod frontend_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use weft::c::{FileHealth, Sources};
+use weft::c::FileHealth;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/attributes")
@@ -23,14 +24,8 @@ fn fixture() -> PathBuf {
 
 #[test]
 fn attributes_in_compiler_groups_are_understood_and_not_reported() {
-    let sources = Sources::collect(&[fixture().join("src")], false).unwrap();
-    let front_end = sources.front_end(None).unwrap();
-    let (path, text) = sources
-        .parsed
-        .iter()
-        .find(|(p, _)| p.ends_with("prog.c"))
-        .expect("prog.c");
-    let health = FileHealth::of_passes(&front_end.parse_passes(path, text.clone()));
+    let (front_end, path, text) = frontend_support::front_end_and_file(&fixture().join("src"), "prog.c");
+    let health = FileHealth::of_passes(&front_end.parse_passes(&path, text));
     assert_eq!(
         (health.functions, health.functions_ok),
         (5, 5),

@@ -9,10 +9,9 @@
 
 mod setup_support;
 
+mod frontend_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use weft::c::Sources;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generality")
@@ -20,14 +19,8 @@ fn fixture() -> PathBuf {
 
 #[test]
 fn every_function_is_understood() {
-    let sources = Sources::collect(&[fixture()], false).unwrap();
-    let front_end = sources.front_end(None).unwrap();
-    let (path, text) = sources
-        .parsed
-        .iter()
-        .find(|(p, _)| p.ends_with("prog.c"))
-        .expect("prog.c");
-    let file = front_end.parse(path, text.clone());
+    let (front_end, path, text) = frontend_support::front_end_and_file(&fixture(), "prog.c");
+    let file = front_end.parse(&path, text);
     let mut functions = Vec::new();
     let mut cursor = file.tree.root_node().walk();
     for node in file.tree.root_node().children(&mut cursor) {

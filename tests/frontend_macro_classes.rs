@@ -6,10 +6,9 @@
 //! counters woven into it compile with `gcc -Wall -Werror` and run like the
 //! original, every function reporting its entry.
 
+mod frontend_support;
 use std::path::Path;
 use std::process::Command;
-
-use weft::c::Sources;
 
 /// Where a case's macro definitions live.
 #[derive(Debug, Clone, Copy)]
@@ -61,14 +60,8 @@ fn write_case(case: &Case, visible: Visible, dir: &Path) -> Vec<String> {
 /// Names of the understood function definitions of `dir/prog.c`, and how
 /// many definitions there are.
 fn understood(dir: &Path) -> (Vec<String>, usize) {
-    let sources = Sources::collect(&[dir.to_path_buf()], false).unwrap();
-    let front_end = sources.front_end(None).unwrap();
-    let (path, text) = sources
-        .parsed
-        .iter()
-        .find(|(p, _)| p.ends_with("prog.c"))
-        .unwrap();
-    let file = front_end.parse(path, text.clone());
+    let (front_end, path, text) = frontend_support::front_end_and_file(dir, "prog.c");
+    let file = front_end.parse(&path, text);
     let mut names = Vec::new();
     let mut total = 0;
     let mut stack = vec![file.tree.root_node()];

@@ -12,10 +12,9 @@
 
 mod setup_support;
 
+mod frontend_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use weft::c::Sources;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/operator_macros")
@@ -32,14 +31,8 @@ fn nodes<'t>(node: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) 
 
 #[test]
 fn uses_are_read_as_their_expansion_and_never_edited_inside() {
-    let sources = Sources::collect(&[fixture()], false).unwrap();
-    let front_end = sources.front_end(None).unwrap();
-    let (path, text) = sources
-        .parsed
-        .iter()
-        .find(|(p, _)| p.ends_with("prog.c"))
-        .expect("prog.c");
-    let file = front_end.parse(path, text.clone());
+    let (front_end, path, text) = frontend_support::front_end_and_file(&fixture(), "prog.c");
+    let file = front_end.parse(&path, text);
     let mut all = Vec::new();
     nodes(file.tree.root_node(), &mut all);
     let functions: Vec<bool> = all
