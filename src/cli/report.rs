@@ -14,7 +14,8 @@ pub trait Report {
     /// Whether `--json` prints JSON lines: each element of [`Report::json`]
     /// (an array) compactly on a line of its own, the form of a command
     /// that reports one object per input, rather than the value
-    /// pretty-printed.
+    /// pretty-printed; a value that is not an array is printed compactly
+    /// on one line (`nonterm check`'s one object).
     fn json_lines(&self) -> bool {
         false
     }

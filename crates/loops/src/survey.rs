@@ -1,8 +1,8 @@
 //! Every loop of a program analysed (`weft nonterm analyse`'s finding):
 //! per loop, whether it is in the integer fragment and, under each
 //! semantics asked for, its SRC or why there is none; loops are analysed
-//! in parallel, each within its own solver budget. [`Survey::checked`]
-//! gives the files with the `if (SRC)` checks woven in.
+//! in parallel, each within its own solver budget. [`Survey::write_checked`]
+//! writes the files with the `if (SRC)` checks woven in.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -42,6 +42,9 @@ struct Surveyed {
 pub struct Survey {
     /// Loops in file order, then source order.
     pub found: Vec<Found>,
+    /// The semantics each loop was analysed under, in the order of
+    /// [`Found::results`].
+    pub semantics: Vec<Semantics>,
     files: Vec<Surveyed>,
 }
 
@@ -92,13 +95,41 @@ pub fn survey(
             loops: loops.iter().map(|l| in_original(file, l)).collect(),
         })
         .collect();
-    Ok(Survey { found, files })
+    Ok(Survey {
+        found,
+        semantics: semantics.to_vec(),
+        files,
+    })
 }
 
 impl Survey {
+    /// How many loops have an SRC under `semantics`.
+    pub fn with_src(&self, semantics: Semantics) -> usize {
+        self.found
+            .iter()
+            .filter(|f| f.results.iter().any(|(s, r)| *s == semantics && r.is_ok()))
+            .count()
+    }
+
+    /// Writes each file into `dir` (created if missing) under its own
+    /// name, with an `if (SRC)` check at the top of every loop that has an
+    /// SRC: under bit-vectors (what the machine runs) unless the survey
+    /// was made under ideal integers alone.
+    pub fn write_checked(&self, dir: &Path) -> anyhow::Result<()> {
+        let semantics = match self.semantics[..] {
+            [one] => one,
+            _ => Semantics::BitVector,
+        };
+        std::fs::create_dir_all(dir)?;
+        for (name, woven) in self.checked(semantics)? {
+            std::fs::write(dir.join(name), woven)?;
+        }
+        Ok(())
+    }
+
     /// Each file's name and its text with an `if (SRC)` check at the top
     /// of every loop that has an SRC under `semantics`.
-    pub fn checked(&self, semantics: Semantics) -> anyhow::Result<Vec<(OsString, String)>> {
+    fn checked(&self, semantics: Semantics) -> anyhow::Result<Vec<(OsString, String)>> {
         let mut found = self.found.iter();
         let mut out = Vec::new();
         for file in &self.files {

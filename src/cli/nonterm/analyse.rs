@@ -10,12 +10,15 @@
 //! Exit status: 0 analysed (whatever was found); 2 unreadable input,
 //! missing solver or solver error.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use weft_loops::{Found, Semantics, survey};
+use weft_loops::{Found, Semantics, Survey, survey};
 use weft_smt::{Kind, Solver};
+
+use crate::cli::report::{self, Format, print};
 
 /// Find loops that provably never end once a condition holds.
 #[derive(clap::Args, Debug)]
@@ -76,53 +79,84 @@ fn analyse(args: &Args) -> anyhow::Result<()> {
     let mut program = weft_loops::load(&args.files)?;
     crate::cli::tree::warn_not_understood(&mut program);
     let survey = survey(&mut program, &semantics, &solver, budget)?;
-    let found = &survey.found;
-    let elapsed = started.elapsed();
-    for f in found {
-        if args.json {
-            println!("{}", to_json(f));
-        } else {
-            print_text(f);
-        }
-    }
-    if !args.json {
-        summary(found, &semantics, elapsed);
-    }
+    let analysed = Analysed {
+        survey,
+        elapsed: started.elapsed(),
+    };
+    print(&analysed, Format::from_json_flag(args.json))?;
     if let Some(dir) = &args.weave {
-        std::fs::create_dir_all(dir)?;
-        let weave_semantics = if semantics.len() == 1 {
-            semantics[0]
-        } else {
-            Semantics::BitVector
-        };
-        for (name, woven) in survey.checked(weave_semantics)? {
-            std::fs::write(dir.join(name), woven)?;
-        }
+        analysed.survey.write_checked(dir)?;
     }
     Ok(())
 }
 
-fn print_text(f: &Found) {
+/// Every loop's findings and how long loading and analysing took: a
+/// line per loop's result and a summary, or a JSON object per loop on a
+/// line of its own.
+struct Analysed {
+    survey: Survey,
+    elapsed: Duration,
+}
+
+impl report::Report for Analysed {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        for f in &self.survey.found {
+            text(f, out)?;
+        }
+        writeln!(out, "{}", self.summary())
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(self.survey.found.iter().map(to_json).collect())
+    }
+
+    fn json_lines(&self) -> bool {
+        true
+    }
+}
+
+impl Analysed {
+    /// `N loops, M in the integer fragment, K with an SRC under …, T s`.
+    fn summary(&self) -> String {
+        let found = &self.survey.found;
+        let inside = found.iter().filter(|f| f.outside.is_none()).count();
+        let mut parts = vec![format!("{} loops, {inside} in the integer fragment", found.len())];
+        for &s in &self.survey.semantics {
+            parts.push(format!(
+                "{} with an SRC under {}",
+                self.survey.with_src(s),
+                s.name()
+            ));
+        }
+        parts.push(format!("{:.2} s", self.elapsed.as_secs_f64()));
+        parts.join(", ")
+    }
+}
+
+/// One loop's results, a line each.
+fn text(f: &Found, out: &mut dyn Write) -> io::Result<()> {
     let at = format!("{}:{}: {} loop", f.file, f.line, f.kind);
     if let Some(why) = &f.outside {
-        println!("{at}: outside the integer fragment: {why}");
-        return;
+        return writeln!(out, "{at}: outside the integer fragment: {why}");
     }
     for (s, r) in &f.results {
         match r {
-            Ok((src, method)) => {
-                println!(
-                    "{at}: SRC under {}: {src} [{method}] ({:.0} ms)",
-                    s.name(),
-                    f.millis
-                );
-            }
-            Err(why) => println!("{at}: no SRC under {}: {why}", s.name()),
+            Ok((src, method)) => writeln!(
+                out,
+                "{at}: SRC under {}: {src} [{method}] ({:.0} ms)",
+                s.name(),
+                f.millis
+            )?,
+            Err(why) => writeln!(out, "{at}: no SRC under {}: {why}", s.name())?,
         }
     }
     if let Some(src) = weft_loops::only_overflow_ends(&f.results) {
-        println!("{at}: from {src} it never ends unless a signed integer overflows (undefined behaviour)");
+        writeln!(
+            out,
+            "{at}: from {src} it never ends unless a signed integer overflows (undefined behaviour)"
+        )?;
     }
+    Ok(())
 }
 
 fn to_json(f: &Found) -> serde_json::Value {
@@ -146,18 +180,4 @@ fn to_json(f: &Found) -> serde_json::Value {
         "results": results, "ms": f.millis,
         "overflow_only": weft_loops::only_overflow_ends(&f.results),
     })
-}
-
-fn summary(found: &[Found], semantics: &[Semantics], elapsed: Duration) {
-    let inside = found.iter().filter(|f| f.outside.is_none()).count();
-    let mut parts = vec![format!("{} loops, {inside} in the integer fragment", found.len())];
-    for s in semantics {
-        let n = found
-            .iter()
-            .filter(|f| f.results.iter().any(|(t, r)| t == s && r.is_ok()))
-            .count();
-        parts.push(format!("{n} with an SRC under {}", s.name()));
-    }
-    parts.push(format!("{:.2} s", elapsed.as_secs_f64()));
-    println!("{}", parts.join(", "));
 }

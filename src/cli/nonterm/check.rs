@@ -8,6 +8,7 @@
 //! timed out or did not start (a hang the monitor did not see, or no run
 //! at all).
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use serde_json::json;
@@ -15,6 +16,7 @@ use weft_interrupt as interrupt;
 use weft_nonterm::{Options, Outcome, check, ending};
 
 use super::show::{describe, report_json};
+use crate::cli::report::{self, Format, print};
 
 /// Weave, build and run a C program under the non-termination monitor.
 #[derive(clap::Args, Debug)]
@@ -105,11 +107,7 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
     interrupt::settle();
     match checked {
         Ok(outcome) => {
-            if args.json {
-                println!("{}", to_json(&outcome));
-            } else {
-                print(&outcome);
-            }
+            print(&outcome, Format::from_json_flag(args.json))?;
             Ok(outcome.status())
         }
         Err(e) => {
@@ -119,50 +117,55 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
     }
 }
 
-/// The outcome as text: the weave's lines, each reported loop, the runs.
-fn print(outcome: &Outcome) {
-    for line in &outcome.weave_lines {
-        println!("{line}");
+/// The outcome as text (the weave's lines, each reported loop, the
+/// runs), or as one JSON object on a line.
+impl report::Report for Outcome {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        for line in &self.weave_lines {
+            writeln!(out, "{line}")?;
+        }
+        for finding in self.loops.values() {
+            let (run, file, report) = &finding.first;
+            writeln!(
+                out,
+                "{} (in {} of {} runs; first in run {run})",
+                describe(file, report),
+                finding.runs,
+                self.runs.len()
+            )?;
+        }
+        let endings: Vec<String> = self.endings().iter().map(|(e, n)| format!("{n} {e}")).collect();
+        writeln!(
+            out,
+            "{} loop{} reported; {} run{}: {}",
+            self.loops.len(),
+            if self.loops.len() == 1 { "" } else { "s" },
+            self.runs.len(),
+            if self.runs.len() == 1 { "" } else { "s" },
+            endings.join(", ")
+        )
     }
-    for ((_, _, _), finding) in &outcome.loops {
-        let (run, file, report) = &finding.first;
-        println!(
-            "{} (in {} of {} runs; first in run {run})",
-            describe(file, report),
-            finding.runs,
-            outcome.runs.len()
-        );
-    }
-    let endings: Vec<String> = outcome
-        .endings()
-        .iter()
-        .map(|(e, n)| format!("{n} {e}"))
-        .collect();
-    println!(
-        "{} loop{} reported; {} run{}: {}",
-        outcome.loops.len(),
-        if outcome.loops.len() == 1 { "" } else { "s" },
-        outcome.runs.len(),
-        if outcome.runs.len() == 1 { "" } else { "s" },
-        endings.join(", ")
-    );
-}
 
-/// The outcome as one JSON object.
-fn to_json(outcome: &Outcome) -> serde_json::Value {
-    let loops: Vec<serde_json::Value> = outcome
-        .loops
-        .values()
-        .map(|f| {
-            let (run, file, report) = &f.first;
-            json!({"runs": f.runs, "first_run": run, "first": report_json(file, report)})
-        })
-        .collect();
-    let runs: Vec<serde_json::Value> = outcome
-        .runs
-        .iter()
-        .zip(&outcome.reported)
-        .map(|(r, &reported)| json!({"status": r.status, "ending": ending(r, reported), "millis": r.millis}))
-        .collect();
-    json!({"weave": outcome.weave_lines, "loops": loops, "runs": runs})
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        let loops: Vec<serde_json::Value> = self
+            .loops
+            .values()
+            .map(|f| {
+                let (run, file, report) = &f.first;
+                json!({"runs": f.runs, "first_run": run, "first": report_json(file, report)})
+            })
+            .collect();
+        let runs: Vec<serde_json::Value> = self
+            .runs
+            .iter()
+            .zip(&self.reported)
+            .map(|(r, &reported)| json!({"status": r.status, "ending": ending(r, reported), "millis": r.millis}))
+            .collect();
+        Ok(json!({"weave": self.weave_lines, "loops": loops, "runs": runs}))
+    }
+
+    /// One object, printed compactly on one line.
+    fn json_lines(&self) -> bool {
+        true
+    }
 }

@@ -4,36 +4,63 @@
 //! Exit status: 0 no non-termination reported; 1 at least one report;
 //! 2 bad input (an unreadable or malformed report file).
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use serde_json::json;
 use weft_monitor::nonterm::{Report, ReportFile, Verdict, read_all};
 
+use crate::cli::report::{self, Format, print};
+
 /// Prints every report in `inputs` (directories searched for *.nonterm,
 /// or files), as text or JSON lines.
 pub fn show(inputs: &[PathBuf], json: bool) -> anyhow::Result<i32> {
     let files = match read_all(inputs) {
-        Ok(files) => files,
+        Ok(files) => Shown(files),
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(2);
         }
     };
-    let mut count = 0;
-    for file in &files {
-        for report in &file.reports {
-            count += 1;
-            if json {
-                println!("{}", report_json(file, report));
-            } else {
-                println!("{}", describe(file, report));
-            }
-        }
-    }
-    if !json {
-        eprintln!("{count} report(s) in {} file(s)", files.len());
+    let format = Format::from_json_flag(json);
+    print(&files, format)?;
+    let count = files.count();
+    if format == Format::Text {
+        eprintln!("{count} report(s) in {} file(s)", files.0.len());
     }
     Ok(if count > 0 { 1 } else { 0 })
+}
+
+/// The report files read: one line per report, or one JSON object per
+/// report ([`report_json`]) on a line of its own.
+struct Shown(Vec<ReportFile>);
+
+impl Shown {
+    /// Every report with the file it is in, in file order.
+    fn reports(&self) -> impl Iterator<Item = (&ReportFile, &Report)> {
+        self.0.iter().flat_map(|f| f.reports.iter().map(move |r| (f, r)))
+    }
+
+    fn count(&self) -> usize {
+        self.reports().count()
+    }
+}
+
+impl report::Report for Shown {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        for (file, report) in self.reports() {
+            writeln!(out, "{}", describe(file, report))?;
+        }
+        Ok(())
+    }
+
+    fn json(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(self.reports().map(|(f, r)| report_json(f, r)).collect())
+    }
+
+    fn json_lines(&self) -> bool {
+        true
+    }
 }
 
 /// One report as a JSON object: the loop, the verdict (`exact`,
