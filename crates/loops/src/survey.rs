@@ -18,7 +18,9 @@ use crate::{Loop, Semantics, Verdict, find, loops_in, weave_checks};
 
 /// One loop's findings.
 pub struct Found {
+    /// The file the loop is in, as it was given.
     pub file: String,
+    /// The line of the loop's keyword (1-based).
     pub line: usize,
     /// `while`, `for` or `do`.
     pub kind: &'static str,
@@ -26,6 +28,7 @@ pub struct Found {
     pub outside: Option<String>,
     /// Per semantics: the SRC text and how it was found, or the reason.
     pub results: Vec<(Semantics, Verdict)>,
+    /// Wall-clock milliseconds the loop's analysis took, every semantics together.
     pub millis: f64,
 }
 
