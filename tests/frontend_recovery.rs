@@ -12,7 +12,6 @@
 mod setup_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use weft::c::{FileHealth, Sources};
 
@@ -68,19 +67,7 @@ fn every_configuration_woven_enters_its_functions() {
     )
     .unwrap();
     let out = tmp.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(&aspect)
-        .arg("--output")
-        .arg(&out)
-        .arg(fixture())
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    setup_support::weave(aspect.to_str().unwrap(), &[], &out, &fixture());
     let woven = out.join("recovery");
     let threads: &[&str] = &["-DHAS_THREADS=1", "-DMY_INLINE=inline"];
     let windows: &[&str] = &["-D_WIN32", "-DBOOL=int", "-DWINAPI=", "-DDWORD=unsigned"];

@@ -71,19 +71,7 @@ fn code_woven_around_tags_builds_and_runs_like_the_original() {
     let expected = build_and_run(&fixture(), &tmp.path().join("original"), &records);
     assert_eq!(expected, "2 7 3 40\n");
     let out = tmp.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara"))
-        .arg("--output")
-        .arg(&out)
-        .arg(fixture())
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    setup_support::weave("ascv3.lara", &[], &out, &fixture());
     let woven = out.join("tags");
     assert_eq!(build_and_run(&woven, &woven.join("prog"), &records), expected);
     // The functions returning tagged types were monitored.

@@ -55,8 +55,9 @@ fn third_party(name: &str, file: &str, fetch: &str) -> PathBuf {
     dir
 }
 
-/// Runs `weft weave --aspect aspects/ASPECT ARGS --output OUTPUT INPUT`,
-/// which must succeed: what it printed.
+/// Runs `weft weave --aspect aspects/ASPECT ARGS --output OUTPUT INPUT`
+/// (an absolute ASPECT names an aspect file elsewhere), which must
+/// succeed: what it printed.
 #[allow(dead_code)]
 pub fn weave(aspect: &str, args: &[&str], output: &std::path::Path, input: &std::path::Path) -> String {
     let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
