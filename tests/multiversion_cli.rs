@@ -16,16 +16,21 @@ const PROG: &str = "#include <stdio.h>\n\nint twice(int x)\n{\n    return x + x;
 
 /// A tree with `prog.c`, a Makefile and a README, and a diff per revision text.
 fn setup(dir: &Path, revisions: &[&str]) -> Vec<String> {
+    setup_program(dir, PROG, revisions)
+}
+
+/// [`setup`] with `original` as `prog.c`.
+fn setup_program(dir: &Path, original: &str, revisions: &[&str]) -> Vec<String> {
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
-    std::fs::write(tree.join("prog.c"), PROG).unwrap();
+    std::fs::write(tree.join("prog.c"), original).unwrap();
     std::fs::write(tree.join("Makefile"), "prog: prog.c\n\tcc -o prog prog.c\n").unwrap();
     std::fs::write(tree.join("README"), "docs\n").unwrap();
     revisions
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            let diff = similar::TextDiff::from_lines(PROG, *text)
+            let diff = similar::TextDiff::from_lines(original, *text)
                 .unified_diff()
                 .header("a/prog.c", "b/prog.c")
                 .to_string();
@@ -151,4 +156,80 @@ fn an_output_that_is_not_weft_s_or_holds_an_input_is_refused() {
     let run = weft(&["multiversion", "-o", "x", "no-such-tree", &patches[0]]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("no-such-tree: not a directory"));
+}
+
+/// A function whose name a macro call makes (`PREFIX(twice)`, the macro
+/// defined in the file or in a header it includes): a change inside its
+/// body switches statements like any other, and each revision runs as
+/// built alone; a change that needs a copy of the function per revision
+/// is refused (renaming the name would rename the macro), and nothing is
+/// written.
+#[test]
+fn a_macro_named_function_switches_statements_and_is_never_copied() {
+    const MACRO: &str = "#define PREFIX(name) my_##name\n";
+    for in_header in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let head = if in_header {
+            std::fs::create_dir_all(dir.path().join("tree")).unwrap();
+            std::fs::write(dir.path().join("tree/prefix.h"), MACRO).unwrap();
+            "#include \"prefix.h\"\n"
+        } else {
+            MACRO
+        };
+        let original = format!(
+            "#include <stdio.h>\n{head}static int PREFIX(twice)(int x)\n{{\n    return x + x;\n}}\nint main(void)\n{{\n    printf(\"%d\\n\", PREFIX(twice)(21));\n    return 0;\n}}\n"
+        );
+        let body = original.replace("x + x", "x * x");
+        let out = dir.path().join("meta");
+        let tree = dir.path().join("tree");
+        let patches = setup_program(dir.path(), &original, &[&body]);
+        let run = weft(&[
+            "multiversion",
+            "-o",
+            out.to_str().unwrap(),
+            tree.to_str().unwrap(),
+            &patches[0],
+        ]);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(stdout.contains("statements in PREFIX(twice)"), "{stdout}");
+        let make = Command::new("make").arg("-s").current_dir(&out).output().unwrap();
+        assert!(make.status.success(), "{}", String::from_utf8_lossy(&make.stderr));
+        for (rev, want) in [("0", "42\n"), ("1", "441\n")] {
+            let run = Command::new(out.join("prog"))
+                .env("WEFT_REV", rev)
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8_lossy(&run.stdout), want, "WEFT_REV={rev}");
+        }
+        // A new signature needs a copy of the function per revision.
+        let signature = original.replace("(int x)\n", "(int x, ...)\n");
+        let dir = tempfile::tempdir().unwrap();
+        if in_header {
+            std::fs::create_dir_all(dir.path().join("tree")).unwrap();
+            std::fs::write(dir.path().join("tree/prefix.h"), MACRO).unwrap();
+        }
+        let out = dir.path().join("meta");
+        let tree = dir.path().join("tree");
+        let patches = setup_program(dir.path(), &original, &[&signature]);
+        let run = weft(&[
+            "multiversion",
+            "-o",
+            out.to_str().unwrap(),
+            tree.to_str().unwrap(),
+            &patches[0],
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("prog.c:") && stderr.contains("PREFIX(twice) is named by a macro call"),
+            "{stderr}"
+        );
+        assert!(!out.exists(), "nothing is written on failure");
+    }
 }

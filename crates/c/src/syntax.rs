@@ -213,3 +213,21 @@ pub fn holds_no_statement(node: tree_sitter::Node<'_>, braces: &Occurrences) -> 
     holds_no_block(node, braces)
         || SIMPLE_STATEMENTS.contains(node) && !node.has_error() && !braces.any_in(node.byte_range())
 }
+
+/// The macro call that makes a definition's name: a function declarator
+/// whose own declarator is a function declarator, a function returning a
+/// function, which C does not have (`PREFIX(scanToken)(const ENC *enc)`,
+/// read as `PREFIX` taking `scanToken` and returning a function).
+pub fn macro_made_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    let mut d = declarator;
+    loop {
+        match d.kind() {
+            "pointer_declarator" | "attributed_declarator" => d = d.child_by_field_name("declarator")?,
+            "function_declarator" => {
+                let inner = d.child_by_field_name("declarator")?;
+                return (inner.kind() == "function_declarator").then_some(inner);
+            }
+            _ => return None,
+        }
+    }
+}

@@ -17,6 +17,7 @@ use weft_c::ParsedFile;
 use super::ctext;
 use super::place::{declarator_name, function_name};
 use super::site::Branch;
+use weft_c::syntax::macro_made_name;
 
 /// The meta text of a file-scope site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,15 +68,23 @@ fn items(
         .named_children(&mut cursor)
         .filter(|n| n.kind() != "comment")
         .collect();
+    let line_of = |at: usize| line + text[..at.min(text.len())].matches('\n').count();
+    if let Some(made) = nodes.iter().find_map(|n| macro_named_function(n)) {
+        let at = file.original_range(made.byte_range()).map_or(0, |r| r.start);
+        bail!(
+            "{path}:{}: the function {} is named by a macro call; a copy per revision would rename the macro, not the function",
+            line_of(at),
+            file.node_text(made)
+        );
+    }
     if let Some(bad) = nodes
         .iter()
         .find(|n| n.is_error() || n.has_error() || n.kind() == "compound_statement")
     {
         let at = file.original_range(bad.byte_range()).map_or(0, |r| r.start);
-        let first = text[..at.min(text.len())].matches('\n').count();
         bail!(
             "{path}:{}: file-scope code not understood ({}); no copy per revision can be made of it",
-            line + first,
+            line_of(at),
             text[at.min(text.len())..].lines().next().unwrap_or("").trim()
         );
     }
@@ -96,6 +105,15 @@ fn items(
             }
         })
         .collect())
+}
+
+/// The macro call that names `node` when it is a function definition
+/// whose name a macro makes (`static int PREFIX(twice)(int x) { … }`).
+fn macro_named_function<'t>(node: &Node<'t>) -> Option<Node<'t>> {
+    if node.kind() != "function_definition" {
+        return None;
+    }
+    macro_made_name(node.child_by_field_name("declarator")?)
 }
 
 /// Collects the names `node` defines at file scope.

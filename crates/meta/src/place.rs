@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 use weft_c::ParsedFile;
+use weft_c::syntax::macro_made_name;
 use weft_text::LineIndex;
 
 /// Kinds whose children are a list of statements.
@@ -312,6 +313,10 @@ impl<'f> Text<'f> {
     fn definition(&self, def: Node<'_>) -> Option<Definition> {
         let start = self.range(def)?.start;
         let declarator = def.child_by_field_name("declarator")?;
+        // A name a macro call makes cannot be renamed per revision.
+        if macro_made_name(declarator).is_some() {
+            return None;
+        }
         let name_at = self.range(declarator_name(declarator)?)?;
         let body = self.range(def.child_by_field_name("body")?)?;
         let is_static = named_children(def)
@@ -445,9 +450,11 @@ pub fn declarator_name<'t>(mut d: Node<'t>) -> Option<Node<'t>> {
     }
 }
 
-/// The name of a function definition.
+/// The name of a function definition; a name a macro call makes is the
+/// call as written (`PREFIX(twice)`).
 pub fn function_name(file: &ParsedFile, def: Node<'_>) -> Option<String> {
-    let id = declarator_name(def.child_by_field_name("declarator")?)?;
+    let declarator = def.child_by_field_name("declarator")?;
+    let id = macro_made_name(declarator).or_else(|| declarator_name(declarator))?;
     file.original_text(id).map(str::to_string)
 }
 

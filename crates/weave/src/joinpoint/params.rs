@@ -3,8 +3,9 @@
 
 use tree_sitter::Node;
 
-use super::tree::{declarator_name, macro_made_name};
+use super::tree::declarator_name;
 use weft_c::ParsedFile;
+use weft_c::syntax::macro_made_name;
 
 /// The parameters of a function definition, in order: `parameter_declaration`
 /// nodes, or identifiers of an old-style (K&R) list. `(void)` and `...` are

@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use super::JoinPoint;
 use weft_c::ParsedFile;
+use weft_c::syntax::macro_made_name;
 
 /// Resolves a handle to its node, or `None` when the handle is stale (the
 /// text changed) or names no file. The `program` join point has no node.
@@ -58,24 +59,6 @@ pub fn function_name<'t>(file: &'t ParsedFile, function: Node<'_>) -> Option<&'t
     }
     let name = declarator_name(declarator)?;
     Some(file.node_text(name))
-}
-
-/// The macro call that makes a definition's name: a function declarator
-/// whose own declarator is a function declarator, a function returning a
-/// function, which C does not have (`PREFIX(scanToken)(const ENC *enc)`,
-/// read as `PREFIX` taking `scanToken` and returning a function).
-pub fn macro_made_name(declarator: Node<'_>) -> Option<Node<'_>> {
-    let mut d = declarator;
-    loop {
-        match d.kind() {
-            "pointer_declarator" | "attributed_declarator" => d = d.child_by_field_name("declarator")?,
-            "function_declarator" => {
-                let inner = d.child_by_field_name("declarator")?;
-                return (inner.kind() == "function_declarator").then_some(inner);
-            }
-            _ => return None,
-        }
-    }
 }
 
 /// The identifier a declarator declares (through pointers, arrays,
