@@ -105,11 +105,6 @@ fn code_woven_around_macro_shapes_compiles_and_runs_like_the_original() {
         );
     }
     // ASCV3 reached the parameters of the function with the block macro.
-    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["ranges", "show", "--json"])
-        .arg(&records)
-        .output()
-        .unwrap();
-    let shown = String::from_utf8_lossy(&show.stdout);
+    let shown = setup_support::ranges_shown(&["--json"], &records);
     assert!(shown.contains("locked_add"), "{shown}");
 }

@@ -112,11 +112,6 @@ fn code_woven_around_operator_macros_compiles_and_runs_like_the_original() {
         );
     }
     // ASCV3 monitored the variables of the functions using the macros.
-    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["ranges", "show", "--json"])
-        .arg(&records)
-        .output()
-        .unwrap();
-    let shown = String::from_utf8_lossy(&show.stdout);
+    let shown = setup_support::ranges_shown(&["--json"], &records);
     assert!(shown.contains("divided") && shown.contains("summed"), "{shown}");
 }

@@ -11,7 +11,6 @@ mod setup_support;
 
 mod frontend_support;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tags")
@@ -75,11 +74,6 @@ fn code_woven_around_tags_builds_and_runs_like_the_original() {
     let woven = out.join("tags");
     assert_eq!(build_and_run(&woven, &woven.join("prog"), &records), expected);
     // The functions returning tagged types were monitored.
-    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["ranges", "show"])
-        .arg(&records)
-        .output()
-        .unwrap();
-    let shown = String::from_utf8_lossy(&show.stdout);
+    let shown = setup_support::ranges_shown(&[], &records);
     assert!(shown.contains("color_of"), "{shown}");
 }

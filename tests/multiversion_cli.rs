@@ -168,10 +168,7 @@ fn an_output_that_is_not_weft_s_or_holds_an_input_is_refused() {
 fn a_macro_named_function_switches_statements_and_is_never_copied() {
     const MACRO: &str = "#define PREFIX(name) my_##name\n";
     for in_header in [false, true] {
-        let dir = tempfile::tempdir().unwrap();
         let head = if in_header {
-            std::fs::create_dir_all(dir.path().join("tree")).unwrap();
-            std::fs::write(dir.path().join("tree/prefix.h"), MACRO).unwrap();
             "#include \"prefix.h\"\n"
         } else {
             MACRO
@@ -179,17 +176,27 @@ fn a_macro_named_function_switches_statements_and_is_never_copied() {
         let original = format!(
             "#include <stdio.h>\n{head}static int PREFIX(twice)(int x)\n{{\n    return x + x;\n}}\nint main(void)\n{{\n    printf(\"%d\\n\", PREFIX(twice)(21));\n    return 0;\n}}\n"
         );
-        let body = original.replace("x + x", "x * x");
-        let out = dir.path().join("meta");
-        let tree = dir.path().join("tree");
-        let patches = setup_program(dir.path(), &original, &[&body]);
-        let run = weft(&[
-            "multiversion",
-            "-o",
-            out.to_str().unwrap(),
-            tree.to_str().unwrap(),
-            &patches[0],
-        ]);
+        // The meta program of one revision `text`: its directory (kept
+        // alive), where it is written, and weft's output.
+        let multiversion = |text: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            if in_header {
+                std::fs::create_dir_all(dir.path().join("tree")).unwrap();
+                std::fs::write(dir.path().join("tree/prefix.h"), MACRO).unwrap();
+            }
+            let out = dir.path().join("meta");
+            let tree = dir.path().join("tree");
+            let patches = setup_program(dir.path(), &original, &[text]);
+            let run = weft(&[
+                "multiversion",
+                "-o",
+                out.to_str().unwrap(),
+                tree.to_str().unwrap(),
+                &patches[0],
+            ]);
+            (dir, out, run)
+        };
+        let (_dir, out, run) = multiversion(&original.replace("x + x", "x * x"));
         let stdout = String::from_utf8_lossy(&run.stdout);
         assert_eq!(
             run.status.code(),
@@ -208,22 +215,7 @@ fn a_macro_named_function_switches_statements_and_is_never_copied() {
             assert_eq!(String::from_utf8_lossy(&run.stdout), want, "WEFT_REV={rev}");
         }
         // A new signature needs a copy of the function per revision.
-        let signature = original.replace("(int x)\n", "(int x, ...)\n");
-        let dir = tempfile::tempdir().unwrap();
-        if in_header {
-            std::fs::create_dir_all(dir.path().join("tree")).unwrap();
-            std::fs::write(dir.path().join("tree/prefix.h"), MACRO).unwrap();
-        }
-        let out = dir.path().join("meta");
-        let tree = dir.path().join("tree");
-        let patches = setup_program(dir.path(), &original, &[&signature]);
-        let run = weft(&[
-            "multiversion",
-            "-o",
-            out.to_str().unwrap(),
-            tree.to_str().unwrap(),
-            &patches[0],
-        ]);
+        let (_dir, out, run) = multiversion(&original.replace("(int x)\n", "(int x, ...)\n"));
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{stderr}");
         assert!(

@@ -117,6 +117,18 @@ pub fn run_ok(exe: &std::path::Path, args: &[&str], weft_out: Option<&std::path:
     (String::from_utf8_lossy(&run.stdout).into_owned(), stderr)
 }
 
+/// What `weft ranges show ARGS RECORDS` prints.
+#[allow(dead_code)]
+pub fn ranges_shown(args: &[&str], records: &std::path::Path) -> String {
+    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["ranges", "show"])
+        .args(args)
+        .arg(records)
+        .output()
+        .expect("weft runs");
+    String::from_utf8_lossy(&show.stdout).into_owned()
+}
+
 /// Runs `weft experiment -j 2 STUDY`, which must succeed.
 #[allow(dead_code)]
 pub fn experiment(study: &std::path::Path) {
