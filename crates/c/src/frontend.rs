@@ -129,6 +129,7 @@ impl FrontEnd {
         }
         info.mark_dead(src, &dead);
         blank_comments_in_continued_directives(src, &info, &mut set);
+        blank_line_markers(src, &info, &mut set);
         let mut old_style = repair_pass(src, &info, &self.macros, &mut set);
         // The tokens take more memory than the syntax tree: they go before
         // the parse, and only a file with errors to recover from makes them
@@ -373,6 +374,21 @@ pub(super) fn point(lines: &LineIndex, offset: usize) -> tree_sitter::Point {
     tree_sitter::Point {
         row: line - 1,
         column: col - 1,
+    }
+}
+
+/// Blanks line markers (`# 13 "file.c" 3 4`, `#line 13`): a preprocessed
+/// file (`cc -E`) has them wherever its text changes origin, even inside
+/// an expression (`__builtin_alloca (` from a header, then the argument
+/// from the file), where the parser cannot read a directive. They say
+/// where text came from, nothing of what it means; the woven text keeps
+/// them, as it keeps every directive.
+fn blank_line_markers(src: &str, info: &TokenInfo, set: &mut RewriteSet) {
+    for t in info.tokens.iter().filter(|t| t.kind == TokenKind::Directive) {
+        let rest = t.text(src).trim_start_matches('#').trim_start();
+        if rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("line ") {
+            set.add(Rewrite::blank(src, t.range.clone()));
+        }
     }
 }
 

@@ -231,3 +231,69 @@ pub fn macro_made_name(declarator: Node<'_>) -> Option<Node<'_>> {
         }
     }
 }
+
+/// The value of an integer constant written as `node` in `view` (the text
+/// the tree was parsed from): a literal, possibly negated or
+/// parenthesized (`-(5)`); None for anything else or a value beyond i64.
+pub fn integer_constant(view: &str, node: Node<'_>) -> Option<i64> {
+    match node.kind() {
+        "number_literal" => parse_integer(view.get(node.byte_range())?),
+        "parenthesized_expression" => integer_constant(view, node.named_child(0)?),
+        "unary_expression" => {
+            let v = integer_constant(view, node.child_by_field_name("argument")?)?;
+            match node.child_by_field_name("operator")?.kind() {
+                "-" => v.checked_neg(),
+                "+" => Some(v),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Parses a C integer literal (decimal, hex, octal, binary; suffixes and
+/// digit separators ignored); None for a floating literal.
+pub fn parse_integer(text: &str) -> Option<i64> {
+    let t = text.trim_end_matches(['u', 'U', 'l', 'L']).replace('\'', "");
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h.to_string(), 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b.to_string(), 2)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (t[1..].to_string(), 8)
+    } else {
+        (t, 10)
+    };
+    i64::from_str_radix(&digits, radix).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals() {
+        assert_eq!(parse_integer("10"), Some(10));
+        assert_eq!(parse_integer("0x1F"), Some(31));
+        assert_eq!(parse_integer("010"), Some(8));
+        assert_eq!(parse_integer("100UL"), Some(100));
+        assert_eq!(parse_integer("0"), Some(0));
+        assert_eq!(parse_integer("1.5"), None);
+    }
+
+    #[test]
+    fn integer_constants_negated_or_parenthesized() {
+        let view = "int x = -(5), y = +0x10, z = ~3;";
+        let tree = crate::parse_view(view);
+        let mut values = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "init_declarator" {
+                values.push(integer_constant(view, node.child_by_field_name("value").unwrap()));
+            }
+            stack.extend((0..node.named_child_count()).filter_map(|i| node.named_child(i)));
+        }
+        values.sort();
+        assert_eq!(values, [None, Some(-5), Some(16)]);
+    }
+}

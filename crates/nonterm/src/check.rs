@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use weft_monitor::nonterm::harness::SVCOMP_HARNESS;
+use weft_monitor::nonterm::harness::{STACK_OVERFLOW_MARK, SVCOMP_HARNESS};
 use weft_monitor::nonterm::{Report, ReportFile, read_all};
 use weft_run::{Abnormal, RunRecord, execute};
 use weft_weave::{Services, weave_tree};
@@ -20,6 +20,7 @@ use weft_weave::{Services, weave_tree};
 use weft_interrupt as interrupt;
 use weft_loops::Semantics;
 
+use crate::dictionary::{DICTIONARY_VARIABLE, dictionary};
 use crate::presets::{PRESET_VARIABLE, Preset, presets};
 
 /// The monitor's aspect, shipped inside the binary so that `check` works
@@ -37,6 +38,10 @@ const SOLVER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes of stdout or stderr kept per run; a run writing more is stopped.
 const OUTPUT_CAP: u64 = 16 << 20;
 
+/// The most runs a budget ([`Options::budget`]) adds up to, whatever time
+/// is left: each run keeps a record.
+pub const MOST_RUNS: usize = 10_000;
+
 /// What to check and how.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -45,8 +50,13 @@ pub struct Options {
     /// Define the SV-COMP `__VERIFIER_nondet_*()` functions from a seeded
     /// random stream.
     pub svcomp: bool,
-    /// How many runs (seeds 0..N with `svcomp`); at least 1.
+    /// How many runs are always made (seeds 0..N with `svcomp`); at least
+    /// 1.
     pub runs: usize,
+    /// Seconds of runs to spend: after `runs` runs, more runs (the next
+    /// seeds) while the runs so far took less than this in all and no
+    /// loop was reported, up to [`MOST_RUNS`]; 0 for exactly `runs` runs.
+    pub budget: f64,
     /// Seconds each run may take before it is stopped.
     pub timeout: f64,
     /// What a report does: abort, log or break.
@@ -72,8 +82,8 @@ pub struct Outcome {
     /// The weave's own lines: what was monitored, what not and why.
     pub weave_lines: Vec<String>,
     pub runs: Vec<RunRecord>,
-    /// Whether each run left a report.
-    pub reported: Vec<bool>,
+    /// How each run ended.
+    pub endings: Vec<Ending>,
     /// Reported loops by (file, line, function), in order.
     pub loops: BTreeMap<(String, usize, String), LoopFinding>,
 }
@@ -95,6 +105,9 @@ pub fn check(args: &Options) -> anyhow::Result<Outcome> {
     }
     if !(timeout.is_finite() && timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds");
+    }
+    if !(args.budget.is_finite() && args.budget >= 0.0) {
+        bail!("--budget must be a number of seconds, 0 or more");
     }
     for file in args.files.iter().chain(&args.stdin) {
         if !file.is_file() {
@@ -126,42 +139,52 @@ pub fn check(args: &Options) -> anyhow::Result<Outcome> {
         ));
     }
     let program = build(args, &work)?;
-    eprintln!(
-        "running {} {} time{} (timeout {} s each)…",
-        program.display(),
-        runs,
-        if runs == 1 { "" } else { "s" },
-        timeout
-    );
     let mut outcome = Outcome {
         weave_lines,
         runs: Vec::new(),
-        reported: Vec::new(),
+        endings: Vec::new(),
         loops: BTreeMap::new(),
     };
-    for run in 0..runs {
-        let preset = presets.get(run).map(Preset::env);
-        let (record, files) = run_once(args, &work, &program, run, preset)?;
-        outcome.reported.push(files.iter().any(|f| !f.reports.is_empty()));
-        outcome.runs.push(record);
-        for file in files {
-            for report in &file.reports {
-                let Some(decl) = file.loops.get(report.site) else {
-                    continue;
-                };
-                let key = (file.unit.clone(), decl.line, decl.function.clone());
-                outcome
-                    .loops
-                    .entry(key)
-                    .and_modify(|l| l.runs += 1)
-                    .or_insert_with(|| LoopFinding {
-                        runs: 1,
-                        first: (run, file.clone(), report.clone()),
-                    });
-            }
-        }
-    }
+    run_all(args, &work, &program, &presets, &mut outcome)?;
     Ok(outcome)
+}
+
+/// Makes the runs: `args.runs` of them, then more while the budget lasts
+/// and nothing was reported; each run's seed is its number.
+fn run_all(
+    args: &Options,
+    work: &Path,
+    program: &Path,
+    presets: &[Preset],
+    outcome: &mut Outcome,
+) -> anyhow::Result<()> {
+    let (runs, timeout, budget) = (args.runs, args.timeout, args.budget);
+    let more = if budget > 0.0 {
+        format!(", then more until {budget} s have passed or a loop is reported")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "running {} {runs} time{}{more} (timeout {timeout} s each)…",
+        program.display(),
+        if runs == 1 { "" } else { "s" },
+    );
+    let inputs = Inputs {
+        dictionary: args
+            .svcomp
+            .then(|| dictionary(&args.files.iter().map(PathBuf::as_path).collect::<Vec<_>>())),
+        presets,
+    };
+    let start = Instant::now();
+    let mut run = 0;
+    while run < runs
+        || (run < MOST_RUNS && outcome.loops.is_empty() && start.elapsed().as_secs_f64() < budget)
+    {
+        let (record, files, overflowed) = run_once(args, work, program, run, &inputs)?;
+        outcome.add_run(run, record, files, overflowed);
+        run += 1;
+    }
+    Ok(())
 }
 
 /// Weaves the monitor into the files under `work/woven`, in this
@@ -311,14 +334,22 @@ fn collect_c_files(dir: &Path, into: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs the program once, in `work/runs/RUN`, and reads its reports.
+/// What the harness is given besides the seed: the dictionary (under
+/// `svcomp`) and the presets of the first runs.
+struct Inputs<'a> {
+    dictionary: Option<String>,
+    presets: &'a [Preset],
+}
+
+/// Runs the program once, in `work/runs/RUN` (removed afterwards unless
+/// kept), and reads its reports and whether it overflowed its stack.
 fn run_once(
     args: &Options,
     work: &Path,
     program: &Path,
     run: usize,
-    preset: Option<String>,
-) -> anyhow::Result<(RunRecord, Vec<ReportFile>)> {
+    inputs: &Inputs,
+) -> anyhow::Result<(RunRecord, Vec<ReportFile>, bool)> {
     let dir = work.join("runs").join(run.to_string());
     let cwd = dir.join("cwd");
     let out = dir.join("out");
@@ -328,7 +359,8 @@ fn run_once(
         ("WEFT_OUT", Some(out.display().to_string())),
         ("WEFT_SEED", Some(run.to_string())),
         ("WEFT_NONTERM_POLICY", Some(args.policy.clone())),
-        (PRESET_VARIABLE, preset),
+        (PRESET_VARIABLE, inputs.presets.get(run).map(Preset::env)),
+        (DICTIONARY_VARIABLE, inputs.dictionary.clone()),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k.to_string(), v?)))
@@ -349,32 +381,101 @@ fn run_once(
     )?;
     run.save_texts(&dir)?;
     let record = run.record;
+    let overflowed = out.join(STACK_OVERFLOW_MARK).exists();
     let files = read_all(&[out])?;
-    Ok((record, files))
+    if args.keep.is_none() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    Ok((record, files, overflowed))
 }
 
-/// How a run ended, in words.
-pub fn ending(record: &RunRecord, reported: bool) -> &'static str {
-    match (record.abnormal, reported) {
-        (_, true) => "reported",
-        (Some(Abnormal::Timeout), false) => "timed out without a report",
-        (Some(Abnormal::Crash), false) => "crashed",
-        (Some(Abnormal::OutputCap), false) => "stopped for writing too much",
-        (Some(Abnormal::Spawn), false) => "did not start",
-        (None, false) => "ended",
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ending {
+    /// A loop was reported.
+    Reported,
+    /// Exited by itself.
+    Ended,
+    /// Stopped at the timeout without a report: a hang the monitor did
+    /// not see.
+    TimedOut,
+    /// Killed by SIGABRT without a report: a failed assertion or `abort()`.
+    Aborted,
+    /// Died when its stack pointer passed the stack's limit (seen by the
+    /// SV-COMP harness): under drawn inputs, mostly a size drawn too large.
+    StackOverflow,
+    /// Killed by another signal.
+    Crashed,
+    /// Stopped for writing more than the output cap.
+    OutputCap,
+    /// Could not be started.
+    DidNotStart,
+}
+
+impl Ending {
+    /// How a run with this record ended; `reported`: it left a report;
+    /// `overflowed`: the harness saw its stack overflow.
+    pub fn of(record: &RunRecord, reported: bool, overflowed: bool) -> Ending {
+        const SIGABRT_STATUS: i32 = 128 + libc::SIGABRT;
+        match (record.abnormal, reported) {
+            (_, true) => Ending::Reported,
+            (Some(Abnormal::Timeout), false) => Ending::TimedOut,
+            (Some(Abnormal::Crash), false) if overflowed => Ending::StackOverflow,
+            (Some(Abnormal::Crash), false) if record.status == SIGABRT_STATUS => Ending::Aborted,
+            (Some(Abnormal::Crash), false) => Ending::Crashed,
+            (Some(Abnormal::OutputCap), false) => Ending::OutputCap,
+            (Some(Abnormal::Spawn), false) => Ending::DidNotStart,
+            (None, false) => Ending::Ended,
+        }
+    }
+
+    /// The ending in words, as `check` prints it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Ending::Reported => "reported",
+            Ending::Ended => "ended",
+            Ending::TimedOut => "timed out without a report",
+            Ending::Aborted => "aborted",
+            Ending::StackOverflow => "overflowed the stack",
+            Ending::Crashed => "crashed",
+            Ending::OutputCap => "stopped for writing too much",
+            Ending::DidNotStart => "did not start",
+        }
     }
 }
 
 impl Outcome {
+    /// Adds run `run`'s record, reports and ending.
+    fn add_run(&mut self, run: usize, record: RunRecord, files: Vec<ReportFile>, overflowed: bool) {
+        let reported = files.iter().any(|f| !f.reports.is_empty());
+        self.endings.push(Ending::of(&record, reported, overflowed));
+        self.runs.push(record);
+        for file in files {
+            for report in &file.reports {
+                let Some(decl) = file.loops.get(report.site) else {
+                    continue;
+                };
+                let key = (file.unit.clone(), decl.line, decl.function.clone());
+                self.loops
+                    .entry(key)
+                    .and_modify(|l| l.runs += 1)
+                    .or_insert_with(|| LoopFinding {
+                        runs: 1,
+                        first: (run, file.clone(), report.clone()),
+                    });
+            }
+        }
+    }
+
     /// The exit status: 1 a loop reported, 3 none but a run timed out or
     /// did not start, else 0.
     pub fn status(&self) -> i32 {
         if !self.loops.is_empty() {
             1
         } else if self
-            .runs
+            .endings
             .iter()
-            .any(|r| matches!(r.abnormal, Some(Abnormal::Timeout | Abnormal::Spawn)))
+            .any(|e| matches!(e, Ending::TimedOut | Ending::DidNotStart))
         {
             3
         } else {
@@ -383,10 +484,10 @@ impl Outcome {
     }
 
     /// Runs counted by how they ended.
-    pub fn endings(&self) -> BTreeMap<&'static str, usize> {
+    pub fn ending_counts(&self) -> BTreeMap<Ending, usize> {
         let mut counts = BTreeMap::new();
-        for (record, &reported) in self.runs.iter().zip(&self.reported) {
-            *counts.entry(ending(record, reported)).or_default() += 1;
+        for &ending in &self.endings {
+            *counts.entry(ending).or_default() += 1;
         }
         counts
     }

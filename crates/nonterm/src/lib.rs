@@ -5,6 +5,7 @@
 //! `weft_loops`.
 
 mod check;
+pub mod dictionary;
 pub mod presets;
 
-pub use check::{LoopFinding, Options, Outcome, check, ending};
+pub use check::{Ending, LoopFinding, MOST_RUNS, Options, Outcome, check};

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use weft_interrupt as interrupt;
-use weft_nonterm::{Options, Outcome, check, ending};
+use weft_nonterm::{Ending, Options, Outcome, check};
 
 use super::show::{describe, report_json};
 use crate::cli::report::{self, Format, print};
@@ -31,7 +31,8 @@ The program is built with `$CC` (or cc) from the woven files, with -I for each
 input's directory. Each run gets its own $WEFT_OUT; with --svcomp, run i has
 WEFT_SEED=i. A run that times out without a report is counted apart: a hang
 the monitor did not see (its state does not repeat, or a loop is not
-monitored).")]
+monitored). So are runs killed by SIGABRT (\"aborted\": a failed assertion)
+and, with --svcomp, runs whose stack overflowed (a drawn size too large).")]
 pub struct Args {
     /// The program's C files.
     #[arg(required = true, value_name = "FILE.c")]
@@ -40,10 +41,17 @@ pub struct Args {
     /// random stream (`__VERIFIER_assume(0)` ends a run quietly).
     #[arg(long)]
     svcomp: bool,
-    /// How many runs (seeds 0..N with --svcomp). Default 1, or 10 with
-    /// --svcomp (each seed draws other inputs).
+    /// How many runs are always made (seeds 0..N with --svcomp). Default
+    /// 1, or 10 with --svcomp (each seed draws other inputs).
     #[arg(long, value_name = "N")]
     runs: Option<usize>,
+    /// Seconds of runs to spend: after --runs runs, more runs (the next
+    /// seeds) while the runs so far took less in all and no loop was
+    /// reported (at most 10,000 runs). Default 10 with --svcomp and no
+    /// --runs (runs that end at once are many more within it), else 0:
+    /// exactly --runs runs.
+    #[arg(long, value_name = "S")]
+    budget: Option<f64>,
     /// Seconds each run may take before it is stopped. Default 10, or 1
     /// with --svcomp.
     #[arg(long, value_name = "S")]
@@ -89,6 +97,11 @@ impl Args {
             files: self.files.clone(),
             svcomp: self.svcomp,
             runs: self.runs.unwrap_or(if self.svcomp { 10 } else { 1 }),
+            budget: self.budget.unwrap_or(if self.svcomp && self.runs.is_none() {
+                10.0
+            } else {
+                0.0
+            }),
             timeout: self.timeout.unwrap_or(if self.svcomp { 1.0 } else { 10.0 }),
             policy: self.policy.clone(),
             schedule: self.schedule.clone(),
@@ -134,7 +147,8 @@ impl report::Report for Outcome {
                 self.runs.len()
             )?;
         }
-        let endings: Vec<String> = self.endings().iter().map(|(e, n)| format!("{n} {e}")).collect();
+        let counts = self.ending_counts();
+        let endings: Vec<String> = counts.iter().map(|(e, n)| format!("{n} {}", e.words())).collect();
         writeln!(
             out,
             "{} loop{} reported; {} run{}: {}",
@@ -143,7 +157,16 @@ impl report::Report for Outcome {
             self.runs.len(),
             if self.runs.len() == 1 { "" } else { "s" },
             endings.join(", ")
-        )
+        )?;
+        if let Some(n) = counts.get(&Ending::StackOverflow) {
+            writeln!(
+                out,
+                "note: {n} run{} overflowed the stack: a size (alloca, recursion depth) beyond what \
+                 the stack holds, most likely one the harness drew; not counted as the program's crash",
+                if *n == 1 { "" } else { "s" }
+            )?;
+        }
+        Ok(())
     }
 
     fn json(&self) -> anyhow::Result<serde_json::Value> {
@@ -158,8 +181,8 @@ impl report::Report for Outcome {
         let runs: Vec<serde_json::Value> = self
             .runs
             .iter()
-            .zip(&self.reported)
-            .map(|(r, &reported)| json!({"status": r.status, "ending": ending(r, reported), "millis": r.millis}))
+            .zip(&self.endings)
+            .map(|(r, e)| json!({"status": r.status, "ending": e.words(), "millis": r.millis}))
             .collect();
         Ok(json!({"weave": self.weave_lines, "loops": loops, "runs": runs}))
     }

@@ -1,36 +1,50 @@
 //! The SV-COMP harness: the `__VERIFIER_*` functions that benchmark
 //! programs declare and leave undefined, defined so that the program runs
-//! concretely. `__VERIFIER_nondet_X()` returns values from a seeded stream
-//! (`WEFT_SEED`), half of them small (−16..16, where loop bounds and steps
-//! live; −2..2 under seeds 2 mod 4) and half any bits, and under seeds
-//! 3 mod 4 one value per call site for the whole run (the run's first
-//! calls may be given their values in `WEFT_NONDET_PRESET`, from a
-//! solver's model of a loop's recurrence condition), under every type name SV-COMP uses (`int`,
-//! `uint` and `unsigned_int`, `char`, `uchar`, `short`, `long`, `bool`,
-//! `float`, `double`, `pointer`, `size_t`, …); `__VERIFIER_assert(0)`,
-//! `__VERIFIER_error()` and `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
-//! since the path it was on is not one the program may take. Every
-//! definition is weak, so a program that defines one itself keeps its own.
+//! concretely. `__VERIFIER_nondet_X()` returns values from a stream seeded
+//! by `WEFT_SEED` (docs/nonterm.md, "The draws"): per draw a value of the
+//! dictionary (0, ±1, ±2, type bounds, and the program's own constants
+//! with their neighbours, from `WEFT_NONDET_DICT`), a small value
+//! (−16..16; −2..2 under seeds 2 mod 4), or a wide one, whose magnitude
+//! stays within 2^16 but under seeds 4 mod 5 (any bits then), so that a
+//! drawn size fits on the stack in most runs; under seeds 3 mod 4 each
+//! call site keeps the value it drew first for the whole run; the run's
+//! first calls may be given their values in `WEFT_NONDET_PRESET`, from a
+//! solver's model of a loop's recurrence condition. Every type name
+//! SV-COMP uses is defined (`int`, `uint` and `unsigned_int`, `char`,
+//! `uchar`, `short`, `long`, `bool`, `float`, `double`, `pointer`,
+//! `size_t`, …); `__VERIFIER_assert(0)`, `__VERIFIER_error()` and
+//! `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
+//! since the path it was on is not one the program may take. A run whose
+//! stack pointer passes the stack's limit (a drawn size too large for
+//! `alloca` or for a recursion's depth) leaves the file
+//! [`STACK_OVERFLOW_MARK`] in `$WEFT_OUT` before it dies of SIGSEGV, so
+//! that the check can tell the inputs' doing from the program's crash.
+//! Every definition is weak, so a program that defines one itself keeps
+//! its own.
+
+/// The file, in the run's `$WEFT_OUT`, that says the run overflowed its
+/// stack.
+pub const STACK_OVERFLOW_MARK: &str = "svcomp.stack-overflow";
 
 /// The harness, a translation unit of its own.
 pub const SVCOMP_HARNESS: &str = r#"/* weft's SV-COMP harness (docs/nonterm.md). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #define WEFT_WEAK __attribute__((weak))
 
 static uint64_t weft_nondet_state;
 static int weft_nondet_ready;
 
-/* The run's seed picks how values are drawn: seeds 3 mod 4 make every
-   call site return one value for the whole run (a loop that needs the
-   same choice over and over, `while (__VERIFIER_nondet_bool())`, gets it;
-   an array filled in a loop gets one value throughout, so only a quarter
-   of the runs do this); seeds 2 mod 4 draw small values from -2..2
-   (boundary values such as 0 come one time in five instead of one in
-   33). */
 static uint64_t weft_nondet_seed(void)
 {
     static uint64_t seed;
@@ -42,6 +56,18 @@ static uint64_t weft_nondet_seed(void)
     }
     return seed;
 }
+
+/* The run's profile, from its seed: seeds 3 mod 4 keep one value per call
+   site for the whole run (a loop that needs the same choice over and
+   over, `while (__VERIFIER_nondet_bool())`, gets it; an array filled in a
+   loop gets one value throughout); seeds 2 mod 4 draw their small values
+   from -2..2; seeds 4 mod 5 draw wide values from all 64 bits, the others
+   within 2^16, so that a drawn length given to alloca() fits on the stack
+   in most runs. */
+#define weft_sticky_run() (weft_nondet_seed() % 4 == 3)
+#define weft_small_span() (weft_nondet_seed() % 4 == 2 ? 2 : 16)
+#define weft_full_range_run() (weft_nondet_seed() % 5 == 4)
+#define WEFT_WIDE_BITS 16
 
 /* splitmix64, seeded from WEFT_SEED. */
 static uint64_t weft_nondet_next(void)
@@ -56,10 +82,28 @@ static uint64_t weft_nondet_next(void)
     return z ^ (z >> 31);
 }
 
+/* Reads up to `most` integers separated by commas from the environment
+   variable `name`; `given[i]` is 0 where a value is empty. */
+static int weft_read_list(const char *name, int64_t *values, char *given, int most)
+{
+    const char *p = getenv(name);
+    int n = 0;
+    while (p && *p && n < most) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        given[n] = end != p;
+        values[n++] = v;
+        p = strchr(end, ',');
+        if (p)
+            p++;
+    }
+    return n;
+}
+
 /* WEFT_NONDET_PRESET: the values of the run's first calls, in the order
-   they run, separated by commas; an empty one is drawn as usual. `weft
-   nonterm check` sets it from a solver's model of a loop's recurrence
-   condition, so that a rare value that reaches a hang is tried first. */
+   they run; an empty one is drawn as usual. `weft nonterm check` sets it
+   from a solver's model of a loop's recurrence condition, so that a rare
+   value that reaches a hang is tried first. */
 #define WEFT_PRESETS 64
 static int64_t weft_preset[WEFT_PRESETS];
 static char weft_preset_given[WEFT_PRESETS];
@@ -68,19 +112,8 @@ static int weft_calls;
 
 static int weft_nondet_preset(uint64_t *value)
 {
-    if (weft_presets < 0) {
-        const char *p = getenv("WEFT_NONDET_PRESET");
-        weft_presets = 0;
-        while (p && *p && weft_presets < WEFT_PRESETS) {
-            char *end;
-            long long v = strtoll(p, &end, 10);
-            weft_preset_given[weft_presets] = end != p;
-            weft_preset[weft_presets++] = v;
-            p = strchr(end, ',');
-            if (p)
-                p++;
-        }
-    }
+    if (weft_presets < 0)
+        weft_presets = weft_read_list("WEFT_NONDET_PRESET", weft_preset, weft_preset_given, WEFT_PRESETS);
     if (weft_calls >= weft_presets)
         return 0;
     int call = weft_calls++;
@@ -90,27 +123,80 @@ static int weft_nondet_preset(uint64_t *value)
     return 1;
 }
 
+/* The dictionary: boundary values and type bounds, then the program's own
+   constants with their neighbours (WEFT_NONDET_DICT, which `weft nonterm
+   check` reads from the program's text). Outside the full-range runs,
+   values beyond 2^16 in magnitude are left out, as the wide draws are. */
+#define WEFT_DICT 256
+static const int64_t weft_interesting[] = {
+    0, 1, -1, 2, -2, 127, -128, 255, 32767, -32768, 65535,
+    2147483647, -2147483647 - 1, 4294967295, INT64_MAX, INT64_MIN,
+};
+static int64_t weft_dict[WEFT_DICT];
+static int weft_dict_size = -1;
+
+static void weft_dict_add(int64_t v)
+{
+    int bounded = !weft_full_range_run() && (v > (1 << WEFT_WIDE_BITS) || v < -(1 << WEFT_WIDE_BITS));
+    if (!bounded && weft_dict_size < WEFT_DICT)
+        weft_dict[weft_dict_size++] = v;
+}
+
+static uint64_t weft_dict_value(uint64_t r)
+{
+    if (weft_dict_size < 0) {
+        int64_t values[WEFT_DICT];
+        char given[WEFT_DICT];
+        int n = weft_read_list("WEFT_NONDET_DICT", values, given, WEFT_DICT);
+        weft_dict_size = 0;
+        for (size_t i = 0; i < sizeof weft_interesting / sizeof *weft_interesting; i++)
+            weft_dict_add(weft_interesting[i]);
+        for (int i = 0; i < n; i++)
+            if (given[i])
+                weft_dict_add(values[i]);
+    }
+    return (uint64_t) weft_dict[r % weft_dict_size];
+}
+
+/* A wide value: any bits in a full-range run, else a magnitude below
+   2^k with k drawn in 0..16 (small magnitudes as often as large ones). */
+static uint64_t weft_wide_value(uint64_t r)
+{
+    if (weft_full_range_run())
+        return weft_nondet_next();
+    int64_t m = (int64_t) 1 << (r % (WEFT_WIDE_BITS + 1));
+    return (uint64_t) ((int64_t) ((r >> 5) % (uint64_t) (2 * m + 1)) - m);
+}
+
+/* A fresh draw: a dictionary value one time in four, a small value one in
+   two, a wide value one in four. */
+static uint64_t weft_nondet_fresh(void)
+{
+    uint64_t r = weft_nondet_next();
+    uint64_t span = weft_small_span();
+    switch (r & 3) {
+    case 0:
+        return weft_dict_value(r >> 2);
+    case 3:
+        return weft_wide_value(r >> 2);
+    default:
+        return (uint64_t) ((int64_t) ((r >> 2) % (2 * span + 1)) - (int64_t) span);
+    }
+}
+
 #define WEFT_STICKY_SITES 64
 static void *weft_sticky_site[WEFT_STICKY_SITES];
 static uint64_t weft_sticky_value[WEFT_STICKY_SITES];
 
-static uint64_t weft_nondet_fresh(void)
-{
-    uint64_t r = weft_nondet_next();
-    uint64_t span = weft_nondet_seed() % 4 == 2 ? 2 : 16;
-    if (r & 1)
-        return (uint64_t) ((int64_t) ((r >> 1) % (2 * span + 1)) - (int64_t) span);
-    return weft_nondet_next();
-}
-
-/* A value for the call site `site`: fresh, or under a seed 3 mod 4 the one
-   it drew first (a full table falls back to fresh values). */
+/* A value for the call site `site`: a preset, a fresh draw, or under a
+   sticky run the one it drew first (a full table falls back to fresh
+   values). */
 static uint64_t weft_nondet_at(void *site)
 {
     uint64_t preset;
     if (weft_nondet_preset(&preset))
         return preset;
-    if (weft_nondet_seed() % 4 != 3)
+    if (!weft_sticky_run())
         return weft_nondet_fresh();
     for (int i = 0; i < WEFT_STICKY_SITES; i++) {
         if (weft_sticky_site[i] == site)
@@ -121,6 +207,60 @@ static uint64_t weft_nondet_at(void *site)
         }
     }
     return weft_nondet_fresh();
+}
+
+/* Stack overflow: a SIGSEGV whose stack pointer is past the stack's limit
+   (RLIMIT_STACK below the stack's top; the top is taken as this
+   constructor's frame, so the slack covers the environment and argument
+   strings above it) leaves the mark file in $WEFT_OUT, then dies of the
+   same signal as it would have. */
+#define WEFT_STACK_SLACK (256 * 1024)
+static char weft_overflow_mark[4096];
+static uintptr_t weft_stack_limit;
+static char weft_signal_stack[64 * 1024];
+
+static uintptr_t weft_fault_sp(siginfo_t *info, void *context)
+{
+#if defined(__x86_64__)
+    (void) info;
+    return (uintptr_t) ((ucontext_t *) context)->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    (void) info;
+    return (uintptr_t) ((ucontext_t *) context)->uc_mcontext.sp;
+#else
+    (void) context;
+    return (uintptr_t) info->si_addr;
+#endif
+}
+
+static void weft_on_segv(int sig, siginfo_t *info, void *context)
+{
+    if (weft_fault_sp(info, context) < weft_stack_limit) {
+        int fd = open(weft_overflow_mark, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0)
+            close(fd);
+    }
+    raise(sig); /* the handler was reset: delivered on return */
+}
+
+__attribute__((constructor)) static void weft_watch_stack(void)
+{
+    struct rlimit limit;
+    char here;
+    uintptr_t top = (uintptr_t) &here;
+    if (getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= top)
+        return;
+    const char *out = getenv("WEFT_OUT");
+    int n = snprintf(weft_overflow_mark, sizeof weft_overflow_mark, "%s/svcomp.stack-overflow",
+                     out && *out ? out : "weft-out");
+    if (n < 0 || (size_t) n >= sizeof weft_overflow_mark)
+        return;
+    weft_stack_limit = top - limit.rlim_cur + WEFT_STACK_SLACK;
+    stack_t alt = {.ss_sp = weft_signal_stack, .ss_size = sizeof weft_signal_stack};
+    struct sigaction action = {.sa_sigaction = weft_on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND};
+    sigemptyset(&action.sa_mask);
+    if (sigaltstack(&alt, 0) == 0)
+        sigaction(SIGSEGV, &action, 0);
 }
 
 #define weft_nondet_bits() weft_nondet_at(__builtin_return_address(0))

@@ -291,48 +291,5 @@ fn writes(file: &ParsedFile, scope: Node<'_>, name: &str) -> bool {
 
 /// The value of an integer literal, possibly negated or parenthesized.
 fn literal(file: &ParsedFile, node: Node<'_>) -> Option<i64> {
-    match node.kind() {
-        "number_literal" => parse_int(file.node_text(node)),
-        "parenthesized_expression" => literal(file, node.named_child(0)?),
-        "unary_expression" => {
-            let v = literal(file, node.child_by_field_name("argument")?)?;
-            match node.child_by_field_name("operator")?.kind() {
-                "-" => v.checked_neg(),
-                "+" => Some(v),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// Parses a C integer constant (decimal, hex, octal, binary; suffixes
-/// ignored).
-fn parse_int(text: &str) -> Option<i64> {
-    let t = text.trim_end_matches(['u', 'U', 'l', 'L']).replace('\'', "");
-    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        (h.to_string(), 16)
-    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-        (b.to_string(), 2)
-    } else if t.len() > 1 && t.starts_with('0') {
-        (t[1..].to_string(), 8)
-    } else {
-        (t, 10)
-    };
-    i64::from_str_radix(&digits, radix).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integer_literals() {
-        assert_eq!(parse_int("10"), Some(10));
-        assert_eq!(parse_int("0x1F"), Some(31));
-        assert_eq!(parse_int("010"), Some(8));
-        assert_eq!(parse_int("100UL"), Some(100));
-        assert_eq!(parse_int("0"), Some(0));
-        assert_eq!(parse_int("1.5"), None);
-    }
+    weft_c::syntax::integer_constant(&file.view, node)
 }
