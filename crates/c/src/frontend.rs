@@ -407,3 +407,22 @@ fn blank_comments_in_continued_directives(src: &str, info: &TokenInfo, set: &mut
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A preprocessed file's line markers, inside an expression as between
+    /// statements, in GNU form or as `#line`, leave every function
+    /// understood; the view keeps the text's length.
+    #[test]
+    fn line_markers_anywhere_are_blanked_in_the_view() {
+        let src = "# 1 \"k.c\"\nint main() {\n  int n = 4;\n  int *a =\n# 13 \"k.c\" 3 4\n    __builtin_alloca (\n# 13 \"k.c\"\n    n * sizeof (int)\n#line 13\n    );\n  while (n > 0) n -= a[0] + 1;\n  return 0;\n}\n";
+        let front = FrontEnd::new(MacroTable::learn([(Path::new("k.c"), src)]));
+        let parsed = front.parse(Path::new("k.c"), Arc::from(src));
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        assert!(!parsed.tree.root_node().has_error(), "{}", parsed.view);
+        assert_eq!(parsed.view.len(), src.len());
+        assert!(!parsed.view.contains("# 13") && !parsed.view.contains("#line"));
+    }
+}

@@ -252,8 +252,13 @@ pub fn integer_constant(view: &str, node: Node<'_>) -> Option<i64> {
 }
 
 /// Parses a C integer literal (decimal, hex, octal, binary; suffixes and
-/// digit separators ignored); None for a floating literal.
+/// digit separators ignored; a sign, which tree-sitter-c may take into
+/// the literal, applied); None for a floating literal.
 pub fn parse_integer(text: &str) -> Option<i64> {
+    if let Some(rest) = text.strip_prefix('-') {
+        return parse_integer(rest)?.checked_neg();
+    }
+    let text = text.strip_prefix('+').unwrap_or(text);
     let t = text.trim_end_matches(['u', 'U', 'l', 'L']).replace('\'', "");
     let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         (h.to_string(), 16)
@@ -279,6 +284,7 @@ mod tests {
         assert_eq!(parse_integer("100UL"), Some(100));
         assert_eq!(parse_integer("0"), Some(0));
         assert_eq!(parse_integer("1.5"), None);
+        assert_eq!(parse_integer("-0x10"), Some(-16));
     }
 
     #[test]
@@ -291,7 +297,8 @@ mod tests {
             if node.kind() == "init_declarator" {
                 values.push(integer_constant(view, node.child_by_field_name("value").unwrap()));
             }
-            stack.extend((0..node.named_child_count()).filter_map(|i| node.named_child(i)));
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
         }
         values.sort();
         assert_eq!(values, [None, Some(-5), Some(16)]);

@@ -1,0 +1,197 @@
+//! `weft nonterm check --svcomp`'s inputs and runs: the harness draws
+//! among the program's own constants, keeps drawn sizes within what the
+//! stack holds but in the full-range runs, tells a run that overflowed its
+//! stack or failed an assertion from a crash, and spends a time budget on
+//! more runs. Every program is checked with fixed seeds, so each count is
+//! the same on every machine; only the budget's run count varies.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn write(dir: &Path, name: &str, source: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path.display().to_string()
+}
+
+/// `check --svcomp --src off --json` with `args`: the exit status, each
+/// run's ending and the whole output.
+fn endings(file: &str, args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let out = weft(
+        &[
+            &["nonterm", "check", "--svcomp", "--src", "off", "--json"],
+            args,
+            &[file],
+        ]
+        .concat(),
+    );
+    let t = text(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{t}"));
+    let endings = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ending"].as_str().unwrap().to_string())
+        .collect();
+    (out.status.code(), endings, t)
+}
+
+fn main_with(decls: &str, body: &str) -> String {
+    format!(
+        "#include <stdio.h>\n#include <alloca.h>\nextern int __VERIFIER_nondet_int(void);\n{decls}\nint main(void)\n{{\n    int x = __VERIFIER_nondet_int();\n{body}\n    printf(\"done\\n\");\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn a_hang_at_one_of_the_programs_constants_is_drawn_and_its_twin_is_not_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each loop hangs for one value only, which no small or wide draw
+    // reaches but one in 2^16: the constant as written, negated, between
+    // two constants (a neighbour), and a macro's value.
+    for (name, decls, body) in [
+        ("literal.c", "", "    while (x == 4321) { }"),
+        ("negative.c", "", "    while (x == -4321) { }"),
+        ("neighbour.c", "", "    while (x > 4321 && x < 4323) { }"),
+        ("macro.c", "#define MAGIC 0x10e1", "    while (x == MAGIC) { }"),
+    ] {
+        let file = write(dir.path(), name, &main_with(decls, body));
+        let (code, endings, t) = endings(&file, &["--runs", "1", "--budget", "60"]);
+        assert_eq!(code, Some(1), "{name}: {t}");
+        assert_eq!(
+            endings.last().map(String::as_str),
+            Some("reported"),
+            "{name}: {t}"
+        );
+    }
+    // The twin leaves the loop whatever it draws.
+    let twin = write(
+        dir.path(),
+        "twin.c",
+        &main_with("", "    while (x == 4321) { x = 0; }"),
+    );
+    let (code, endings, t) = endings(&twin, &["--runs", "100"]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(endings.iter().all(|e| e == "ended"), "{t}");
+}
+
+#[test]
+fn drawn_sizes_fit_on_the_stack_but_in_full_range_runs_where_an_overflow_is_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    // A drawn length for alloca: only the full-range runs (seeds 4 mod 5)
+    // draw more than the stack holds, and those runs are said to have
+    // overflowed it, not to have crashed. A drawn recursion depth with
+    // 512-byte frames overflows it from 2^14 calls on, within the bounded
+    // draws too: said all the same.
+    let alloca = main_with(
+        "",
+        "    if (x < 1)\n        x = 1;\n    int *a = alloca(x * sizeof *a);\n    for (int i = 0; i < x; i++)\n        a[i] = i;\n    printf(\"%d\\n\", a[x - 1]);",
+    );
+    let deep = main_with(
+        "static int down(int n)\n{\n    volatile char frame[512];\n    frame[0] = (char) n;\n    return n > 0 ? down(n - 1) + frame[0] : 0;\n}",
+        "    printf(\"%d\\n\", down(x));",
+    );
+    for (name, source, full_range_only) in [("alloca.c", alloca, true), ("deep.c", deep, false)] {
+        let file = write(dir.path(), name, &source);
+        let (code, endings, t) = endings(&file, &["--runs", "100"]);
+        assert_eq!(code, Some(0), "{name}: {t}");
+        let overflowed: Vec<usize> = (0..endings.len())
+            .filter(|&i| endings[i] == "overflowed the stack")
+            .collect();
+        assert!(!overflowed.is_empty(), "{name}: {t}");
+        assert!(
+            !full_range_only || overflowed.iter().all(|i| i % 5 == 4),
+            "{name}: {overflowed:?}"
+        );
+        assert!(
+            endings
+                .iter()
+                .all(|e| e == "ended" || e == "overflowed the stack"),
+            "{name}: {t}"
+        );
+        let runs = (overflowed[0] + 1).to_string();
+        let out = weft(&[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", &runs, &file,
+        ]);
+        assert!(
+            text(&out).contains("overflowed the stack: a size (alloca, recursion depth)"),
+            "{name}: {}",
+            text(&out)
+        );
+    }
+    // A wild pointer is the program's own crash.
+    let wild = write(
+        dir.path(),
+        "wild.c",
+        &main_with("", "    int *p = (int *) 16;\n    printf(\"%d\\n\", *p + x);"),
+    );
+    let (code, endings, t) = endings(&wild, &["--runs", "5"]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(endings.iter().all(|e| e == "crashed"), "{t}");
+}
+
+#[test]
+fn a_failed_assertion_is_an_abort_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    // The harness's assertion, the program's own reach_error through
+    // assert.h (as SV-COMP programs define it), and abort().
+    for (name, decls, body) in [
+        (
+            "harness.c",
+            "extern void __VERIFIER_assert(int);",
+            "    __VERIFIER_assert(x == 12345678);",
+        ),
+        (
+            "own.c",
+            "#include <assert.h>\nvoid reach_error(void) { assert(0); }",
+            "    if (x != 12345678)\n        reach_error();",
+        ),
+        (
+            "abort.c",
+            "#include <stdlib.h>",
+            "    if (x != 12345678)\n        abort();",
+        ),
+    ] {
+        let file = write(dir.path(), name, &main_with(decls, body));
+        let (code, endings, t) = endings(&file, &["--runs", "4"]);
+        assert_eq!(code, Some(0), "{name}: {t}");
+        assert_eq!(endings, ["aborted"; 4], "{name}: {t}");
+    }
+}
+
+#[test]
+fn the_budget_adds_runs_until_a_report_and_runs_alone_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let ends = write(dir.path(), "ends.c", &main_with("", "    x = x + 1;"));
+    let (_, three, t) = endings(&ends, &["--runs", "3"]);
+    assert_eq!(three.len(), 3, "{t}");
+    let (code, many, t) = endings(&ends, &["--runs", "2", "--budget", "1"]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(many.len() > 2 && many.iter().all(|e| e == "ended"), "{t}");
+    // A hang for one value in a hundred: the budget's runs stop at the
+    // first report, which a fixed seed gives on every machine.
+    let rare = write(dir.path(), "rare.c", &main_with("", "    while (x == 9) { }"));
+    let (code, runs, t) = endings(&rare, &["--runs", "1", "--budget", "60"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert_eq!(runs.iter().filter(|e| *e == "reported").count(), 1, "{t}");
+    assert_eq!(runs.last().map(String::as_str), Some("reported"), "{t}");
+    let (_, exact, t) = endings(&rare, &["--runs", &runs.len().to_string()]);
+    assert_eq!(exact, runs, "{t}");
+    let bad = weft(&["nonterm", "check", "--svcomp", "--budget=-1", &rare]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(text(&bad).contains("--budget must be"), "{}", text(&bad));
+}
