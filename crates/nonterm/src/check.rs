@@ -42,6 +42,14 @@ const OUTPUT_CAP: u64 = 16 << 20;
 /// is left: each run keeps a record.
 pub const MOST_RUNS: usize = 10_000;
 
+/// Under a budget, a run that timed out without a report is run again
+/// once, on the same seed, with up to this many times `--timeout` (what
+/// is left of the budget): a hang is where the time pays, since an
+/// inexact loop is reported only after its patience (100,000,000
+/// iterations, a second or more on a loaded machine) and a long cycle
+/// after two periods.
+const RETRY_FACTOR: f64 = 10.0;
+
 /// What to check and how.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -180,7 +188,14 @@ fn run_all(
     while run < runs
         || (run < MOST_RUNS && outcome.loops.is_empty() && start.elapsed().as_secs_f64() < budget)
     {
-        let (record, files, overflowed) = run_once(args, work, program, run, &inputs)?;
+        let mut result = run_once(args, work, program, run, &inputs, timeout)?;
+        let hung =
+            result.0.abnormal == Some(Abnormal::Timeout) && result.1.iter().all(|f| f.reports.is_empty());
+        let left = (budget - start.elapsed().as_secs_f64()).min(RETRY_FACTOR * timeout);
+        if hung && left > timeout {
+            result = run_once(args, work, program, run, &inputs, left)?;
+        }
+        let (record, files, overflowed) = result;
         outcome.add_run(run, record, files, overflowed);
         run += 1;
     }
@@ -349,6 +364,7 @@ fn run_once(
     program: &Path,
     run: usize,
     inputs: &Inputs,
+    timeout: f64,
 ) -> anyhow::Result<(RunRecord, Vec<ReportFile>, bool)> {
     let dir = work.join("runs").join(run.to_string());
     let cwd = dir.join("cwd");
@@ -368,7 +384,7 @@ fn run_once(
     let argv: Vec<String> = std::iter::once(program.display().to_string())
         .chain(args.program_args.iter().cloned())
         .collect();
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = Duration::from_secs_f64(timeout);
     let stdin = args.stdin.as_ref().map(std::path::absolute).transpose()?;
     let run = execute(
         &weft_run::command(&argv),
