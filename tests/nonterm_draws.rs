@@ -199,37 +199,33 @@ fn the_budget_adds_runs_until_a_report_and_runs_alone_are_exact() {
 #[test]
 fn a_run_that_timed_out_is_given_the_rest_of_the_budget_once() {
     let dir = tempfile::tempdir().unwrap();
-    // A hang that starts only after 2 s (wall time, whatever the load):
-    // a timeout without a report in one run of 1 s; under a budget the
-    // run is made again with up to 10 s, within which the monitor sees
-    // the loop's state come back.
+    // A hang that starts only after 1 s (wall time, whatever the load):
+    // a timeout without a report in a run of 0.5 s. Under a budget of 4 s
+    // the first half makes new runs (4 of them, each timing out), the
+    // second gives the first of them what is left, 2 s, within which the
+    // monitor sees the loop's state come back.
     let file = write(
         dir.path(),
         "late.c",
-        "#include <unistd.h>\nint main(void)\n{\n    sleep(2);\n    int x = 0;\n    while (x != 1)\n        x = (x + 2) % 4;\n    return 0;\n}\n",
+        "#include <unistd.h>\nint main(void)\n{\n    sleep(1);\n    int x = 0;\n    while (x != 1)\n        x = (x + 2) % 4;\n    return 0;\n}\n",
     );
-    let plain = weft(&["nonterm", "check", "--src", "off", "--timeout", "1", &file]);
+    let plain = weft(&["nonterm", "check", "--src", "off", "--timeout", "0.5", &file]);
     assert_eq!(plain.status.code(), Some(3), "{}", text(&plain));
     assert!(
         text(&plain).contains("1 timed out without a report"),
         "{}",
         text(&plain)
     );
-    let retried = weft(&[
-        "nonterm",
-        "check",
-        "--src",
-        "off",
-        "--timeout",
-        "1",
-        "--budget",
-        "30",
-        &file,
-    ]);
+    let args = ["--timeout", "0.5", "--budget", "4"];
+    let retried = weft(&[&["nonterm", "check", "--src", "off"], &args[..], &[file.as_str()]].concat());
     let t = text(&retried);
     assert_eq!(retried.status.code(), Some(1), "{t}");
     assert!(
-        t.contains("period 2 (x = ") && t.contains("1 run: 1 reported"),
+        t.contains("period 2 (x = ") && t.contains("first in run 0"),
+        "{t}"
+    );
+    assert!(
+        t.contains("1 reported") && t.contains("timed out without a report"),
         "{t}"
     );
 }

@@ -42,12 +42,14 @@ const OUTPUT_CAP: u64 = 16 << 20;
 /// is left: each run keeps a record.
 pub const MOST_RUNS: usize = 10_000;
 
-/// Under a budget, a run that timed out without a report is run again
-/// once, on the same seed, with up to this many times `--timeout` (what
-/// is left of the budget): a hang is where the time pays, since an
-/// inexact loop is reported only after its patience (100,000,000
-/// iterations, a second or more on a loaded machine) and a long cycle
-/// after two periods.
+/// Under a budget, the runs that timed out without a report in the first
+/// half of it are run again in the second half, each once, on the same
+/// seed, with up to this many times `--timeout` (what is left of the
+/// budget): a hang is where the time pays, since an inexact loop is
+/// reported only after its patience (100,000,000 iterations, a second or
+/// more on a loaded machine) and a long cycle after two periods; the
+/// first half keeps drawing, since a hang the monitor cannot see would
+/// otherwise take the whole budget.
 const RETRY_FACTOR: f64 = 10.0;
 
 /// What to check and how.
@@ -184,20 +186,24 @@ fn run_all(
         presets,
     };
     let start = Instant::now();
+    let elapsed = || start.elapsed().as_secs_f64();
+    let mut hung = Vec::new();
     let mut run = 0;
-    while run < runs
-        || (run < MOST_RUNS && outcome.loops.is_empty() && start.elapsed().as_secs_f64() < budget)
-    {
-        let mut result = run_once(args, work, program, run, &inputs, timeout)?;
-        let hung =
-            result.0.abnormal == Some(Abnormal::Timeout) && result.1.iter().all(|f| f.reports.is_empty());
-        let left = (budget - start.elapsed().as_secs_f64()).min(RETRY_FACTOR * timeout);
-        if hung && left > timeout {
-            result = run_once(args, work, program, run, &inputs, left)?;
+    while run < runs || (run < MOST_RUNS && outcome.loops.is_empty() && elapsed() < budget / 2.0) {
+        let (record, files, overflowed) = run_once(args, work, program, run, &inputs, timeout)?;
+        if record.abnormal == Some(Abnormal::Timeout) && files.iter().all(|f| f.reports.is_empty()) {
+            hung.push(run);
         }
-        let (record, files, overflowed) = result;
-        outcome.add_run(run, record, files, overflowed);
+        outcome.set_run(run, record, files, overflowed);
         run += 1;
+    }
+    for run in hung {
+        let left = (budget - elapsed()).min(RETRY_FACTOR * timeout);
+        if !outcome.loops.is_empty() || left <= timeout {
+            break;
+        }
+        let (record, files, overflowed) = run_once(args, work, program, run, &inputs, left)?;
+        outcome.set_run(run, record, files, overflowed);
     }
     Ok(())
 }
@@ -461,11 +467,17 @@ impl Ending {
 }
 
 impl Outcome {
-    /// Adds run `run`'s record, reports and ending.
-    fn add_run(&mut self, run: usize, record: RunRecord, files: Vec<ReportFile>, overflowed: bool) {
+    /// Adds run `run`'s record, reports and ending, or replaces those of
+    /// an earlier run on its seed that timed out without a report.
+    fn set_run(&mut self, run: usize, record: RunRecord, files: Vec<ReportFile>, overflowed: bool) {
         let reported = files.iter().any(|f| !f.reports.is_empty());
-        self.endings.push(Ending::of(&record, reported, overflowed));
-        self.runs.push(record);
+        let ending = Ending::of(&record, reported, overflowed);
+        if run < self.runs.len() {
+            (self.runs[run], self.endings[run]) = (record, ending);
+        } else {
+            self.endings.push(ending);
+            self.runs.push(record);
+        }
         for file in files {
             for report in &file.reports {
                 let Some(decl) = file.loops.get(report.site) else {
