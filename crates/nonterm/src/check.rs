@@ -64,8 +64,10 @@ pub struct Options {
     /// 1.
     pub runs: usize,
     /// Seconds of runs to spend: after `runs` runs, more runs (the next
-    /// seeds) while the runs so far took less than this in all and no
-    /// loop was reported, up to [`MOST_RUNS`]; 0 for exactly `runs` runs.
+    /// seeds) while the runs so far took less than half of this in all
+    /// and no loop was reported, up to [`MOST_RUNS`]; then the runs that
+    /// timed out without a report again, with the rest (`RETRY_FACTOR`);
+    /// 0 for exactly `runs` runs.
     pub budget: f64,
     /// Seconds each run may take before it is stopped.
     pub timeout: f64,
@@ -91,6 +93,8 @@ pub struct Options {
 pub struct Outcome {
     /// The weave's own lines: what was monitored, what not and why.
     pub weave_lines: Vec<String>,
+    /// Each run's record: run i on seed i (its last attempt, when the
+    /// budget made it again).
     pub runs: Vec<RunRecord>,
     /// How each run ended.
     pub endings: Vec<Ending>,
@@ -170,7 +174,7 @@ fn run_all(
 ) -> anyhow::Result<()> {
     let (runs, timeout, budget) = (args.runs, args.timeout, args.budget);
     let more = if budget > 0.0 {
-        format!(", then more until {budget} s have passed or a loop is reported")
+        format!(", then more within {budget} s until a loop is reported")
     } else {
         String::new()
     };

@@ -46,9 +46,10 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     runs: Option<usize>,
     /// Seconds of runs to spend: after --runs runs, more runs (the next
-    /// seeds) while the runs so far took less in all and no loop was
-    /// reported (at most 10,000 runs). Default 10 with --svcomp and no
-    /// --runs (runs that end at once are many more within it), else 0:
+    /// seeds) while the runs so far took less than half of it and no loop
+    /// was reported (at most 10,000 runs); then each run that timed out
+    /// without a report again, once, with the rest (at most 10 times
+    /// --timeout). Default 10 with --svcomp and no --runs, else 0:
     /// exactly --runs runs.
     #[arg(long, value_name = "S")]
     budget: Option<f64>,
