@@ -300,3 +300,15 @@ WEFT_WEAK void reach_error(void) { abort(); }
 WEFT_WEAK void __VERIFIER_atomic_begin(void) {}
 WEFT_WEAK void __VERIFIER_atomic_end(void) {}
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The file the harness creates is the one `weft nonterm check` looks
+    /// for.
+    #[test]
+    fn the_harness_writes_the_mark_the_check_reads() {
+        assert!(SVCOMP_HARNESS.contains(&format!("\"%s/{STACK_OVERFLOW_MARK}\"")));
+    }
+}
