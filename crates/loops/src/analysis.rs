@@ -58,6 +58,11 @@ impl LoopAnalysis for SolverAnalysis {
             .map(|l| {
                 let src = match &l.fragment {
                     Err(why) => Err(format!("outside the integer fragment: {why}")),
+                    // A woven check cannot make the choices its SRC needs.
+                    Ok(fragment) if !fragment.choices.is_empty() => Err(format!(
+                        "its SRC would need choices of {}, which a check cannot make",
+                        fragment.choices.values().cloned().collect::<Vec<_>>().join(", ")
+                    )),
                     Ok(fragment) => find(fragment, semantics, &solver.with_budget(LOOP_BUDGET))
                         .map_err(|e| e.to_string())?
                         .map(|(c, method)| (c, method.to_string())),

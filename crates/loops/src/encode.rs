@@ -48,9 +48,15 @@ impl Semantics {
     }
 }
 
-/// The SMT constant standing for variable `v`.
+/// The SMT constant standing for variable `v`: a simple symbol, also
+/// for a memory cell (`*p`, `a[2]` as `v_a@2$`) or a choice (`?12.9`).
 pub fn smt_var(v: &str) -> String {
-    format!("v_{v}")
+    format!("v_{}", v.replace('[', "@").replace(']', "$"))
+}
+
+/// The variable an SMT constant of [`smt_var`] stands for.
+pub fn from_smt_var(symbol: &str) -> Option<String> {
+    Some(symbol.strip_prefix("v_")?.replace('@', "[").replace('$', "]"))
 }
 
 /// Encodes expressions over `vars` under one semantics. Errors say why

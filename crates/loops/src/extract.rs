@@ -78,6 +78,13 @@ pub struct Fragment {
     /// returns at end of file; what the woven check must ask besides the
     /// SRC (the end-of-file rule, [`EOF_ASSUMPTION`](crate::EOF_ASSUMPTION)).
     pub eof: Option<Eof>,
+    /// The `__VERIFIER_nondet_X()` calls of the loop: the variable
+    /// standing for each (`?LINE.COLUMN`, also in `vars`) and the call as
+    /// written, with where it is ([`choices`](self::choices)).
+    pub choices: BTreeMap<String, String>,
+    /// The memory cells in `vars` (`*p`, `a[2]`), each at an address of its
+    /// own ([`cells`](self::cells)).
+    pub cells: BTreeSet<String>,
 }
 
 /// At most this many paths are followed through one body.
@@ -269,6 +276,15 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         effects: None,
         conditional: 0,
         calls: 0,
+        cells: BTreeMap::new(),
+        guard_cells: match node.kind() {
+            "do_statement" => Vec::new(),
+            _ => weft_weave::joinpoint::cells::surely_read(text, node)
+                .into_iter()
+                .map(|(key, _)| key)
+                .collect(),
+        },
+        choices: BTreeMap::new(),
     };
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
@@ -323,6 +339,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         )?);
     }
     let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
+    x.apart(node)?;
     let eof = match x.eof.take() {
         Some(e) => Some(x.finish_eof(e, &paths)?),
         None => None,
@@ -346,6 +363,8 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         exits,
         locals: x.locals,
         eof,
+        choices: x.choices,
+        cells: x.cells.into_keys().collect(),
     })
 }
 
@@ -404,6 +423,12 @@ struct Extractor<'a> {
     conditional: usize,
     /// Input calls modelled.
     calls: usize,
+    /// The memory cells read or written so far.
+    cells: BTreeMap<String, cells::Cell>,
+    /// The cells the loop's condition reads on every evaluation.
+    guard_cells: Vec<String>,
+    /// The choices made so far: variable → call ([`Fragment::choices`]).
+    choices: BTreeMap<String, String>,
 }
 
 impl Extractor<'_> {
@@ -661,6 +686,7 @@ impl Extractor<'_> {
                 Ok(name)
             }
             "parenthesized_expression" => self.lvalue(node.named_child(0).ok_or("empty parentheses")?),
+            "pointer_expression" | "subscript_expression" => self.cell(node),
             k => Err(self.unsupported(k, node)),
         }
     }
@@ -831,6 +857,10 @@ impl Extractor<'_> {
                 })?;
                 Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
             }
+            "pointer_expression" | "subscript_expression" => Ok(Expr::Var(self.cell(node)?)),
+            "call_expression" if choices::choice_type(self.src_of_callee(node)).is_some() => {
+                Ok(Expr::Var(self.choice(node)?))
+            }
             "call_expression" if self.eof.is_some() => self.input_call(node),
             "assignment_expression" if self.effects.is_some() && self.conditional == 0 => {
                 self.assignment_in_test(node)
@@ -916,4 +946,6 @@ pub fn literal(s: &str) -> Option<Expr> {
 }
 
 mod calls;
+mod cells;
+pub(crate) mod choices;
 use calls::apply;

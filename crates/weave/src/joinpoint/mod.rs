@@ -6,7 +6,7 @@
 mod assigned;
 mod attribute;
 mod callee;
-mod cells;
+pub mod cells;
 mod dead_at_head;
 mod extent;
 mod loops;
