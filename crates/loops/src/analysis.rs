@@ -63,6 +63,12 @@ impl LoopAnalysis for SolverAnalysis {
                         "its SRC would need choices of {}, which a check cannot make",
                         fragment.choices.values().cloned().collect::<Vec<_>>().join(", ")
                     )),
+                    // A check at the head could read an element the
+                    // program does not (out of bounds).
+                    Ok(fragment) if !fragment.arrays.is_empty() => Err(format!(
+                        "its SRC would read elements of {} at a variable index, which a check might read out of bounds",
+                        fragment.arrays.iter().cloned().collect::<Vec<_>>().join(", ")
+                    )),
                     Ok(fragment) => find(fragment, semantics, &solver.with_budget(LOOP_BUDGET))
                         .map_err(|e| e.to_string())?
                         .map(|(c, method)| (c, method.to_string())),

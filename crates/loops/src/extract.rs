@@ -85,6 +85,9 @@ pub struct Fragment {
     /// The memory cells in `vars` (`*p`, `a[2]`), each at an address of its
     /// own ([`cells`](self::cells)).
     pub cells: BTreeSet<String>,
+    /// The arrays in `vars` read or written at a variable index, each
+    /// typed by its element ([`arrays`](self::arrays)).
+    pub arrays: BTreeSet<String>,
 }
 
 /// At most this many paths are followed through one body.
@@ -285,6 +288,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
                 .collect(),
         },
         choices: BTreeMap::new(),
+        arrays: BTreeMap::new(),
     };
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
@@ -365,6 +369,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         eof,
         choices: x.choices,
         cells: x.cells.into_keys().collect(),
+        arrays: x.arrays.into_keys().collect(),
     })
 }
 
@@ -429,6 +434,8 @@ struct Extractor<'a> {
     guard_cells: Vec<String>,
     /// The choices made so far: variable → call ([`Fragment::choices`]).
     choices: BTreeMap<String, String>,
+    /// The arrays at a variable index so far.
+    arrays: BTreeMap<String, arrays::Array>,
 }
 
 impl Extractor<'_> {
@@ -622,6 +629,16 @@ impl Extractor<'_> {
                     .unwrap_or_default();
                 let right_node = node.child_by_field_name("right").ok_or("assignment")?;
                 let right = self.expr(right_node)?;
+                let target = arrays::unparenthesized(left);
+                if target.kind() == "subscript_expression"
+                    && weft_weave::joinpoint::cells::cell(self.text, target).is_none()
+                {
+                    let op = match op.as_str() {
+                        "=" => None,
+                        o => Some(BinOp::from_c(o.trim_end_matches('=')).ok_or_else(|| format!("operator {o}"))?),
+                    };
+                    return Ok(vec![self.store(target, op, right, p)?]);
+                }
                 let name = self.lvalue(left)?;
                 let t = self.vars[&name];
                 if op == "=" && self.keeps_read_result(right_node, t) {
@@ -857,7 +874,8 @@ impl Extractor<'_> {
                 })?;
                 Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
             }
-            "pointer_expression" | "subscript_expression" => Ok(Expr::Var(self.cell(node)?)),
+            "pointer_expression" => Ok(Expr::Var(self.cell(node)?)),
+            "subscript_expression" => self.element(node),
             "call_expression" if choices::choice_type(self.src_of_callee(node)).is_some() => {
                 Ok(Expr::Var(self.choice(node)?))
             }
@@ -945,6 +963,8 @@ pub fn literal(s: &str) -> Option<Expr> {
     Some(Expr::Const(v, t))
 }
 
+mod arrays;
+pub use arrays::ASSUMPTION as ARRAYS_ASSUMPTION;
 mod calls;
 mod cells;
 pub(crate) mod choices;

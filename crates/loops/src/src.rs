@@ -113,6 +113,8 @@ struct Ctx<'a> {
     polynomial: bool,
     /// The loop's choices ([`Fragment::choices`]) and their types.
     choices: Vec<(String, crate::ir::IntType)>,
+    /// The loop's arrays at a variable index ([`Fragment::arrays`]).
+    arrays: &'a BTreeSet<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -133,13 +135,14 @@ impl<'a> Ctx<'a> {
                 .filter(|(v, _)| fragment.choices.contains_key(*v))
                 .map(|(v, t)| (v.clone(), *t))
                 .collect(),
+            arrays: &fragment.arrays,
         }
     }
 
     /// A query over the loop's variables; with choices, quantified
     /// ([`Ctx::none_of`]), so in no quantifier-free logic.
     fn query(&self) -> Query {
-        let logic = if self.choices.is_empty() {
+        let logic = if self.choices.is_empty() && self.arrays.is_empty() {
             self.semantics.logic()
         } else {
             None
@@ -147,7 +150,12 @@ impl<'a> Ctx<'a> {
         let mut q = Query::new(logic);
         q.polynomial = self.polynomial;
         for (v, t) in self.vars {
-            q.declare(&smt_var(v), self.semantics.sort(*t));
+            let sort = if self.arrays.contains(v) {
+                self.enc().array_sort(*t)
+            } else {
+                self.semantics.sort(*t)
+            };
+            q.declare(&smt_var(v), sort);
         }
         q
     }
@@ -183,10 +191,23 @@ impl<'a> Ctx<'a> {
         self.choices.iter().any(|(c, _)| read.contains(c))
     }
 
-    /// The atoms over the state alone: a recurrent set cannot name a
-    /// choice, which is made anew each round.
+    /// The atoms over the state alone, and over arrays only through
+    /// their elements: a recurrent set cannot name a choice, which is
+    /// made anew each round, nor compare a whole array as a number.
     fn state_only(&self, atoms: Vec<Expr>) -> Vec<Expr> {
-        atoms.into_iter().filter(|a| !self.reads_choice(a)).collect()
+        atoms
+            .into_iter()
+            .filter(|a| !self.reads_choice(a) && !whole_array(a, self.arrays))
+            .collect()
+    }
+
+    /// Whether a path reads or writes an array at a variable index.
+    fn touches_array(&self, path: &Path) -> bool {
+        let mut read = BTreeSet::new();
+        for e in path.conds.iter().chain(path.next.values()) {
+            e.vars(&mut read);
+        }
+        self.arrays.iter().any(|a| read.contains(a) || path.next.contains_key(a))
     }
 
     fn all(&self, atoms: &[Expr]) -> Result<String, String> {
@@ -247,6 +268,10 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
         let cells: Vec<&str> = fragment.cells.iter().map(String::as_str).collect();
         notes.push(format!("memory cells {} at addresses of their own", cells.join(", ")));
     }
+    if !fragment.arrays.is_empty() {
+        let arrays: Vec<&str> = fragment.arrays.iter().map(String::as_str).collect();
+        notes.push(format!("arrays {} at a variable index, {}", arrays.join(", "), crate::extract::ARRAYS_ASSUMPTION));
+    }
     if ctx.choices.is_empty() {
         return Ok(notes);
     }
@@ -289,6 +314,21 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
     }
     notes.push(format!("a run that never ends chooses {}", needs.join("; ")));
     Ok(notes)
+}
+
+/// Whether `e` uses an array of `arrays` whole (as a number, stored
+/// into, or indexed other than by its name): an atom of a recurrent set
+/// reads arrays only as `a[i]`.
+fn whole_array(e: &Expr, arrays: &BTreeSet<String>) -> bool {
+    match e {
+        Expr::Var(v) => arrays.contains(v),
+        Expr::Const(..) => false,
+        Expr::Store(..) => true,
+        Expr::Index(a, i, _) => !matches!(**a, Expr::Var(_)) || whole_array(i, arrays),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => whole_array(a, arrays),
+        Expr::Binary(_, a, b) => whole_array(a, arrays) || whole_array(b, arrays),
+        Expr::Cond(c, a, b) => whole_array(c, arrays) || whole_array(a, arrays) || whole_array(b, arrays),
+    }
 }
 
 /// Under ideal integers, why a loop cannot be judged: one of its variables
@@ -386,7 +426,10 @@ type PathResult = Result<Option<(Expr, &'static str)>, String>;
 fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
     let taken: Vec<Expr> = path.conds.iter().flat_map(Expr::conjuncts).collect();
     let base = ctx.state_only(taken.clone());
-    let chooses = base.len() < taken.len() || path.next.values().any(|e| ctx.reads_choice(e));
+    // Choices and arrays: no summary or orbit models them.
+    let chooses = base.len() < taken.len()
+        || path.next.values().any(|e| ctx.reads_choice(e))
+        || ctx.touches_array(path);
     let next = path.transition(ctx.vars);
     let mut read = BTreeSet::new();
     for c in &taken {
@@ -820,7 +863,12 @@ pub fn model(
         .collect();
     let mut q = ctx.query();
     q.assert(ctx.all(&facts)?);
-    let state = || fragment.vars.iter().filter(|(v, _)| !fragment.choices.contains_key(*v));
+    let state = || {
+        fragment
+            .vars
+            .iter()
+            .filter(|(v, _)| !fragment.choices.contains_key(*v) && !fragment.arrays.contains(*v))
+    };
     for (v, _) in state() {
         q.value(smt_var(v));
     }

@@ -92,6 +92,7 @@ impl Extractor<'_> {
     /// variable of the loop that is global or whose address the function
     /// takes. Err names the pair that may share an address.
     pub(super) fn apart(&self, lp: Node<'_>) -> R<()> {
+        self.arrays_apart(lp)?;
         let list: Vec<(&String, &Cell)> = self.cells.iter().collect();
         for (i, (k, c)) in list.iter().enumerate() {
             for (l, d) in &list[i + 1..] {
@@ -104,11 +105,42 @@ impl Extractor<'_> {
                 continue;
             }
             for v in self.vars.keys() {
-                if self.cells.contains_key(v) || self.choices.contains_key(v) || self.locals.contains(v) {
+                let memory = self.cells.contains_key(v) || self.arrays.contains_key(v);
+                if memory || self.choices.contains_key(v) || self.locals.contains(v) {
                     continue;
                 }
                 if let Some(why) = self.exposed(lp, v) {
                     return Err(format!("cell {k} may be variable {v}, {why}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Extractor::apart`] for the arrays at a variable index: two
+    /// declared arrays are apart, and from every variable but through
+    /// their own bounds; an array through a pointer is apart from nothing
+    /// else read through memory, nor from a variable a pointer may reach.
+    fn arrays_apart(&self, lp: Node<'_>) -> R<()> {
+        for (name, array) in &self.arrays {
+            if let Some(k) = self.cells.keys().next()
+                && (array.pointer || self.cells.values().any(|c| c.pointer || c.base == *name))
+            {
+                return Err(format!("cell {k} and the elements of {name} may share an address"));
+            }
+            if !array.pointer && array.size.is_some() {
+                continue;
+            }
+            if let Some(other) = self.arrays.keys().find(|o| *o != name) {
+                return Err(format!("the elements of {name} and of {other} may share an address"));
+            }
+            for v in self.vars.keys() {
+                let own = self.arrays.contains_key(v) || self.choices.contains_key(v);
+                if !own
+                    && !self.locals.contains(v)
+                    && let Some(why) = self.exposed(lp, v)
+                {
+                    return Err(format!("an element of {name} may be variable {v}, {why}"));
                 }
             }
         }
