@@ -70,7 +70,10 @@ pub fn atoms(
     // step is 0: `j + a[j] == j`.
     for v in read {
         if next[v] != Expr::Var(v.clone()) && reads_element(&next[v]) {
-            push(Expr::bin(BinOp::Eq, next[v].clone(), Expr::Var(v.clone())), &mut pool);
+            push(
+                Expr::bin(BinOp::Eq, next[v].clone(), Expr::Var(v.clone())),
+                &mut pool,
+            );
         }
     }
     // Signs of what the path reads and of what feeds it.

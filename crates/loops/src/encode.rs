@@ -77,7 +77,10 @@ type R<T> = Result<T, String>;
 impl Encoder<'_> {
     /// The SMT sort of an array with elements of type `t`.
     pub fn array_sort(&self, t: IntType) -> weft_smt::Sort {
-        weft_smt::Sort::Array(Box::new(self.semantics.sort(INDEX)), Box::new(self.semantics.sort(t)))
+        weft_smt::Sort::Array(
+            Box::new(self.semantics.sort(INDEX)),
+            Box::new(self.semantics.sort(t)),
+        )
     }
 
     /// An array-valued expression: an array variable, or a store into one.

@@ -635,7 +635,9 @@ impl Extractor<'_> {
                 {
                     let op = match op.as_str() {
                         "=" => None,
-                        o => Some(BinOp::from_c(o.trim_end_matches('=')).ok_or_else(|| format!("operator {o}"))?),
+                        o => Some(
+                            BinOp::from_c(o.trim_end_matches('=')).ok_or_else(|| format!("operator {o}"))?,
+                        ),
                     };
                     return Ok(vec![self.store(target, op, right, p)?]);
                 }

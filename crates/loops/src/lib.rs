@@ -43,7 +43,7 @@ pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use entry::{Entry, entry};
 pub use eof::ASSUMPTION as EOF_ASSUMPTION;
-pub use extract::{Fragment, fragment};
+pub use extract::{ARRAYS_ASSUMPTION, Fragment, fragment};
 pub use src::{LOOP_BUDGET, Outcome, STUCK, Src, Verdict, find, infer, model, only_overflow_ends, verify};
 pub use survey::{Found, Survey, load, survey};
 
@@ -178,3 +178,6 @@ mod eof_tests;
 
 #[cfg(test)]
 mod poly_tests;
+
+#[cfg(test)]
+mod memory_tests;

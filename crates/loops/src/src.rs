@@ -207,7 +207,9 @@ impl<'a> Ctx<'a> {
         for e in path.conds.iter().chain(path.next.values()) {
             e.vars(&mut read);
         }
-        self.arrays.iter().any(|a| read.contains(a) || path.next.contains_key(a))
+        self.arrays
+            .iter()
+            .any(|a| read.contains(a) || path.next.contains_key(a))
     }
 
     fn all(&self, atoms: &[Expr]) -> Result<String, String> {
@@ -266,11 +268,18 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
     let mut notes = Vec::new();
     if !fragment.cells.is_empty() {
         let cells: Vec<&str> = fragment.cells.iter().map(String::as_str).collect();
-        notes.push(format!("memory cells {} at addresses of their own", cells.join(", ")));
+        notes.push(format!(
+            "memory cells {} at addresses of their own",
+            cells.join(", ")
+        ));
     }
     if !fragment.arrays.is_empty() {
         let arrays: Vec<&str> = fragment.arrays.iter().map(String::as_str).collect();
-        notes.push(format!("arrays {} at a variable index, {}", arrays.join(", "), crate::extract::ARRAYS_ASSUMPTION));
+        notes.push(format!(
+            "arrays {} at a variable index, {}",
+            arrays.join(", "),
+            crate::extract::ARRAYS_ASSUMPTION
+        ));
     }
     if ctx.choices.is_empty() {
         return Ok(notes);
@@ -287,7 +296,12 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
     let mut needs = Vec::new();
     if let [path] = paths.as_slice() {
         let after = src.condition.subst(&path.transition(ctx.vars));
-        for a in path.conds.iter().chain(std::iter::once(&after)).flat_map(Expr::conjuncts) {
+        for a in path
+            .conds
+            .iter()
+            .chain(std::iter::once(&after))
+            .flat_map(Expr::conjuncts)
+        {
             if ctx.reads_choice(&a) {
                 needs.push(a.subst(&named).to_string());
             }
@@ -300,14 +314,24 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
         both.push(src.condition.subst(&path.transition(ctx.vars)));
         stays.push(ctx.all(&both).unwrap_or_else(|_| "false".into()));
     }
-    q.assert(ctx.all(std::slice::from_ref(&src.condition)).unwrap_or_else(|_| "false".into()));
+    q.assert(
+        ctx.all(std::slice::from_ref(&src.condition))
+            .unwrap_or_else(|_| "false".into()),
+    );
     q.assert(format!("(or false {})", stays.join(" ")));
     for v in ctx.vars.keys() {
         q.value(smt_var(v));
     }
     if let Answer::Sat(found) = ctx.solver.check(&q)? {
-        let value = |v: &String| Some(format!("{} = {}", named.get(v).map_or(v.clone(), |n| n.to_string()), ctx.vars[v].wrap(found.int(&smt_var(v))?)));
-        let (choices, state): (Vec<&String>, Vec<&String>) = ctx.vars.keys().partition(|v| named.contains_key(*v));
+        let value = |v: &String| {
+            Some(format!(
+                "{} = {}",
+                named.get(v).map_or(v.clone(), |n| n.to_string()),
+                ctx.vars[v].wrap(found.int(&smt_var(v))?)
+            ))
+        };
+        let (choices, state): (Vec<&String>, Vec<&String>) =
+            ctx.vars.keys().partition(|v| named.contains_key(*v));
         let choices: Vec<String> = choices.into_iter().filter_map(value).collect();
         let state: Vec<String> = state.into_iter().filter_map(value).collect();
         needs.push(format!("e.g. {} from {}", choices.join(", "), state.join(", ")));
@@ -671,7 +695,10 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
             continue;
         }
         let own = atoms.iter().filter(|a| !base.contains(a)).cloned();
-        let atoms = ctx.state_only(own.chain(crate::candidates::atoms(atoms, &read, &next, ctx.vars)).collect());
+        let atoms = ctx.state_only(
+            own.chain(crate::candidates::atoms(atoms, &read, &next, ctx.vars))
+                .collect(),
+        );
         for a in atoms {
             if !pool.contains(&a) && !base.contains(&a) {
                 pool.push(a);

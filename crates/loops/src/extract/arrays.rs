@@ -86,7 +86,13 @@ impl Extractor<'_> {
     /// `a[i] = value` (`op` for `a[i] op= value`, else None) on path `p`:
     /// the array's next value stores the element, and the path goes on
     /// only within the array's bounds.
-    pub(super) fn store(&mut self, left: Node<'_>, op: Option<BinOp>, value: Expr, mut p: Partial) -> R<Partial> {
+    pub(super) fn store(
+        &mut self,
+        left: Node<'_>,
+        op: Option<BinOp>,
+        value: Expr,
+        mut p: Partial,
+    ) -> R<Partial> {
         let (base, index, t) = self.indexed(left)?;
         let size = self.arrays[&base]
             .size
@@ -98,11 +104,20 @@ impl Extractor<'_> {
             Some(op) => Expr::bin(op, old, p.value(&value)),
             None => p.value(&value),
         };
-        let long = IntType { width: 64, signed: true };
+        let long = IntType {
+            width: 64,
+            signed: true,
+        };
         let wide = |e: Expr| Expr::Cast(long, Box::new(e));
-        p.conds.push(Expr::bin(BinOp::Ge, wide(index.clone()), Expr::Const(0, long)));
-        p.conds.push(Expr::bin(BinOp::Lt, wide(index.clone()), Expr::Const(size, long)));
-        let stored = Expr::Store(Box::new(array), Box::new(index), Box::new(Expr::Cast(t, Box::new(new))));
+        p.conds
+            .push(Expr::bin(BinOp::Ge, wide(index.clone()), Expr::Const(0, long)));
+        p.conds
+            .push(Expr::bin(BinOp::Lt, wide(index.clone()), Expr::Const(size, long)));
+        let stored = Expr::Store(
+            Box::new(array),
+            Box::new(index),
+            Box::new(Expr::Cast(t, Box::new(new))),
+        );
         p.state.insert(base, stored);
         Ok(p)
     }

@@ -43,7 +43,9 @@ impl Extractor<'_> {
             ));
         }
         let name = self.src(base).to_string();
-        let (t, pointer) = self.cell_type(&name).map_err(|why| format!("{what} {key}: {why}"))?;
+        let (t, pointer) = self
+            .cell_type(&name)
+            .map_err(|why| format!("{what} {key}: {why}"))?;
         if cells::address_taken(self.text, node, &name) {
             return Err(format!("{what} {key}: the function takes the address of {name}"));
         }
@@ -126,13 +128,17 @@ impl Extractor<'_> {
             if let Some(k) = self.cells.keys().next()
                 && (array.pointer || self.cells.values().any(|c| c.pointer || c.base == *name))
             {
-                return Err(format!("cell {k} and the elements of {name} may share an address"));
+                return Err(format!(
+                    "cell {k} and the elements of {name} may share an address"
+                ));
             }
             if !array.pointer && array.size.is_some() {
                 continue;
             }
             if let Some(other) = self.arrays.keys().find(|o| *o != name) {
-                return Err(format!("the elements of {name} and of {other} may share an address"));
+                return Err(format!(
+                    "the elements of {name} and of {other} may share an address"
+                ));
             }
             for v in self.vars.keys() {
                 let own = self.arrays.contains_key(v) || self.choices.contains_key(v);

@@ -42,8 +42,10 @@ impl Extractor<'_> {
         let at = call.start_position();
         let name = format!("?{}.{}", at.row + 1, at.column + 1);
         self.vars.insert(name.clone(), t);
-        self.choices
-            .insert(name.clone(), format!("{callee}() at {}:{}", at.row + 1, at.column + 1));
+        self.choices.insert(
+            name.clone(),
+            format!("{callee}() at {}:{}", at.row + 1, at.column + 1),
+        );
         Ok(name)
     }
 }
