@@ -58,17 +58,7 @@ impl LoopAnalysis for SolverAnalysis {
             .map(|l| {
                 let src = match &l.fragment {
                     Err(why) => Err(format!("outside the integer fragment: {why}")),
-                    // A woven check cannot make the choices its SRC needs.
-                    Ok(fragment) if !fragment.choices.is_empty() => Err(format!(
-                        "its SRC would need choices of {}, which a check cannot make",
-                        fragment.choices.values().cloned().collect::<Vec<_>>().join(", ")
-                    )),
-                    // A check at the head could read an element the
-                    // program does not (out of bounds).
-                    Ok(fragment) if !fragment.arrays.is_empty() => Err(format!(
-                        "its SRC would read elements of {} at a variable index, which a check might read out of bounds",
-                        fragment.arrays.iter().cloned().collect::<Vec<_>>().join(", ")
-                    )),
+                    Ok(fragment) if let Some(why) = fragment.unwoven() => Err(why),
                     Ok(fragment) => find(fragment, semantics, &solver.with_budget(LOOP_BUDGET))
                         .map_err(|e| e.to_string())?
                         .map(|(c, method)| (c, method.to_string())),

@@ -86,8 +86,36 @@ pub struct Fragment {
     /// own ([`cells`](self::cells)).
     pub cells: BTreeSet<String>,
     /// The arrays in `vars` read or written at a variable index, each
-    /// typed by its element ([`arrays`](self::arrays)).
-    pub arrays: BTreeSet<String>,
+    /// typed by its element ([`arrays`](self::arrays)), and whether its
+    /// size is known (every element read is then within it).
+    pub arrays: BTreeMap<String, bool>,
+}
+
+impl Fragment {
+    /// Why an SRC of this loop is not woven as a check, if it is not:
+    /// a check cannot make the choices a hang needs, and could read an
+    /// element of an array of unknown size out of bounds.
+    pub fn unwoven(&self) -> Option<String> {
+        let list = |names: Vec<&String>| names.into_iter().cloned().collect::<Vec<_>>().join(", ");
+        if !self.choices.is_empty() {
+            return Some(format!(
+                "its SRC would need choices of {}, which a check cannot make",
+                list(self.choices.values().collect())
+            ));
+        }
+        let unknown_size: Vec<&String> = self
+            .arrays
+            .iter()
+            .filter(|(_, sized)| !**sized)
+            .map(|(a, _)| a)
+            .collect();
+        (!unknown_size.is_empty()).then(|| {
+            format!(
+                "its SRC reads elements of {} at a variable index, which a check could read out of bounds",
+                list(unknown_size)
+            )
+        })
+    }
 }
 
 /// At most this many paths are followed through one body.
@@ -282,18 +310,24 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         cells: BTreeMap::new(),
         guard_cells: match node.kind() {
             "do_statement" => Vec::new(),
-            _ => weft_weave::joinpoint::cells::surely_read(text, node)
+            _ => weft_weave::joinpoint::surely_read(text, node)
                 .into_iter()
                 .map(|(key, _)| key)
                 .collect(),
         },
         choices: BTreeMap::new(),
         arrays: BTreeMap::new(),
+        bounds: Vec::new(),
     };
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
     let guard = match cond_node {
-        Some(c) => Some(x.test(c)?),
+        // The bounds of the elements it reads come first: the condition's
+        // conjuncts, and so an SRC's, read no element out of bounds.
+        Some(c) => Some(
+            x.test(c)
+                .map(|(g, effects)| (arrays::within_all(x.take_bounds(), g), effects))?,
+        ),
         None => None,
     };
     if let (Some(e), Some((_, effects))) = (&mut x.eof, &guard) {
@@ -369,7 +403,11 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         eof,
         choices: x.choices,
         cells: x.cells.into_keys().collect(),
-        arrays: x.arrays.into_keys().collect(),
+        arrays: x
+            .arrays
+            .into_iter()
+            .map(|(a, array)| (a, array.size.is_some()))
+            .collect(),
     })
 }
 
@@ -436,6 +474,9 @@ struct Extractor<'a> {
     choices: BTreeMap<String, String>,
     /// The arrays at a variable index so far.
     arrays: BTreeMap<String, arrays::Array>,
+    /// `0 <= i` and `i < N` for each element `a[i]` of an array of size
+    /// N read since they were last taken ([`arrays`](self::arrays)).
+    bounds: Vec<Expr>,
 }
 
 impl Extractor<'_> {
@@ -542,7 +583,9 @@ impl Extractor<'_> {
                 }
                 let mut yes_paths = Vec::new();
                 let mut no_paths = Vec::new();
-                for p in live {
+                let bounds = self.take_bounds();
+                for mut p in live {
+                    arrays::within(&bounds, &mut p);
                     let v = p.value(&c);
                     let p = apply(p, &effects);
                     let mut yes = p.clone();
@@ -589,7 +632,9 @@ impl Extractor<'_> {
                 for (name, value) in inits {
                     let e = self.expr(value)?;
                     let t = self.vars[&name];
+                    let bounds = self.take_bounds();
                     for p in &mut live {
+                        arrays::within(&bounds, p);
                         let v = Expr::Cast(t, Box::new(p.value(&e)));
                         p.state.insert(name.clone(), v);
                         p.recorded.remove(&name);
@@ -631,7 +676,7 @@ impl Extractor<'_> {
                 let right = self.expr(right_node)?;
                 let target = arrays::unparenthesized(left);
                 if target.kind() == "subscript_expression"
-                    && weft_weave::joinpoint::cells::cell(self.text, target).is_none()
+                    && weft_weave::joinpoint::cell(self.text, target).is_none()
                 {
                     let op = match op.as_str() {
                         "=" => None,
@@ -642,6 +687,7 @@ impl Extractor<'_> {
                     return Ok(vec![self.store(target, op, right, p)?]);
                 }
                 let name = self.lvalue(left)?;
+                arrays::within(&self.take_bounds(), &mut p);
                 let t = self.vars[&name];
                 if op == "=" && self.keeps_read_result(right_node, t) {
                     p.recorded.insert(name.clone());

@@ -11,7 +11,7 @@
 //!   [`LOOP_BUDGET`]; [`model`] gives values of a loop's [`Entry`] (the
 //!   inputs and constants before a loop of `main`, [`entry`]) that satisfy
 //!   an SRC; [`only_overflow_ends`] and the method marks
-//!   [`STUCK`] and [`EOF_ASSUMPTION`] classify them; [`weave_checks`]
+//!   [`STUCK`], [`EOF_ASSUMPTION`] and [`ARRAYS_ASSUMPTION`] classify them; [`weave_checks`]
 //!   writes them into the C text as run-time checks;
 //! - a whole program: [`load`] and [`survey`] analyse every loop in
 //!   parallel ([`Survey`], one [`Found`] per loop); [`SolverAnalysis`] is

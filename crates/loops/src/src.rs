@@ -114,7 +114,7 @@ struct Ctx<'a> {
     /// The loop's choices ([`Fragment::choices`]) and their types.
     choices: Vec<(String, crate::ir::IntType)>,
     /// The loop's arrays at a variable index ([`Fragment::arrays`]).
-    arrays: &'a BTreeSet<String>,
+    arrays: &'a BTreeMap<String, bool>,
 }
 
 impl<'a> Ctx<'a> {
@@ -150,7 +150,7 @@ impl<'a> Ctx<'a> {
         let mut q = Query::new(logic);
         q.polynomial = self.polynomial;
         for (v, t) in self.vars {
-            let sort = if self.arrays.contains(v) {
+            let sort = if self.arrays.contains_key(v) {
                 self.enc().array_sort(*t)
             } else {
                 self.semantics.sort(*t)
@@ -208,7 +208,7 @@ impl<'a> Ctx<'a> {
             e.vars(&mut read);
         }
         self.arrays
-            .iter()
+            .keys()
             .any(|a| read.contains(a) || path.next.contains_key(a))
     }
 
@@ -274,12 +274,12 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
         ));
     }
     if !fragment.arrays.is_empty() {
-        let arrays: Vec<&str> = fragment.arrays.iter().map(String::as_str).collect();
-        notes.push(format!(
-            "arrays {} at a variable index, {}",
-            arrays.join(", "),
-            crate::extract::ARRAYS_ASSUMPTION
-        ));
+        let arrays: Vec<&str> = fragment.arrays.keys().map(String::as_str).collect();
+        let mut note = format!("arrays {} at a variable index", arrays.join(", "));
+        if fragment.arrays.values().any(|sized| !sized) {
+            note = format!("{note}, {}", crate::extract::ARRAYS_ASSUMPTION);
+        }
+        notes.push(note);
     }
     if ctx.choices.is_empty() {
         return Ok(notes);
@@ -302,8 +302,9 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
             .chain(std::iter::once(&after))
             .flat_map(Expr::conjuncts)
         {
-            if ctx.reads_choice(&a) {
-                needs.push(a.subst(&named).to_string());
+            let text = a.subst(&named).to_string();
+            if ctx.reads_choice(&a) && !needs.contains(&text) {
+                needs.push(text);
             }
         }
     }
@@ -343,9 +344,9 @@ fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, w
 /// Whether `e` uses an array of `arrays` whole (as a number, stored
 /// into, or indexed other than by its name): an atom of a recurrent set
 /// reads arrays only as `a[i]`.
-fn whole_array(e: &Expr, arrays: &BTreeSet<String>) -> bool {
+fn whole_array(e: &Expr, arrays: &BTreeMap<String, bool>) -> bool {
     match e {
-        Expr::Var(v) => arrays.contains(v),
+        Expr::Var(v) => arrays.contains_key(v),
         Expr::Const(..) => false,
         Expr::Store(..) => true,
         Expr::Index(a, i, _) => !matches!(**a, Expr::Var(_)) || whole_array(i, arrays),
@@ -894,7 +895,7 @@ pub fn model(
         fragment
             .vars
             .iter()
-            .filter(|(v, _)| !fragment.choices.contains_key(*v) && !fragment.arrays.contains(*v))
+            .filter(|(v, _)| !fragment.choices.contains_key(*v) && !fragment.arrays.contains_key(*v))
     };
     for (v, _) in state() {
         q.value(smt_var(v));

@@ -6,12 +6,14 @@
 //! whose address the function never takes. A write needs the array's
 //! size (a declared `T a[N]`) and puts `0 <= i < N` in its path's
 //! condition, so that no recurrent set rests on a write out of bounds;
-//! reads are assumed within their arrays ([`ASSUMPTION`]). Aliasing with
+//! a read of such an array does too, before the condition that reads
+//! it (so an SRC's conjuncts test the bounds before the element), and a
+//! read through a pointer is assumed within its array ([`ASSUMPTION`]). Aliasing with
 //! cells and variables is judged by [`Extractor::apart`].
 
 use tree_sitter::Node;
 use weft_c::sema::{DeclKind, TypeKind};
-use weft_weave::joinpoint::cells;
+use weft_weave::joinpoint as cells;
 
 use super::{Extractor, Partial, R};
 use crate::ir::{BinOp, Expr, IntType};
@@ -35,7 +37,15 @@ impl Extractor<'_> {
             return Ok(Expr::Var(self.cell(node)?));
         }
         let (base, index, t) = self.indexed(node)?;
+        if let Some(size) = self.arrays[&base].size {
+            self.bounds.extend(in_bounds(&index, size));
+        }
         Ok(Expr::Index(Box::new(Expr::Var(base)), Box::new(index), t))
+    }
+
+    /// The bounds read since the last time, taken.
+    pub(super) fn take_bounds(&mut self) -> Vec<Expr> {
+        std::mem::take(&mut self.bounds)
     }
 
     /// The base, index and element type of `a[i]`, the array registered.
@@ -94,6 +104,7 @@ impl Extractor<'_> {
         mut p: Partial,
     ) -> R<Partial> {
         let (base, index, t) = self.indexed(left)?;
+        within(&self.take_bounds(), &mut p);
         let size = self.arrays[&base]
             .size
             .ok_or_else(|| format!("writes {base}[…] at a variable index, and {base}'s size is unknown"))?;
@@ -104,15 +115,7 @@ impl Extractor<'_> {
             Some(op) => Expr::bin(op, old, p.value(&value)),
             None => p.value(&value),
         };
-        let long = IntType {
-            width: 64,
-            signed: true,
-        };
-        let wide = |e: Expr| Expr::Cast(long, Box::new(e));
-        p.conds
-            .push(Expr::bin(BinOp::Ge, wide(index.clone()), Expr::Const(0, long)));
-        p.conds
-            .push(Expr::bin(BinOp::Lt, wide(index.clone()), Expr::Const(size, long)));
+        p.conds.extend(in_bounds(&index, size));
         let stored = Expr::Store(
             Box::new(array),
             Box::new(index),
@@ -121,6 +124,36 @@ impl Extractor<'_> {
         p.state.insert(base, stored);
         Ok(p)
     }
+}
+
+/// `0 <= i` and `i < size`, over `long`.
+fn in_bounds(index: &Expr, size: i128) -> [Expr; 2] {
+    let long = IntType {
+        width: 64,
+        signed: true,
+    };
+    let wide = || Expr::Cast(long, Box::new(index.clone()));
+    [
+        Expr::bin(BinOp::Ge, wide(), Expr::Const(0, long)),
+        Expr::bin(BinOp::Lt, wide(), Expr::Const(size, long)),
+    ]
+}
+
+/// Path `p` going on only within `bounds` (over the state where they
+/// were read).
+pub(super) fn within(bounds: &[Expr], p: &mut Partial) {
+    for b in bounds {
+        let b = p.value(b);
+        p.conds.push(b);
+    }
+}
+
+/// `cond` evaluated only within `bounds`: `b1 && … && cond`.
+pub(super) fn within_all(bounds: Vec<Expr>, cond: Expr) -> Expr {
+    bounds
+        .into_iter()
+        .rev()
+        .fold(cond, |c, b| Expr::bin(BinOp::LAnd, b, c))
 }
 
 /// `N` of a declared type written `T [N]` (a decimal literal), if any.

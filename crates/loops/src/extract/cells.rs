@@ -1,5 +1,5 @@
 //! Memory cells in the fragment: `*p` and `a[K]` as weft-weave's
-//! [`cells`] finds them (a base variable the loop cannot assign, a
+//! [`cell`](weft_weave::joinpoint::cell) finds them (a base variable the loop cannot assign, a
 //! constant index), each one variable of the loop's state. A cell is
 //! admitted when the loop's own condition reads it on every evaluation
 //! (a check woven after the condition reads no address the program did
@@ -9,7 +9,7 @@
 
 use tree_sitter::Node;
 use weft_c::sema::{DeclKind, TypeKind};
-use weft_weave::joinpoint::cells;
+use weft_weave::joinpoint as cells;
 
 use super::{Extractor, R};
 use crate::ir::IntType;
