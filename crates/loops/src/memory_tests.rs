@@ -114,7 +114,11 @@ fn choices_are_quantified_existentially() {
     );
     assert!(still.expect("y stays").c().contains("y < 10"));
     let f = fragment(decls, "while (a[2] >= 0) { a[2] = __VERIFIER_nondet_int(); }").unwrap();
-    assert!(f.unwoven().expect("choices").contains("choices of __VERIFIER_nondet_int()"));
+    assert!(
+        f.unwoven()
+            .expect("choices")
+            .contains("choices of __VERIFIER_nondet_int()")
+    );
     // Twins: whatever the choices, the loop ends.
     assert!(src(decls, "while (__VERIFIER_nondet_int() && y < 10) y++;").is_none());
     assert!(
@@ -165,10 +169,15 @@ fn arrays_at_a_variable_index() {
     // the check reads no element out of bounds, and it is woven.
     let body = "while (i < 100) { if (a[i] != 1) continue; i++; }";
     let first = src(decls, body).expect("stuck on a[i] != 1").c();
-    let (bound, read) = (first.find("< 10L").expect(&first), first.find("a[i]").expect(&first));
+    let (bound, read) = (
+        first.find("< 10L").expect(&first),
+        first.find("a[i]").expect(&first),
+    );
     assert!(bound < read, "{first}");
     assert_eq!(fragment(decls, body).unwrap().unwoven(), None);
-    let e = fragment(decls, "while (0 <= j && j < n) { j += arr[j] + 1; }").unwrap().unwoven();
+    let e = fragment(decls, "while (0 <= j && j < n) { j += arr[j] + 1; }")
+        .unwrap()
+        .unwoven();
     assert!(e.expect("through a pointer").contains("out of bounds"));
     // Writes through a pointer of unknown size are refused.
     let e = fragment(decls, "while (j < n) { arr[j] = 0; j++; }").unwrap_err();
