@@ -8,6 +8,9 @@
 //! reads it right after the condition did, at the same address, so it
 //! never reads what the program did not just read itself (no pointer the
 //! loop made invalid, no cell the program leaves unread).
+//!
+//! `weft-loops` takes the same cells into its integer fragment, so the
+//! functions take the parsed view's text rather than a parsed file.
 
 use tree_sitter::Node;
 
