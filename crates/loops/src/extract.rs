@@ -310,10 +310,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         cells: BTreeMap::new(),
         guard_cells: match node.kind() {
             "do_statement" => Vec::new(),
-            _ => weft_weave::joinpoint::surely_read(text, node)
-                .into_iter()
-                .map(|(key, _)| key)
-                .collect(),
+            _ => cells::surely_read(text, node),
         },
         choices: BTreeMap::new(),
         arrays: BTreeMap::new(),
@@ -751,7 +748,7 @@ impl Extractor<'_> {
                 Ok(name)
             }
             "parenthesized_expression" => self.lvalue(node.named_child(0).ok_or("empty parentheses")?),
-            "pointer_expression" | "subscript_expression" => self.cell(node),
+            "pointer_expression" | "subscript_expression" | "field_expression" => self.cell(node),
             k => Err(self.unsupported(k, node)),
         }
     }
@@ -922,7 +919,7 @@ impl Extractor<'_> {
                 })?;
                 Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
             }
-            "pointer_expression" => Ok(Expr::Var(self.cell(node)?)),
+            "pointer_expression" | "field_expression" => Ok(Expr::Var(self.cell(node)?)),
             "subscript_expression" => self.element(node),
             "call_expression" if choices::choice_type(self.src_of_callee(node)).is_some() => {
                 Ok(Expr::Var(self.choice(node)?))

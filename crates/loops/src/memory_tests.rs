@@ -93,6 +93,39 @@ fn cells_that_may_share_an_address_are_refused() {
 }
 
 #[test]
+fn structure_members_are_cells() {
+    let decls = "struct S { int n; int m; } s, t, *p = &s; union U { int a; int b; } u;";
+    let hang = src(
+        decls,
+        "while (t.n != 0) { if (t.n < 0) t.n = -3; else t.n = t.n - 1; }",
+    )
+    .expect("t.n < 0");
+    assert!(hang.c().contains("t.n < 0"), "{}", hang.c());
+    assert!(
+        src(decls, "while (p->n > 0) { p->n = p->n - 1; }").is_none(),
+        "twin"
+    );
+    assert!(
+        src(decls, "while (p->n + p->m > 0) { p->m = p->n; }").is_some(),
+        "p->m is apart from p->n"
+    );
+    for (body, reason) in [
+        ("while (u.a > 0) { u.b = 0; }", "not a structure"),
+        (
+            "while (p->n + t.n > 0) { t.n--; }",
+            "cells p->n and t.n may share an address",
+        ),
+        (
+            "while (s.n > 0) { s.n--; }",
+            "the function takes the address of s",
+        ),
+    ] {
+        let e = fragment(decls, body).expect_err(body);
+        assert!(e.contains(reason), "{body}: {e}");
+    }
+}
+
+#[test]
 fn choices_are_quantified_existentially() {
     let decls = "int a[4]; int y = 0, x = 0;";
     // A hang exists when the choice is kept non-negative.

@@ -1,5 +1,6 @@
 //! Memory cells in the fragment: `*p` and `a[K]` as weft-weave's
-//! [`cell`](weft_weave::joinpoint::cell) finds them (a base variable the loop cannot assign, a
+//! [`cell`](weft_weave::joinpoint::cell) finds them, and structure
+//! members `s.f` and `p->f` (of a `struct`, not a `union`) (a base variable the loop cannot assign, a
 //! constant index), each one variable of the loop's state. A cell is
 //! admitted when the loop's own condition reads it on every evaluation
 //! (a check woven after the condition reads no address the program did
@@ -20,7 +21,45 @@ use crate::ir::IntType;
 pub(super) struct Cell {
     base: String,
     pointer: bool,
-    offset: i64,
+    /// The element's index, or the member's name.
+    offset: String,
+}
+
+/// A structure member as a cell, `n` a node of `text`: its key (`s.f`,
+/// `p->f`) and the identifier of its base.
+fn member<'t>(text: &str, n: Node<'t>) -> Option<(String, Node<'t>)> {
+    let n = super::arrays::unparenthesized(n);
+    if n.kind() != "field_expression" {
+        return None;
+    }
+    let base = super::arrays::unparenthesized(n.child_by_field_name("argument")?);
+    let field = n.child_by_field_name("field")?;
+    let op = n.child_by_field_name("operator")?.kind();
+    (base.kind() == "identifier").then(|| {
+        let key = format!("{}{op}{}", &text[base.byte_range()], &text[field.byte_range()]);
+        (key, base)
+    })
+}
+
+/// The cells `lp`'s condition reads on every evaluation: those of
+/// weft-weave and the structure members.
+pub(super) fn surely_read(text: &str, lp: Node<'_>) -> Vec<String> {
+    let mut keys: Vec<String> = cells::surely_read(text, lp).into_iter().map(|(k, _)| k).collect();
+    let Some(condition) = lp.child_by_field_name("condition") else {
+        return keys;
+    };
+    let mut stack = vec![condition];
+    while let Some(n) = stack.pop() {
+        if let Some((key, _)) = member(text, n)
+            && cells::always_evaluated(condition, n)
+            && !keys.contains(&key)
+        {
+            keys.push(key);
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    keys
 }
 
 impl Extractor<'_> {
@@ -28,7 +67,8 @@ impl Extractor<'_> {
     /// or why it is none.
     pub(super) fn cell(&mut self, node: Node<'_>) -> R<String> {
         let what = self.unsupported(node.kind(), node);
-        let Some((key, base)) = cells::cell(self.text, node) else {
+        let found = cells::cell(self.text, node).or_else(|| member(self.text, node));
+        let Some((key, base)) = found else {
             return Err(match node.kind() {
                 "subscript_expression" => format!("{what} at a variable index ({})", self.src(node)),
                 _ => what,
@@ -43,16 +83,26 @@ impl Extractor<'_> {
             ));
         }
         let name = self.src(base).to_string();
-        let (t, pointer) = self
-            .cell_type(&name)
-            .map_err(|why| format!("{what} {key}: {why}"))?;
+        let field = key
+            .rsplit_once("->")
+            .or_else(|| key.split_once('.'))
+            .map(|(_, f)| f);
+        let (t, pointer) = match field {
+            Some(f) => self.member_type(&name, f),
+            None => self.cell_type(&name),
+        }
+        .map_err(|why| format!("{what} {key}: {why}"))?;
         if cells::address_taken(self.text, node, &name) {
             return Err(format!("{what} {key}: the function takes the address of {name}"));
         }
-        let offset = key
-            .strip_prefix(&format!("{name}["))
-            .and_then(|k| k.strip_suffix(']')?.parse().ok())
-            .unwrap_or(0);
+        let offset = match field {
+            Some(f) => f.to_string(),
+            None => key
+                .strip_prefix(&format!("{name}["))
+                .and_then(|k| k.strip_suffix(']'))
+                .unwrap_or("0")
+                .to_string(),
+        };
         self.vars.insert(key.clone(), t);
         self.cells.insert(
             key.clone(),
@@ -85,6 +135,36 @@ impl Extractor<'_> {
                 .map(|t| (t, pointer))
                 .ok_or_else(|| format!("of type {name}")),
             _ => Err("its element is not of a C integer type".into()),
+        }
+    }
+
+    /// The type of member `field` of structure `base` (or of the
+    /// structure `base` points to), and whether `base` is a pointer. A
+    /// union's members share an address: refused.
+    fn member_type(&self, base: &str, field: &str) -> R<(IntType, bool)> {
+        let (sema, file) = self.sema.ok_or("cells need the program's semantics")?;
+        let d = sema
+            .lookup(file, self.at, base)
+            .filter(|d| matches!(d.kind, DeclKind::Variable | DeclKind::Parameter))
+            .ok_or_else(|| format!("{base} is not a declared variable"))?;
+        let (object, pointer) = match &d.ty.kind {
+            TypeKind::Pointer(inner) => (&**inner, true),
+            _ => (&d.ty, false),
+        };
+        let TypeKind::Struct { union: false, .. } = object.kind else {
+            return Err(format!("{base} is not a structure or a pointer to one"));
+        };
+        let f = sema
+            .field(object, field)
+            .ok_or_else(|| format!("no member {field} known"))?;
+        if f.ty.is_volatile || object.is_volatile || d.ty.is_volatile {
+            return Err("volatile (it may change outside the loop)".into());
+        }
+        match &f.ty.kind {
+            TypeKind::Integer(name) => IntType::from_name(name)
+                .map(|t| (t, pointer))
+                .ok_or_else(|| format!("of type {name}")),
+            _ => Err("the member is not of a C integer type".into()),
         }
     }
 

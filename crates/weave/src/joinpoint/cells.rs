@@ -87,7 +87,7 @@ pub fn surely_read<'t>(text: &str, lp: Node<'t>) -> Vec<(String, Node<'t>)> {
 }
 
 /// Whether evaluating `condition` always evaluates `n`, which it holds.
-fn always_evaluated(condition: Node<'_>, n: Node<'_>) -> bool {
+pub fn always_evaluated(condition: Node<'_>, n: Node<'_>) -> bool {
     let mut child = n;
     while child.id() != condition.id() {
         let Some(parent) = child.parent() else {
