@@ -515,7 +515,7 @@ fn json_output_and_loops_outside_the_fragment() {
     assert_eq!(out.status.code(), Some(0));
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["fragment"], false);
-    assert_eq!(line["outside"], "pointer dereference");
+    assert_eq!(line["outside"], "p is a pointer");
     let file = corpus_dir().join("missing_update_while.c");
     let out = weft(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -58,6 +58,7 @@ impl LoopAnalysis for SolverAnalysis {
             .map(|l| {
                 let src = match &l.fragment {
                     Err(why) => Err(format!("outside the integer fragment: {why}")),
+                    Ok(fragment) if let Some(why) = fragment.unwoven() => Err(why),
                     Ok(fragment) => find(fragment, semantics, &solver.with_budget(LOOP_BUDGET))
                         .map_err(|e| e.to_string())?
                         .map(|(c, method)| (c, method.to_string())),

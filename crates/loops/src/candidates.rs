@@ -66,6 +66,16 @@ pub fn atoms(
     for bound in type_bounds(base, next, vars) {
         push(bound, &mut pool);
     }
+    // A variable whose step reads memory (`j += a[j]`) stays put when the
+    // step is 0: `j + a[j] == j`.
+    for v in read {
+        if next[v] != Expr::Var(v.clone()) && reads_element(&next[v]) {
+            push(
+                Expr::bin(BinOp::Eq, next[v].clone(), Expr::Var(v.clone())),
+                &mut pool,
+            );
+        }
+    }
     // Signs of what the path reads and of what feeds it.
     let mut feeding = read.clone();
     for v in read {
@@ -82,6 +92,17 @@ pub fn atoms(
         }
     }
     pool
+}
+
+/// Whether `e` reads an array element at a variable index.
+fn reads_element(e: &Expr) -> bool {
+    match e {
+        Expr::Index(..) => true,
+        Expr::Var(_) | Expr::Const(..) | Expr::Store(..) => false,
+        Expr::Unary(_, a) | Expr::Cast(_, a) => reads_element(a),
+        Expr::Binary(_, a, b) => reads_element(a) || reads_element(b),
+        Expr::Cond(c, a, b) => reads_element(c) || reads_element(a) || reads_element(b),
+    }
 }
 
 /// Bounds a variable's type can never pass: for `v < e` where e does not

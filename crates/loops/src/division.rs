@@ -28,10 +28,14 @@ fn collect(e: &Expr, out: &mut Vec<Expr>) {
                 out.push((**b).clone());
             }
         }
-        Expr::Cond(c, a, b) => {
+        Expr::Cond(c, a, b) | Expr::Store(c, a, b) => {
             collect(c, out);
             collect(a, out);
             collect(b, out);
+        }
+        Expr::Index(a, i, _) => {
+            collect(a, out);
+            collect(i, out);
         }
     }
 }

@@ -48,10 +48,22 @@ impl Semantics {
     }
 }
 
-/// The SMT constant standing for variable `v`.
+/// The SMT constant standing for variable `v`: a simple symbol, also
+/// for a memory cell (`*p`, `a[2]` as `v_a@2$`) or a choice (`?12.9`).
 pub fn smt_var(v: &str) -> String {
-    format!("v_{v}")
+    format!("v_{}", v.replace('[', "@").replace(']', "$"))
 }
+
+/// The variable an SMT constant of [`smt_var`] stands for.
+pub fn from_smt_var(symbol: &str) -> Option<String> {
+    Some(symbol.strip_prefix("v_")?.replace('@', "[").replace('$', "]"))
+}
+
+/// The type of an array's indices: C converts an index to `ptrdiff_t`.
+const INDEX: IntType = IntType {
+    width: 64,
+    signed: true,
+};
 
 /// Encodes expressions over `vars` under one semantics. Errors say why
 /// an expression is outside what the semantics can express.
@@ -63,6 +75,32 @@ pub struct Encoder<'a> {
 type R<T> = Result<T, String>;
 
 impl Encoder<'_> {
+    /// The SMT sort of an array with elements of type `t`.
+    pub fn array_sort(&self, t: IntType) -> weft_smt::Sort {
+        weft_smt::Sort::Array(
+            Box::new(self.semantics.sort(INDEX)),
+            Box::new(self.semantics.sort(t)),
+        )
+    }
+
+    /// An array-valued expression: an array variable, or a store into one.
+    fn array(&self, e: &Expr) -> R<String> {
+        match e {
+            Expr::Var(v) => Ok(smt_var(v)),
+            Expr::Store(a, i, v) => Ok(format!(
+                "(store {} {} {})",
+                self.array(a)?,
+                self.index(i)?,
+                self.term_as(v, a.ty(self.vars))?
+            )),
+            _ => Err("a number where an array is needed".into()),
+        }
+    }
+
+    fn index(&self, i: &Expr) -> R<String> {
+        self.term_as(i, INDEX)
+    }
+
     /// A condition (C truth: non-zero) as a Boolean term.
     pub fn cond(&self, e: &Expr) -> R<String> {
         match e {
@@ -233,6 +271,8 @@ impl Encoder<'_> {
                 Ok((format!("({name} {x} {y})"), ty))
             }
             Expr::Cast(to, inner) => self.term_as(inner, *to).map(|t| (t, *to)),
+            Expr::Index(a, i, t) => Ok((format!("(select {} {})", self.array(a)?, self.index(i)?), *t)),
+            Expr::Store(..) => Err("an array where a number is needed".into()),
             Expr::Cond(c, a, b) => {
                 let ty = e.ty(self.vars);
                 Ok((

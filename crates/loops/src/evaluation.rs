@@ -36,7 +36,8 @@ pub fn wrapping(e: &Expr, vars: &Vars) -> Expr {
         Expr::Unary(UnOp::Neg, a) if ty.signed => {
             Expr::Cast(ty, Box::new(Expr::Unary(UnOp::Neg, Box::new(as_unsigned(a)))))
         }
-        Expr::Var(_) | Expr::Const(..) => e.clone(),
+        Expr::Var(_) | Expr::Const(..) | Expr::Store(..) => e.clone(),
+        Expr::Index(a, i, t) => Expr::Index(a.clone(), Box::new(wrapping(i, vars)), *t),
         Expr::Unary(op, a) => Expr::Unary(*op, Box::new(wrapping(a, vars))),
         Expr::Binary(op, a, b) => Expr::bin(*op, wrapping(a, vars), wrapping(b, vars)),
         Expr::Cast(t, a) => Expr::Cast(*t, Box::new(wrapping(a, vars))),
@@ -69,6 +70,8 @@ fn magnitude(e: &Expr, bound: i128) -> Option<i128> {
         Expr::Cond(c, a, b) => magnitude(c, bound)
             .and(magnitude(a, bound))?
             .max(magnitude(b, bound)?),
+        // An element is bounded by nothing the check could test first.
+        Expr::Index(..) | Expr::Store(..) => return None,
     };
     (m < limit).then_some(m)
 }
@@ -101,7 +104,7 @@ pub fn exact(e: &Expr) -> Option<Expr> {
 /// `e` over `long`: variables cast to it, constants of it, casts dropped.
 fn in_long(e: &Expr) -> Expr {
     match e {
-        Expr::Var(_) => Expr::Cast(LONG, Box::new(e.clone())),
+        Expr::Var(_) | Expr::Index(..) | Expr::Store(..) => Expr::Cast(LONG, Box::new(e.clone())),
         Expr::Const(c, _) => Expr::Const(*c, LONG),
         Expr::Cast(_, a) => in_long(a),
         Expr::Unary(op, a) => Expr::Unary(*op, Box::new(in_long(a))),

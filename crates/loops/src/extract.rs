@@ -78,6 +78,44 @@ pub struct Fragment {
     /// returns at end of file; what the woven check must ask besides the
     /// SRC (the end-of-file rule, [`EOF_ASSUMPTION`](crate::EOF_ASSUMPTION)).
     pub eof: Option<Eof>,
+    /// The `__VERIFIER_nondet_X()` calls of the loop: the variable
+    /// standing for each (`?LINE.COLUMN`, also in `vars`) and the call as
+    /// written, with where it is ([`choices`](self::choices)).
+    pub choices: BTreeMap<String, String>,
+    /// The memory cells in `vars` (`*p`, `a[2]`), each at an address of its
+    /// own ([`cells`](self::cells)).
+    pub cells: BTreeSet<String>,
+    /// The arrays in `vars` read or written at a variable index, each
+    /// typed by its element ([`arrays`](self::arrays)), and whether its
+    /// size is known (every element read is then within it).
+    pub arrays: BTreeMap<String, bool>,
+}
+
+impl Fragment {
+    /// Why an SRC of this loop is not woven as a check, if it is not:
+    /// a check cannot make the choices a hang needs, and could read an
+    /// element of an array of unknown size out of bounds.
+    pub fn unwoven(&self) -> Option<String> {
+        let list = |names: Vec<&String>| names.into_iter().cloned().collect::<Vec<_>>().join(", ");
+        if !self.choices.is_empty() {
+            return Some(format!(
+                "its SRC would need choices of {}, which a check cannot make",
+                list(self.choices.values().collect())
+            ));
+        }
+        let unknown_size: Vec<&String> = self
+            .arrays
+            .iter()
+            .filter(|(_, sized)| !**sized)
+            .map(|(a, _)| a)
+            .collect();
+        (!unknown_size.is_empty()).then(|| {
+            format!(
+                "its SRC reads elements of {} at a variable index, which a check could read out of bounds",
+                list(unknown_size)
+            )
+        })
+    }
 }
 
 /// At most this many paths are followed through one body.
@@ -269,11 +307,24 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         effects: None,
         conditional: 0,
         calls: 0,
+        cells: BTreeMap::new(),
+        guard_cells: match node.kind() {
+            "do_statement" => Vec::new(),
+            _ => cells::surely_read(text, node),
+        },
+        choices: BTreeMap::new(),
+        arrays: BTreeMap::new(),
+        bounds: Vec::new(),
     };
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
     let guard = match cond_node {
-        Some(c) => Some(x.test(c)?),
+        // The bounds of the elements it reads come first: the condition's
+        // conjuncts, and so an SRC's, read no element out of bounds.
+        Some(c) => Some(
+            x.test(c)
+                .map(|(g, effects)| (arrays::within_all(x.take_bounds(), g), effects))?,
+        ),
         None => None,
     };
     if let (Some(e), Some((_, effects))) = (&mut x.eof, &guard) {
@@ -323,6 +374,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         )?);
     }
     let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
+    x.apart(node)?;
     let eof = match x.eof.take() {
         Some(e) => Some(x.finish_eof(e, &paths)?),
         None => None,
@@ -346,6 +398,13 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         exits,
         locals: x.locals,
         eof,
+        choices: x.choices,
+        cells: x.cells.into_keys().collect(),
+        arrays: x
+            .arrays
+            .into_iter()
+            .map(|(a, array)| (a, array.size.is_some()))
+            .collect(),
     })
 }
 
@@ -404,6 +463,17 @@ struct Extractor<'a> {
     conditional: usize,
     /// Input calls modelled.
     calls: usize,
+    /// The memory cells read or written so far.
+    cells: BTreeMap<String, cells::Cell>,
+    /// The cells the loop's condition reads on every evaluation.
+    guard_cells: Vec<String>,
+    /// The choices made so far: variable → call ([`Fragment::choices`]).
+    choices: BTreeMap<String, String>,
+    /// The arrays at a variable index so far.
+    arrays: BTreeMap<String, arrays::Array>,
+    /// `0 <= i` and `i < N` for each element `a[i]` of an array of size
+    /// N read since they were last taken ([`arrays`](self::arrays)).
+    bounds: Vec<Expr>,
 }
 
 impl Extractor<'_> {
@@ -510,7 +580,9 @@ impl Extractor<'_> {
                 }
                 let mut yes_paths = Vec::new();
                 let mut no_paths = Vec::new();
-                for p in live {
+                let bounds = self.take_bounds();
+                for mut p in live {
+                    arrays::within(&bounds, &mut p);
                     let v = p.value(&c);
                     let p = apply(p, &effects);
                     let mut yes = p.clone();
@@ -557,7 +629,9 @@ impl Extractor<'_> {
                 for (name, value) in inits {
                     let e = self.expr(value)?;
                     let t = self.vars[&name];
+                    let bounds = self.take_bounds();
                     for p in &mut live {
+                        arrays::within(&bounds, p);
                         let v = Expr::Cast(t, Box::new(p.value(&e)));
                         p.state.insert(name.clone(), v);
                         p.recorded.remove(&name);
@@ -597,7 +671,20 @@ impl Extractor<'_> {
                     .unwrap_or_default();
                 let right_node = node.child_by_field_name("right").ok_or("assignment")?;
                 let right = self.expr(right_node)?;
+                let target = arrays::unparenthesized(left);
+                if target.kind() == "subscript_expression"
+                    && weft_weave::joinpoint::cell(self.text, target).is_none()
+                {
+                    let op = match op.as_str() {
+                        "=" => None,
+                        o => Some(
+                            BinOp::from_c(o.trim_end_matches('=')).ok_or_else(|| format!("operator {o}"))?,
+                        ),
+                    };
+                    return Ok(vec![self.store(target, op, right, p)?]);
+                }
                 let name = self.lvalue(left)?;
+                arrays::within(&self.take_bounds(), &mut p);
                 let t = self.vars[&name];
                 if op == "=" && self.keeps_read_result(right_node, t) {
                     p.recorded.insert(name.clone());
@@ -661,6 +748,7 @@ impl Extractor<'_> {
                 Ok(name)
             }
             "parenthesized_expression" => self.lvalue(node.named_child(0).ok_or("empty parentheses")?),
+            "pointer_expression" | "subscript_expression" | "field_expression" => self.cell(node),
             k => Err(self.unsupported(k, node)),
         }
     }
@@ -831,6 +919,11 @@ impl Extractor<'_> {
                 })?;
                 Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
             }
+            "pointer_expression" | "field_expression" => Ok(Expr::Var(self.cell(node)?)),
+            "subscript_expression" => self.element(node),
+            "call_expression" if choices::choice_type(self.src_of_callee(node)).is_some() => {
+                Ok(Expr::Var(self.choice(node)?))
+            }
             "call_expression" if self.eof.is_some() => self.input_call(node),
             "assignment_expression" if self.effects.is_some() && self.conditional == 0 => {
                 self.assignment_in_test(node)
@@ -915,5 +1008,9 @@ pub fn literal(s: &str) -> Option<Expr> {
     Some(Expr::Const(v, t))
 }
 
+mod arrays;
+pub use arrays::ASSUMPTION as ARRAYS_ASSUMPTION;
 mod calls;
+mod cells;
+pub(crate) mod choices;
 use calls::apply;

@@ -202,6 +202,12 @@ pub enum Expr {
     Cast(IntType, Box<Expr>),
     /// `c ? a : b`.
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `a[i]`: the element at index `i` (of its own type) of the array
+    /// `a`, an array variable or a [`Expr::Store`] into one.
+    Index(Box<Expr>, Box<Expr>, IntType),
+    /// The array `a` with the element at index `i` set to `v`: the value
+    /// an array variable has after `a[i] = v` (never in C text).
+    Store(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// The loop's variables and their types.
@@ -252,6 +258,8 @@ impl Expr {
                 }
             }
             Expr::Cond(_, a, b) => IntType::common(a.ty(vars), b.ty(vars)),
+            Expr::Index(_, _, t) => *t,
+            Expr::Store(a, ..) => a.ty(vars),
         }
     }
 
@@ -268,6 +276,12 @@ impl Expr {
                 Box::new(a.subst(map)),
                 Box::new(b.subst(map)),
             ),
+            Expr::Index(a, i, t) => Expr::Index(Box::new(a.subst(map)), Box::new(i.subst(map)), *t),
+            Expr::Store(a, i, v) => Expr::Store(
+                Box::new(a.subst(map)),
+                Box::new(i.subst(map)),
+                Box::new(v.subst(map)),
+            ),
         }
     }
 
@@ -283,10 +297,14 @@ impl Expr {
                 a.vars(out);
                 b.vars(out);
             }
-            Expr::Cond(c, a, b) => {
+            Expr::Cond(c, a, b) | Expr::Store(c, a, b) => {
                 c.vars(out);
                 a.vars(out);
                 b.vars(out);
+            }
+            Expr::Index(a, i, _) => {
+                a.vars(out);
+                i.vars(out);
             }
         }
     }
@@ -310,7 +328,8 @@ impl Expr {
             Expr::Binary(BinOp::Mul, a, b) if a.constant().is_none() && b.constant().is_none() => true,
             Expr::Unary(_, e) | Expr::Cast(_, e) => e.nonlinear(),
             Expr::Binary(_, a, b) => a.nonlinear() || b.nonlinear(),
-            Expr::Cond(c, a, b) => c.nonlinear() || a.nonlinear() || b.nonlinear(),
+            Expr::Cond(c, a, b) | Expr::Store(c, a, b) => c.nonlinear() || a.nonlinear() || b.nonlinear(),
+            Expr::Index(a, i, _) => a.nonlinear() || i.nonlinear(),
         }
     }
 
@@ -362,6 +381,8 @@ impl fmt::Display for Expr {
             Expr::Binary(op, a, b) => write!(f, "{} {} {}", Paren(a), op.c(), Paren(b)),
             Expr::Cast(t, e) => write!(f, "({}){}", t.c_name(), Paren(e)),
             Expr::Cond(c, a, b) => write!(f, "{} ? {} : {}", Paren(c), Paren(a), Paren(b)),
+            Expr::Index(a, i, _) => write!(f, "{}[{i}]", Paren(a)),
+            Expr::Store(a, i, v) => write!(f, "({a} with [{i}] = {v})"),
         }
     }
 }
@@ -371,7 +392,7 @@ struct Paren<'a>(&'a Expr);
 impl fmt::Display for Paren<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Expr::Var(_) => write!(f, "{}", self.0),
+            Expr::Var(_) | Expr::Index(..) => write!(f, "{}", self.0),
             Expr::Const(v, _) if *v >= 0 => write!(f, "{}", self.0),
             e => write!(f, "({e})"),
         }

@@ -11,7 +11,7 @@
 //!   [`LOOP_BUDGET`]; [`model`] gives values of a loop's [`Entry`] (the
 //!   inputs and constants before a loop of `main`, [`entry`]) that satisfy
 //!   an SRC; [`only_overflow_ends`] and the method marks
-//!   [`STUCK`] and [`EOF_ASSUMPTION`] classify them; [`weave_checks`]
+//!   [`STUCK`], [`EOF_ASSUMPTION`] and [`ARRAYS_ASSUMPTION`] classify them; [`weave_checks`]
 //!   writes them into the C text as run-time checks;
 //! - a whole program: [`load`] and [`survey`] analyse every loop in
 //!   parallel ([`Survey`], one [`Found`] per loop); [`SolverAnalysis`] is
@@ -43,7 +43,7 @@ pub use analysis::SolverAnalysis;
 pub use encode::Semantics;
 pub use entry::{Entry, entry};
 pub use eof::ASSUMPTION as EOF_ASSUMPTION;
-pub use extract::{Fragment, fragment};
+pub use extract::{ARRAYS_ASSUMPTION, Fragment, fragment};
 pub use src::{LOOP_BUDGET, Outcome, STUCK, Src, Verdict, find, infer, model, only_overflow_ends, verify};
 pub use survey::{Found, Survey, load, survey};
 
@@ -178,3 +178,6 @@ mod eof_tests;
 
 #[cfg(test)]
 mod poly_tests;
+
+#[cfg(test)]
+mod memory_tests;

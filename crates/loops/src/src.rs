@@ -42,6 +42,9 @@ pub struct Src {
     /// For a loop analysed at end of file (marked [`EOF_ASSUMPTION`](crate::EOF_ASSUMPTION)): the check to
     /// weave, S and the premise that the input is exhausted.
     pub at_eof: Option<String>,
+    /// What else the SRC rests on: the memory cells it reads, the
+    /// choices a run that never ends makes ([`choices_needed`]).
+    pub notes: Vec<String>,
 }
 
 /// S is the condition of a path that changes nothing it reads.
@@ -81,10 +84,12 @@ impl Src {
 
     /// How S was found, and under which assumption.
     pub fn how(&self) -> String {
-        match self.at_eof {
-            Some(_) => format!("{}, {}", self.method, crate::eof::ASSUMPTION),
-            None => self.method.to_string(),
+        let mut how = vec![self.method.to_string()];
+        if self.at_eof.is_some() {
+            how.push(crate::eof::ASSUMPTION.to_string());
         }
+        how.extend(self.notes.iter().cloned());
+        how.join(", ")
     }
 }
 
@@ -106,6 +111,10 @@ struct Ctx<'a> {
     solver: &'a Solver,
     /// The loop multiplies variables ([`Query::polynomial`]).
     polynomial: bool,
+    /// The loop's choices ([`Fragment::choices`]) and their types.
+    choices: Vec<(String, crate::ir::IntType)>,
+    /// The loop's arrays at a variable index ([`Fragment::arrays`]).
+    arrays: &'a BTreeMap<String, bool>,
 }
 
 impl<'a> Ctx<'a> {
@@ -120,14 +129,33 @@ impl<'a> Ctx<'a> {
             semantics,
             solver,
             polynomial,
+            choices: fragment
+                .vars
+                .iter()
+                .filter(|(v, _)| fragment.choices.contains_key(*v))
+                .map(|(v, t)| (v.clone(), *t))
+                .collect(),
+            arrays: &fragment.arrays,
         }
     }
 
+    /// A query over the loop's variables; with choices, quantified
+    /// ([`Ctx::none_of`]), so in no quantifier-free logic.
     fn query(&self) -> Query {
-        let mut q = Query::new(self.semantics.logic());
+        let logic = if self.choices.is_empty() && self.arrays.is_empty() {
+            self.semantics.logic()
+        } else {
+            None
+        };
+        let mut q = Query::new(logic);
         q.polynomial = self.polynomial;
         for (v, t) in self.vars {
-            q.declare(&smt_var(v), self.semantics.sort(*t));
+            let sort = if self.arrays.contains_key(v) {
+                self.enc().array_sort(*t)
+            } else {
+                self.semantics.sort(*t)
+            };
+            q.declare(&smt_var(v), sort);
         }
         q
     }
@@ -137,6 +165,51 @@ impl<'a> Ctx<'a> {
             vars: self.vars,
             semantics: self.semantics,
         }
+    }
+
+    /// ¬∃c. term: no value of the choices c makes `term` hold (without
+    /// choices, ¬term). The existential is what makes a recurrent set
+    /// with choices sound for "a run that never ends exists": from every
+    /// state in S some choice keeps the loop in S, so choosing it each
+    /// round never leaves S.
+    fn none_of(&self, term: String) -> String {
+        if self.choices.is_empty() {
+            return format!("(not {term})");
+        }
+        let bound: Vec<String> = self
+            .choices
+            .iter()
+            .map(|(c, t)| format!("({} {})", smt_var(c), self.semantics.sort(*t).smt()))
+            .collect();
+        format!("(forall ({}) (not {term}))", bound.join(" "))
+    }
+
+    /// Whether `e` reads a choice.
+    fn reads_choice(&self, e: &Expr) -> bool {
+        let mut read = BTreeSet::new();
+        e.vars(&mut read);
+        self.choices.iter().any(|(c, _)| read.contains(c))
+    }
+
+    /// The atoms over the state alone, and over arrays only through
+    /// their elements: a recurrent set cannot name a choice, which is
+    /// made anew each round, nor compare a whole array as a number.
+    fn state_only(&self, atoms: Vec<Expr>) -> Vec<Expr> {
+        atoms
+            .into_iter()
+            .filter(|a| !self.reads_choice(a) && !whole_array(a, self.arrays))
+            .collect()
+    }
+
+    /// Whether a path reads or writes an array at a variable index.
+    fn touches_array(&self, path: &Path) -> bool {
+        let mut read = BTreeSet::new();
+        for e in path.conds.iter().chain(path.next.values()) {
+            e.vars(&mut read);
+        }
+        self.arrays
+            .keys()
+            .any(|a| read.contains(a) || path.next.contains_key(a))
     }
 
     fn all(&self, atoms: &[Expr]) -> Result<String, String> {
@@ -161,6 +234,8 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
     let fragment = &crate::division::safe_paths(fragment);
     let found = match infer_model(fragment, semantics, solver)? {
         Outcome::Found(src) => {
+            let notes = notes(&Ctx::new(fragment, semantics, solver), fragment, &src)?;
+            let src = Src { notes, ..src };
             let mut condition = crate::division::guarded(src.condition);
             // Over bit-vectors a product means wrapping arithmetic, which
             // C's signed types do not give: the check wraps unsigned.
@@ -181,6 +256,104 @@ pub fn infer(fragment: &Fragment, semantics: Semantics, solver: &Solver) -> Resu
         },
         (outcome, _) => outcome,
     })
+}
+
+/// What an SRC rests on besides the loop's variables: its memory cells,
+/// at addresses of their own ([`Fragment::cells`]); with choices, which
+/// ones a run that never ends makes: the conditions on them of staying
+/// in S along the recurring path, and one example from the solver (a
+/// state of S and choices that keep it there), so that a run can aim at
+/// them.
+fn notes(ctx: &Ctx<'_>, fragment: &Fragment, src: &Src) -> Result<Vec<String>, weft_smt::Error> {
+    let mut notes = Vec::new();
+    if !fragment.cells.is_empty() {
+        let cells: Vec<&str> = fragment.cells.iter().map(String::as_str).collect();
+        notes.push(format!(
+            "memory cells {} at addresses of their own",
+            cells.join(", ")
+        ));
+    }
+    if !fragment.arrays.is_empty() {
+        let arrays: Vec<&str> = fragment.arrays.keys().map(String::as_str).collect();
+        let mut note = format!("arrays {} at a variable index", arrays.join(", "));
+        if fragment.arrays.values().any(|sized| !sized) {
+            note = format!("{note}, {}", crate::extract::ARRAYS_ASSUMPTION);
+        }
+        notes.push(note);
+    }
+    if ctx.choices.is_empty() {
+        return Ok(notes);
+    }
+    let named: BTreeMap<String, Expr> = fragment
+        .choices
+        .iter()
+        .map(|(c, call)| (c.clone(), Expr::Var(call.replacen("() at ", "()@", 1))))
+        .collect();
+    let paths: Vec<&Path> = match src.path {
+        Some(i) => vec![&fragment.paths[i]],
+        None => fragment.paths.iter().collect(),
+    };
+    let mut needs = Vec::new();
+    if let [path] = paths.as_slice() {
+        let after = src.condition.subst(&path.transition(ctx.vars));
+        for a in path
+            .conds
+            .iter()
+            .chain(std::iter::once(&after))
+            .flat_map(Expr::conjuncts)
+        {
+            let text = a.subst(&named).to_string();
+            if ctx.reads_choice(&a) && !needs.contains(&text) {
+                needs.push(text);
+            }
+        }
+    }
+    let mut q = ctx.query();
+    let mut stays = Vec::new();
+    for path in &paths {
+        let mut both = path.conds.clone();
+        both.push(src.condition.subst(&path.transition(ctx.vars)));
+        stays.push(ctx.all(&both).unwrap_or_else(|_| "false".into()));
+    }
+    q.assert(
+        ctx.all(std::slice::from_ref(&src.condition))
+            .unwrap_or_else(|_| "false".into()),
+    );
+    q.assert(format!("(or false {})", stays.join(" ")));
+    for v in ctx.vars.keys() {
+        q.value(smt_var(v));
+    }
+    if let Answer::Sat(found) = ctx.solver.check(&q)? {
+        let value = |v: &String| {
+            Some(format!(
+                "{} = {}",
+                named.get(v).map_or(v.clone(), |n| n.to_string()),
+                ctx.vars[v].wrap(found.int(&smt_var(v))?)
+            ))
+        };
+        let (choices, state): (Vec<&String>, Vec<&String>) =
+            ctx.vars.keys().partition(|v| named.contains_key(*v));
+        let choices: Vec<String> = choices.into_iter().filter_map(value).collect();
+        let state: Vec<String> = state.into_iter().filter_map(value).collect();
+        needs.push(format!("e.g. {} from {}", choices.join(", "), state.join(", ")));
+    }
+    notes.push(format!("a run that never ends chooses {}", needs.join("; ")));
+    Ok(notes)
+}
+
+/// Whether `e` uses an array of `arrays` whole (as a number, stored
+/// into, or indexed other than by its name): an atom of a recurrent set
+/// reads arrays only as `a[i]`.
+fn whole_array(e: &Expr, arrays: &BTreeMap<String, bool>) -> bool {
+    match e {
+        Expr::Var(v) => arrays.contains_key(v),
+        Expr::Const(..) => false,
+        Expr::Store(..) => true,
+        Expr::Index(a, i, _) => !matches!(**a, Expr::Var(_)) || whole_array(i, arrays),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => whole_array(a, arrays),
+        Expr::Binary(_, a, b) => whole_array(a, arrays) || whole_array(b, arrays),
+        Expr::Cond(c, a, b) => whole_array(c, arrays) || whole_array(a, arrays) || whole_array(b, arrays),
+    }
 }
 
 /// Under ideal integers, why a loop cannot be judged: one of its variables
@@ -220,6 +393,7 @@ fn infer_model(
                 stuck: false,
                 method: POLYNOMIAL,
                 at_eof: None,
+                notes: Vec::new(),
             }));
         }
         Ok(None) => {}
@@ -238,6 +412,7 @@ fn infer_model(
                     stuck: method == STUCK,
                     method,
                     at_eof: None,
+                    notes: Vec::new(),
                 }));
             }
             Ok(None) => {}
@@ -256,6 +431,7 @@ fn infer_model(
                     stuck: false,
                     method,
                     at_eof: None,
+                    notes: Vec::new(),
                 }));
             }
             Ok(None) => {}
@@ -273,10 +449,15 @@ fn infer_model(
 type PathResult = Result<Option<(Expr, &'static str)>, String>;
 
 fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
-    let base: Vec<Expr> = path.conds.iter().flat_map(Expr::conjuncts).collect();
+    let taken: Vec<Expr> = path.conds.iter().flat_map(Expr::conjuncts).collect();
+    let base = ctx.state_only(taken.clone());
+    // Choices and arrays: no summary or orbit models them.
+    let chooses = base.len() < taken.len()
+        || path.next.values().any(|e| ctx.reads_choice(e))
+        || ctx.touches_array(path);
     let next = path.transition(ctx.vars);
     let mut read = BTreeSet::new();
-    for c in &base {
+    for c in &taken {
         c.vars(&mut read);
     }
     if let Some(local) = read.iter().find(|v| ctx.locals.contains(*v)) {
@@ -287,7 +468,7 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
     let stuck = read.iter().all(|v| next[v] == Expr::Var(v.clone()));
     // Feasible at all?
     let mut q = ctx.query();
-    match ctx.all(&base) {
+    match ctx.all(&taken) {
         Ok(t) => q.assert(t),
         Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
     };
@@ -296,7 +477,7 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
         Answer::Unsat => return Ok(Ok(None)),
         Answer::Unknown(r) => return Ok(Err(format!("solver {r}"))),
     }
-    if ctx.semantics == Semantics::Ideal && !stuck {
+    if ctx.semantics == Semantics::Ideal && !stuck && !chooses {
         match crate::summary::eliminate(path, ctx.vars, ctx.solver) {
             Ok(Some(condition)) => {
                 let mut q = ctx.query();
@@ -312,14 +493,14 @@ fn path_src(ctx: &Ctx<'_>, path: &Path) -> Result<PathResult, weft_smt::Error> {
             Err(_) => {}
         }
     }
-    let pool = crate::candidates::atoms(&base, &read, &next, ctx.vars);
-    let wider = crate::candidates::boundaries(&base);
+    let pool = ctx.state_only(crate::candidates::atoms(&taken, &read, &next, ctx.vars));
+    let wider = ctx.state_only(crate::candidates::boundaries(&taken));
     let found = search_wider(ctx, &base, &pool, wider, &|s: &[Expr]| {
-        recurrence_query(ctx, s, &next)
+        recurrence_query(ctx, s, &taken, &next)
     })?;
     let found = found
         .map(|f| f.map(|(condition, level)| (condition, if stuck && level == 0 { STUCK } else { ONE_PATH })));
-    if stuck {
+    if stuck || chooses {
         return Ok(found);
     }
     if ctx.semantics == Semantics::BitVector
@@ -346,7 +527,7 @@ fn orbit(
     let encoded = |e: &Expr| ctx.all(std::slice::from_ref(e));
     let (Ok(s), Ok(closure)) = (
         encoded(&summary),
-        recurrence_query(ctx, std::slice::from_ref(&summary), next),
+        recurrence_query(ctx, std::slice::from_ref(&summary), &[], next),
     ) else {
         return Ok(found);
     };
@@ -503,7 +684,7 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
         .iter()
         .map(|p| p.conds.iter().flat_map(Expr::conjuncts).collect())
         .collect();
-    let base = shared_guard(fragment);
+    let base = ctx.state_only(shared_guard(fragment));
     let mut pool: Vec<Expr> = Vec::new();
     for (path, atoms) in fragment.paths.iter().zip(&conjuncts) {
         let next = path.transition(ctx.vars);
@@ -515,7 +696,11 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
             continue;
         }
         let own = atoms.iter().filter(|a| !base.contains(a)).cloned();
-        for a in own.chain(crate::candidates::atoms(atoms, &read, &next, ctx.vars)) {
+        let atoms = ctx.state_only(
+            own.chain(crate::candidates::atoms(atoms, &read, &next, ctx.vars))
+                .collect(),
+        );
+        for a in atoms {
             if !pool.contains(&a) && !base.contains(&a) {
                 pool.push(a);
             }
@@ -523,7 +708,7 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
     }
     let mut wider: Vec<Expr> = Vec::new();
     for atoms in &conjuncts {
-        for a in crate::candidates::boundaries(atoms) {
+        for a in ctx.state_only(crate::candidates::boundaries(atoms)) {
             if !wider.contains(&a) && !base.contains(&a) {
                 wider.push(a);
             }
@@ -533,7 +718,7 @@ fn loop_src(ctx: &Ctx<'_>, fragment: &Fragment) -> Result<PathResult, weft_smt::
         let condition = conjunction(s);
         let mut q = ctx.query();
         q.assert(ctx.all(std::slice::from_ref(&condition))?);
-        q.assert(format!("(not {})", whole_loop(ctx, fragment, &condition)?));
+        q.assert(ctx.none_of(whole_loop(ctx, fragment, &condition)?));
         Ok(q)
     })?;
     Ok(found.map(|f| f.map(|(condition, _)| (condition, SEVERAL_PATHS))))
@@ -554,7 +739,7 @@ fn guard_invariant(
     ctx: &Ctx<'_>,
     fragment: &Fragment,
 ) -> Result<Result<Option<Expr>, String>, weft_smt::Error> {
-    let base = shared_guard(fragment);
+    let base = ctx.state_only(shared_guard(fragment));
     let equalities = crate::poly::equalities(&base, ctx.vars);
     if equalities.is_empty() {
         return Ok(Ok(None));
@@ -571,7 +756,7 @@ fn guard_invariant(
                 .iter()
                 .map(|d| Expr::bin(BinOp::Eq, d.expr(*ty), Expr::Const(0, *ty))),
         );
-        if !sets.contains(&s) {
+        if !sets.contains(&s) && !s.iter().any(|a| ctx.reads_choice(a)) {
             sets.push(s);
         }
     }
@@ -585,7 +770,7 @@ fn guard_invariant(
         let mut closed = ctx.query();
         closed.assert(encoded.clone());
         match whole_loop(ctx, fragment, &condition) {
-            Ok(w) => closed.assert(format!("(not {w})")),
+            Ok(w) => closed.assert(ctx.none_of(w)),
             Err(e) => return Ok(Err(format!("not expressible in {}: {e}", ctx.semantics.name()))),
         };
         let mut nonempty = ctx.query();
@@ -645,12 +830,24 @@ fn conjunction(atoms: &[Expr]) -> Expr {
         .unwrap_or_else(|| Expr::int(1))
 }
 
-/// S(X) ∧ ¬S(T(X)): unsat means S is closed under the path.
-fn recurrence_query(ctx: &Ctx<'_>, s: &[Expr], next: &BTreeMap<String, Expr>) -> Result<Query, String> {
-    let after: Vec<Expr> = s.iter().map(|a| a.subst(next)).collect();
+/// S(X) ∧ ¬S(T(X)): unsat means S is closed under the path. With
+/// choices, S(X) ∧ ¬∃c. C_p(X, c) ∧ S(T(X, c)), `taken` being C_p's
+/// conjuncts (without choices S holds C_p itself).
+fn recurrence_query(
+    ctx: &Ctx<'_>,
+    s: &[Expr],
+    taken: &[Expr],
+    next: &BTreeMap<String, Expr>,
+) -> Result<Query, String> {
+    let mut after: Vec<Expr> = if ctx.choices.is_empty() {
+        Vec::new()
+    } else {
+        taken.to_vec()
+    };
+    after.extend(s.iter().map(|a| a.subst(next)));
     let mut q = ctx.query();
     q.assert(ctx.all(s)?);
-    q.assert(format!("(not {})", ctx.all(&after)?));
+    q.assert(ctx.none_of(ctx.all(&after)?));
     Ok(q)
 }
 
@@ -671,7 +868,7 @@ pub fn verify(fragment: &Fragment, src: &Src, solver: &Solver) -> Result<bool, S
     }
     let mut q = ctx.query();
     q.assert(s);
-    q.assert(format!("(not {})", whole_loop(&ctx, fragment, &src.condition)?));
+    q.assert(ctx.none_of(whole_loop(&ctx, fragment, &src.condition)?));
     Ok(solver.check(&q).map_err(|e| e.to_string())? == Answer::Unsat)
 }
 
@@ -694,16 +891,20 @@ pub fn model(
         .collect();
     let mut q = ctx.query();
     q.assert(ctx.all(&facts)?);
-    for v in fragment.vars.keys() {
+    let state = || {
+        fragment
+            .vars
+            .iter()
+            .filter(|(v, _)| !fragment.choices.contains_key(*v) && !fragment.arrays.contains_key(*v))
+    };
+    for (v, _) in state() {
         q.value(smt_var(v));
     }
     let Answer::Sat(found) = solver.check(&q).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
     Ok(Some(
-        fragment
-            .vars
-            .iter()
+        state()
             .filter_map(|(v, t)| Some((v.clone(), t.wrap(found.int(&smt_var(v))?))))
             .collect(),
     ))

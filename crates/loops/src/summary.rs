@@ -114,10 +114,10 @@ fn read_back(s: &Sexp, vars: &Vars, lets: &BTreeMap<String, Expr>) -> Result<Exp
             if a == "false" {
                 return Ok(Expr::int(0));
             }
-            if let Some(v) = a.strip_prefix("v_")
-                && vars.contains_key(v)
+            if let Some(v) = crate::encode::from_smt_var(a)
+                && vars.contains_key(&v)
             {
-                return Ok(Expr::Var(v.to_string()));
+                return Ok(Expr::Var(v));
             }
             let n: i128 = a.parse().map_err(|_| fail())?;
             let t = if crate::ir::INT.min() <= n && n <= crate::ir::INT.max() {

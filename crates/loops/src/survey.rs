@@ -142,7 +142,10 @@ impl Survey {
                     Ok((text, _)) if *s == semantics => Some(text),
                     _ => None,
                 });
-                if let (Some(src), Some(l)) = (src, l) {
+                let woven = l
+                    .as_ref()
+                    .is_some_and(|l| l.fragment.as_ref().is_ok_and(|f| f.unwoven().is_none()));
+                if let (Some(src), Some(l), true) = (src, l, woven) {
                     checks.push((l, src.clone()));
                 }
             }

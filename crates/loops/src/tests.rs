@@ -39,14 +39,19 @@ fn src(body: &str, semantics: Semantics) -> Option<Src> {
 fn outside_the_fragment_with_reasons() {
     for (body, reason) in [
         ("while (i < n) { i = g(i); }", "calls g()"),
-        ("while (*p) p++;", "pointer dereference"),
+        ("while (*p) p++;", "p is a pointer"),
+        (
+            "while (i < n) { i += *p; }",
+            "pointer dereference *p, which the loop's condition does not read",
+        ),
         ("while (d < 1.0) d += 0.5;", "float"),
         (
             "while (i < n) { for (j = 0; j < 3; j++) s++; i++; }",
             "contains a loop",
         ),
         ("while (i < n) switch (i) { default: i++; }", "switch"),
-        ("while (i < n) { i = p[i]; }", "array element"),
+        ("while (i < n) { p[i] = 0; i++; }", "p's size is unknown"),
+        ("while (i < n) { i = p[i][0]; }", "array element"),
         ("{ volatile int stop = 0; while (!stop) s++; }", "volatile"),
         ("while (x > 0) { int x = 5; x--; }", "hides another x"),
         (

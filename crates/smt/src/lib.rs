@@ -65,6 +65,9 @@ pub enum Sort {
     Int,
     /// A bit-vector of this many bits.
     BitVec(u32),
+    /// An array from the first sort to the second (the theory of arrays:
+    /// `select`, `store`).
+    Array(Box<Sort>, Box<Sort>),
 }
 
 impl Sort {
@@ -74,6 +77,7 @@ impl Sort {
             Sort::Bool => "Bool".into(),
             Sort::Int => "Int".into(),
             Sort::BitVec(w) => format!("(_ BitVec {w})"),
+            Sort::Array(index, element) => format!("(Array {} {})", index.smt(), element.smt()),
         }
     }
 }

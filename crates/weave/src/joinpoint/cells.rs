@@ -8,25 +8,27 @@
 //! reads it right after the condition did, at the same address, so it
 //! never reads what the program did not just read itself (no pointer the
 //! loop made invalid, no cell the program leaves unread).
+//!
+//! `weft-loops` takes the same cells into its integer fragment, so the
+//! functions take the parsed view's text rather than a parsed file.
 
 use tree_sitter::Node;
 
 use super::tree::{operator, unparenthesized};
-use weft_c::ParsedFile;
 
-/// A cell: its key (`*p`, `a[2]`: the same key for `a[1+1]`) and the
+/// A cell, `n` a node of `text` (the parsed view): its key (`*p`, `a[2]`: the same key for `a[1+1]`) and the
 /// identifier of its base variable.
-pub(super) fn cell<'t>(file: &ParsedFile, n: Node<'t>) -> Option<(String, Node<'t>)> {
+pub fn cell<'t>(text: &str, n: Node<'t>) -> Option<(String, Node<'t>)> {
     let n = unparenthesized(n);
     match n.kind() {
         "pointer_expression" if operator(n) == Some("*") => {
             let base = unparenthesized(n.child_by_field_name("argument")?);
-            (base.kind() == "identifier").then(|| (format!("*{}", file.node_text(base)), base))
+            (base.kind() == "identifier").then(|| (format!("*{}", &text[base.byte_range()]), base))
         }
         "subscript_expression" => {
             let base = unparenthesized(n.child_by_field_name("argument")?);
-            let index = constant(file, n.child_by_field_name("index")?)?;
-            (base.kind() == "identifier").then(|| (format!("{}[{index}]", file.node_text(base)), base))
+            let index = constant(text, n.child_by_field_name("index")?)?;
+            (base.kind() == "identifier").then(|| (format!("{}[{index}]", &text[base.byte_range()]), base))
         }
         _ => None,
     }
@@ -34,11 +36,11 @@ pub(super) fn cell<'t>(file: &ParsedFile, n: Node<'t>) -> Option<(String, Node<'
 
 /// The value of an integer constant expression made of decimal or
 /// hexadecimal literals, `+`, `-` and `*`.
-fn constant(file: &ParsedFile, n: Node<'_>) -> Option<i64> {
+fn constant(text: &str, n: Node<'_>) -> Option<i64> {
     let n = unparenthesized(n);
     match n.kind() {
         "number_literal" => {
-            let text = file.node_text(n).trim_end_matches(['u', 'U', 'l', 'L']);
+            let text = text[n.byte_range()].trim_end_matches(['u', 'U', 'l', 'L']);
             match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
                 Some(hex) => i64::from_str_radix(hex, 16).ok(),
                 None if text == "0" || !text.starts_with('0') => text.parse().ok(),
@@ -46,11 +48,11 @@ fn constant(file: &ParsedFile, n: Node<'_>) -> Option<i64> {
             }
         }
         "unary_expression" if operator(n) == Some("-") => {
-            constant(file, n.child_by_field_name("argument")?)?.checked_neg()
+            constant(text, n.child_by_field_name("argument")?)?.checked_neg()
         }
         "binary_expression" => {
-            let l = constant(file, n.child_by_field_name("left")?)?;
-            let r = constant(file, n.child_by_field_name("right")?)?;
+            let l = constant(text, n.child_by_field_name("left")?)?;
+            let r = constant(text, n.child_by_field_name("right")?)?;
             match operator(n)? {
                 "+" => l.checked_add(r),
                 "-" => l.checked_sub(r),
@@ -64,7 +66,7 @@ fn constant(file: &ParsedFile, n: Node<'_>) -> Option<i64> {
 
 /// The cells loop `lp`'s own condition reads on every evaluation, each
 /// once, in source order (none for a loop without a condition).
-pub(super) fn surely_read<'t>(file: &ParsedFile, lp: Node<'t>) -> Vec<(String, Node<'t>)> {
+pub fn surely_read<'t>(text: &str, lp: Node<'t>) -> Vec<(String, Node<'t>)> {
     let Some(condition) = lp.child_by_field_name("condition") else {
         return Vec::new();
     };
@@ -72,7 +74,7 @@ pub(super) fn surely_read<'t>(file: &ParsedFile, lp: Node<'t>) -> Vec<(String, N
     let mut cursor = condition.walk();
     let mut stack = vec![condition];
     while let Some(n) = stack.pop() {
-        if let Some((key, base)) = cell(file, n)
+        if let Some((key, base)) = cell(text, n)
             && always_evaluated(condition, n)
             && !out.iter().any(|(k, _)| *k == key)
         {
@@ -85,7 +87,7 @@ pub(super) fn surely_read<'t>(file: &ParsedFile, lp: Node<'t>) -> Vec<(String, N
 }
 
 /// Whether evaluating `condition` always evaluates `n`, which it holds.
-fn always_evaluated(condition: Node<'_>, n: Node<'_>) -> bool {
+pub fn always_evaluated(condition: Node<'_>, n: Node<'_>) -> bool {
     let mut child = n;
     while child.id() != condition.id() {
         let Some(parent) = child.parent() else {
@@ -112,7 +114,7 @@ fn always_evaluated(condition: Node<'_>, n: Node<'_>) -> bool {
 
 /// Whether the function holding `node` takes the address of variable
 /// `name` (`&name`): memory might then change the variable itself.
-pub(super) fn address_taken(file: &ParsedFile, node: Node<'_>, name: &str) -> bool {
+pub fn address_taken(text: &str, node: Node<'_>, name: &str) -> bool {
     let function = std::iter::successors(Some(node), |n| n.parent())
         .find(|n| n.kind() == "function_definition")
         .unwrap_or(node);
@@ -123,7 +125,7 @@ pub(super) fn address_taken(file: &ParsedFile, node: Node<'_>, name: &str) -> bo
             && operator(n) == Some("&")
             && n.child_by_field_name("argument")
                 .map(unparenthesized)
-                .is_some_and(|a| a.kind() == "identifier" && file.node_text(a) == name)
+                .is_some_and(|a| a.kind() == "identifier" && &text[a.byte_range()] == name)
         {
             return true;
         }

@@ -19,6 +19,8 @@ mod typed;
 mod vars;
 
 pub use attribute::attribute;
+/// Memory cells (`*p`, `a[K]`), for the loop analysis's fragment too.
+pub use cells::{address_taken, always_evaluated, cell, surely_read};
 pub use select::select;
 pub use tree::node;
 pub use typed::uses_semantics;

@@ -75,7 +75,7 @@ pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
     let mut facts = Facts::default();
     walk(file, lp, lp, &mut facts);
     facts.exits |= !constantly_true(file, lp);
-    let cells: Vec<(String, Node<'t>)> = surely_read(file, lp)
+    let cells: Vec<(String, Node<'t>)> = surely_read(&file.view, lp)
         .into_iter()
         .filter(|(key, base)| facts.cell_writes.contains(key) && unmoved(file, lp, &facts, *base))
         .collect();
@@ -111,7 +111,7 @@ pub fn slice<'t>(file: &ParsedFile, lp: Node<'t>) -> LoopState<'t> {
 /// and no pointer to it exists to change it.
 fn unmoved(file: &ParsedFile, lp: Node<'_>, facts: &Facts<'_>, base: Node<'_>) -> bool {
     let name = file.node_text(base);
-    !facts.deps.contains_key(name) && !facts.locals.contains(name) && !address_taken(file, lp, name)
+    !facts.deps.contains_key(name) && !facts.locals.contains(name) && !address_taken(&file.view, lp, name)
 }
 
 fn unknowns(facts: &Facts<'_>, cells: &[(String, Node<'_>)]) -> Vec<String> {
@@ -172,7 +172,7 @@ fn visit<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Facts<'t>
             if (n.kind() != "pointer_expression" || operator(n) == Some("*")) && !plain_target(n) =>
         {
             facts.reads_memory.get_or_insert_with(|| text(n));
-            match cell(file, n) {
+            match cell(&file.view, n) {
                 Some((key, _)) => {
                     facts.cell_reads.insert(key);
                 }
@@ -274,7 +274,7 @@ fn assignment<'t>(file: &ParsedFile, lp: Node<'t>, n: Node<'t>, facts: &mut Fact
         facts
             .writes_memory
             .get_or_insert_with(|| file.node_text(target).to_string());
-        let Some((key, _)) = cell(file, target) else {
+        let Some((key, _)) = cell(&file.view, target) else {
             facts.other_write = true;
             return;
         };
