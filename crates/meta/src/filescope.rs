@@ -15,9 +15,9 @@ use tree_sitter::Node;
 use weft_c::ParsedFile;
 
 use super::ctext;
-use super::place::{declarator_name, function_name};
+use super::place::function_name;
 use super::site::Branch;
-use weft_c::syntax::macro_made_name;
+use weft_c::syntax::{declarator_name, macro_made_name};
 
 /// The meta text of a file-scope site.
 #[derive(Debug, Clone, PartialEq, Eq)]
