@@ -43,7 +43,7 @@ struct weft_slot {
 /* A test that is almost always false: a bound moves only until the range
  * has settled, and a NaN is rare. gcc then lays the rare stores out of
  * line, so an update that moves nothing runs straight through (no taken
- * branch); on gzip this took a fifth of ASCV3's cost away
+ * branch); on gzip this took ASCV3's added CPU time from 23% to 13%
  * (docs/benchmarks.md). */
 #ifndef WEFT_RARE
 #define WEFT_RARE(weft_c) __builtin_expect(!!(weft_c), 0)
