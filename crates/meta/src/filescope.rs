@@ -280,6 +280,12 @@ mod tests {
             split_asked(original, &[branch(&[1], changed_macro_and_prototype)]),
             ["N", "f"]
         );
+        // A typedef is named by its declarator's type identifier.
+        let changed_typedef = "typedef long T;\n";
+        assert_eq!(
+            split_asked("typedef int T;\n", &[branch(&[1], changed_typedef)]),
+            ["T"]
+        );
         // A removed global, and two revisions adding one name differently.
         let removed = "#define N 3\nint f(int x);\n";
         assert_eq!(split_asked(original, &[branch(&[1], removed)]), ["a"]);
