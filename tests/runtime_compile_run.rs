@@ -424,3 +424,62 @@ int main(void)
     let (_, b) = entry(r, "above_2_53");
     assert_eq!(b.bounds, Some(Bounds::U64(9007199254740993, 9007199254740993)));
 }
+
+/// The update's branch hints (`WEFT_RARE`, docs/runtime.md) change only
+/// code layout: a program updating integer and double slots with a long
+/// stream of values (moving bounds early and late, repeats, extremes, NaNs,
+/// signed zeros), built at -O2 with the hints and with them defined away,
+/// writes the same record.
+#[test]
+fn branch_hints_leave_the_record_unchanged() {
+    let mut t = TableSpec::new("stream.c");
+    let slots: Vec<_> = [
+        ("i", ValueType::I64),
+        ("u", ValueType::U64),
+        ("d", ValueType::F64),
+    ]
+    .iter()
+    .map(|(v, ty)| t.entry(Kind::Write, "main", v, *ty))
+    .collect();
+    let body = format!(
+        r#"#include <math.h>
+#include <stdint.h>
+int main(void)
+{{
+    uint64_t x = 88172645463325252ull;
+    long k;
+    for (k = 0; k < 200000; k++) {{
+        int64_t i;
+        double d;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        i = (int64_t)(x >> (k % 64)) * (k % 3 == 0 ? -1 : 1);
+        d = k % 977 == 0 ? NAN : k % 1009 == 0 ? -0.0 : (double)i / (double)(k + 1);
+        {}
+        {}
+        {}
+    }}
+    {} {}
+    return 0;
+}}
+"#,
+        t.update_stmt(slots[0], "i"),
+        t.update_stmt(slots[1], "x % (uint64_t)(k + 1)"),
+        t.update_stmt(slots[2], "d"),
+        t.update_stmt(slots[0], "INT64_MIN"),
+        t.update_stmt(slots[1], "UINT64_MAX"),
+    );
+    let s = Scratch::new();
+    s.weave("stream.c", &t, &body);
+    s.gcc(&["-O2", "stream.c", "-o", "hinted"]);
+    s.gcc(&["-O2", "-DWEFT_RARE(c)=(c)", "stream.c", "-o", "plain"]);
+    let ranges = |exe: &str, out: &str| {
+        assert!(s.run(exe, out).status.success());
+        expect_records(s.records(out), 1).remove(0)
+    };
+    let (hinted, plain) = (ranges("hinted", "out-hinted"), ranges("plain", "out-plain"));
+    assert_eq!(hinted.entries, plain.entries);
+    let (_, d) = entry(&hinted, "d");
+    assert!(d.nan && d.count == 200000, "{d:?}");
+    let (_, i) = entry(&hinted, "i");
+    assert!(matches!(i.bounds, Some(Bounds::I64(i64::MIN, _))), "{i:?}");
+}

@@ -214,6 +214,20 @@ pub fn holds_no_statement(node: tree_sitter::Node<'_>, braces: &Occurrences) -> 
         || SIMPLE_STATEMENTS.contains(node) && !node.has_error() && !braces.any_in(node.byte_range())
 }
 
+/// The identifier a declarator declares (through pointers, arrays,
+/// functions, parentheses, attributes and initializers); a typedef's
+/// declarator ends in a type identifier.
+pub fn declarator_name(declarator: Node<'_>) -> Option<Node<'_>> {
+    let mut d = declarator;
+    loop {
+        match d.kind() {
+            "identifier" | "type_identifier" | "field_identifier" => return Some(d),
+            "parenthesized_declarator" => d = d.named_child(0)?,
+            _ => d = d.child_by_field_name("declarator")?,
+        }
+    }
+}
+
 /// The macro call that makes a definition's name: a function declarator
 /// whose own declarator is a function declarator, a function returning a
 /// function, which C does not have (`PREFIX(scanToken)(const ENC *enc)`,

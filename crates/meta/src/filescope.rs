@@ -15,9 +15,9 @@ use tree_sitter::Node;
 use weft_c::ParsedFile;
 
 use super::ctext;
-use super::place::{declarator_name, function_name};
+use super::place::function_name;
 use super::site::Branch;
-use weft_c::syntax::macro_made_name;
+use weft_c::syntax::{declarator_name, macro_made_name};
 
 /// The meta text of a file-scope site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,6 +279,12 @@ mod tests {
         assert_eq!(
             split_asked(original, &[branch(&[1], changed_macro_and_prototype)]),
             ["N", "f"]
+        );
+        // A typedef is named by its declarator's type identifier.
+        let changed_typedef = "typedef long T;\n";
+        assert_eq!(
+            split_asked("typedef int T;\n", &[branch(&[1], changed_typedef)]),
+            ["T"]
         );
         // A removed global, and two revisions adding one name differently.
         let removed = "#define N 3\nint f(int x);\n";

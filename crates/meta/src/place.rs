@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 use weft_c::ParsedFile;
-use weft_c::syntax::macro_made_name;
+use weft_c::syntax::{declarator_name, macro_made_name};
 use weft_text::LineIndex;
 
 /// Kinds whose children are a list of statements.
@@ -436,18 +436,6 @@ fn blank(bytes: &[u8]) -> bool {
 
 fn named_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
     (0..node.named_child_count() as u32).filter_map(move |i| node.named_child(i))
-}
-
-/// The identifier a declarator declares (through pointers, arrays,
-/// parentheses, initializers and function declarators).
-pub fn declarator_name<'t>(mut d: Node<'t>) -> Option<Node<'t>> {
-    loop {
-        match d.kind() {
-            "identifier" | "field_identifier" => return Some(d),
-            "parenthesized_declarator" => d = d.named_child(0)?,
-            _ => d = d.child_by_field_name("declarator")?,
-        }
-    }
 }
 
 /// The name of a function definition; a name a macro call makes is the

@@ -14,10 +14,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use weft_c::ParsedFile;
+use weft_c::syntax::declarator_name;
 
 use super::ctext;
 use super::hunks::hunks;
-use super::place::{declarator_name, function_name};
+use super::place::function_name;
 
 /// The suffix of revision `k`'s copy of a split name.
 pub fn suffix(k: usize) -> String {

@@ -24,8 +24,9 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::Value;
-use super::tree::{assignment_chain, declarator_name, handle};
+use super::tree::{assignment_chain, handle};
 use weft_c::ParsedFile;
+use weft_c::syntax::declarator_name;
 
 /// The locals in scope at statement `point` of file `index` that certainly
 /// hold a value there, innermost first, as `vardecl` join points (one per

@@ -7,7 +7,7 @@ use super::callee::recursive_pure;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
-use super::tree::{self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node};
+use super::tree::{self, handle, is_expression_kind, is_loop_kind, line_column, node};
 use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
 };
@@ -15,6 +15,7 @@ use super::vars::{in_loop_header, reference};
 use super::{JoinPoint, Value, extent, loops};
 use weft_c::ParsedFile;
 use weft_c::sema::Semantics;
+use weft_c::syntax::declarator_name;
 use weft_lang::engine::HostError;
 
 /// The value of attribute `name` (canonical name or alias) of `jp`.

@@ -18,9 +18,10 @@
 use tree_sitter::Node;
 
 use super::params::{param_identifier, parameters};
-use super::tree::{declarator_name, operator, unparenthesized};
+use super::tree::{operator, unparenthesized};
 use weft_c::ParsedFile;
 use weft_c::sema::{DeclKind, Semantics};
+use weft_c::syntax::declarator_name;
 
 /// The length expression bounding a loop that indexes the pointer
 /// parameter `pointer` of `function`, without spaces (`len`, `s->n`), or

@@ -3,8 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::tree::declarator_name;
 use weft_c::ParsedFile;
+use weft_c::syntax::declarator_name;
 use weft_c::syntax::macro_made_name;
 
 /// The parameters of a function definition, in order: `parameter_declaration`

@@ -9,14 +9,14 @@ use super::JoinPoint;
 use super::catalogue::{self, KindSpec};
 use super::params::parameters;
 use super::tree::{
-    Shape, declarator_name, declarator_shape, function_name, handle, is_expression_kind, is_loop_kind,
-    is_statement_kind, node, understood,
+    Shape, declarator_shape, function_name, handle, is_expression_kind, is_loop_kind, is_statement_kind,
+    node, understood,
 };
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
 use weft_c::syntax::{
-    KindSet, PREPROCESSOR, ancestors, conditional_branches, holds_no_block, holds_no_statement,
-    is_conditional_group, is_declaration_item, is_statement,
+    KindSet, PREPROCESSOR, ancestors, conditional_branches, declarator_name, holds_no_block,
+    holds_no_statement, is_conditional_group, is_declaration_item, is_statement,
 };
 use weft_lang::engine::HostError;
 

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::JoinPoint;
 use weft_c::ParsedFile;
-use weft_c::syntax::macro_made_name;
+use weft_c::syntax::{declarator_name, macro_made_name};
 
 /// Resolves a handle to its node, or `None` when the handle is stale (the
 /// text changed) or names no file. The `program` join point has no node.
@@ -59,19 +59,6 @@ pub fn function_name<'t>(file: &'t ParsedFile, function: Node<'_>) -> Option<&'t
     }
     let name = declarator_name(declarator)?;
     Some(file.node_text(name))
-}
-
-/// The identifier a declarator declares (through pointers, arrays,
-/// functions, parentheses, attributes and initializers).
-pub fn declarator_name(declarator: Node<'_>) -> Option<Node<'_>> {
-    let mut d = declarator;
-    loop {
-        match d.kind() {
-            "identifier" | "type_identifier" | "field_identifier" => return Some(d),
-            "parenthesized_declarator" => d = d.named_child(0)?,
-            _ => d = d.child_by_field_name("declarator")?,
-        }
-    }
 }
 
 /// What a declarator makes of its name, read inside out: the derived

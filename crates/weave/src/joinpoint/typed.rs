@@ -10,10 +10,11 @@ use tree_sitter::Node;
 use super::catalogue;
 use super::members;
 use super::params::{function_of, param_identifier, parameters};
-use super::tree::{declarator_name, field_in_parent, handle};
+use super::tree::{field_in_parent, handle};
 use super::{JoinPoint, Value};
 use weft_c::ParsedFile;
 use weft_c::sema::{DeclKind, DeclSite, Declaration, Semantics, StorageClass};
+use weft_c::syntax::declarator_name;
 
 /// Kinds whose type attributes this module answers.
 const TYPED_KINDS: &[&str] = &["param", "vardecl", "var"];
