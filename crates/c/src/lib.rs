@@ -9,6 +9,7 @@
 //! Contract used by the rest of weft: [`ParsedFile`].
 
 mod arguments;
+mod chunk;
 mod classify;
 mod conditional;
 mod frontend;
@@ -27,6 +28,7 @@ mod tree_edit;
 
 pub mod sema;
 
+pub use chunk::{CHUNK_BYTES, Chunk, parse_chunks};
 pub use classify::MacroClass;
 pub use conditional::{Pass, leading_tokens, open_conditionals};
 pub use frontend::FrontEnd;
