@@ -34,22 +34,50 @@ fn item(node: tree_sitter::Node<'_>) -> Item {
 }
 
 fn whole_items(file: &ParsedFile) -> Vec<Item> {
-    let root = file.tree.root_node();
+    let tree = file.whole_tree();
+    let root = tree.root_node();
     let mut cursor = root.walk();
     root.children(&mut cursor).map(item).collect()
 }
 
-/// The items of `file`'s chunks of `target` bytes, and how many chunks
-/// there were; `None` when the view could not be cut.
-fn chunk_items(file: &ParsedFile, target: usize) -> Option<(Vec<Item>, usize)> {
+/// The items of `file`'s chunks of `target` bytes, how many chunks there
+/// were, and the range from the first chunk's root's start to the last's
+/// end; `None` when the view could not be cut.
+fn chunk_items(file: &ParsedFile, target: usize) -> Option<(Vec<Item>, usize, std::ops::Range<usize>)> {
     let mut items = Vec::new();
+    let mut span: Option<std::ops::Range<usize>> = None;
     let chunks = parse_chunks(&file.view, target, |chunk, tree| {
         let root = tree.root_node();
         assert!(root.start_byte() >= chunk.range.start && root.end_byte() <= chunk.range.end);
+        span = Some(
+            span.as_ref()
+                .map_or(root.byte_range(), |s| s.start..root.end_byte()),
+        );
         let mut cursor = root.walk();
         items.extend(root.children(&mut cursor).map(item));
     })?;
-    Some((items, chunks.len()))
+    Some((items, chunks.len(), span.unwrap_or(0..0)))
+}
+
+/// Asserts that `file`'s chunks of `target` bytes have its whole tree's
+/// items and root range; false when the view could not be cut.
+fn same_as_whole(file: &ParsedFile, target: usize) -> bool {
+    let Some((items, _, span)) = chunk_items(file, target) else {
+        return false;
+    };
+    assert_eq!(
+        items,
+        whole_items(file),
+        "{}: chunks of {target} bytes",
+        file.path.display()
+    );
+    assert_eq!(
+        span,
+        file.whole_tree().root_node().byte_range(),
+        "{}",
+        file.path.display()
+    );
+    true
 }
 
 const FIXTURE: &str = r#"/* A header comment. */
@@ -119,18 +147,15 @@ fn chunks_have_the_whole_trees_items_on_the_fixture() {
     std::fs::write(&path, FIXTURE).unwrap();
     let file = front_end_for(&path).parse(&path, Arc::from(FIXTURE));
     assert!(
-        !file.tree.root_node().has_error(),
+        !file.whole_tree().root_node().has_error(),
         "{}",
-        file.tree.root_node().to_sexp()
+        file.whole_tree().root_node().to_sexp()
     );
-    let whole = whole_items(&file);
     for target in [1, 64, 256, 1 << 20] {
-        let (items, chunks) = chunk_items(&file, target).expect("the fixture is cut");
-        assert_eq!(items, whole, "chunks of {target} bytes");
-        if target == 1 {
-            assert!(chunks >= 10, "{chunks} chunks");
-        }
+        assert!(same_as_whole(&file, target), "the fixture is cut");
     }
+    let (_, chunks, _) = chunk_items(&file, 1).unwrap();
+    assert!(chunks >= 6, "{chunks} chunks");
 }
 
 /// Whether the .c files of `dir` are cut into chunks of one item each
@@ -147,16 +172,14 @@ fn cut_files(dir: &Path) -> (usize, usize) {
     let mut cut = 0;
     for (path, text) in &sources.parsed {
         let file = front.parse(path, text.clone());
-        match chunk_items(&file, 1) {
-            Some((items, _)) => {
-                assert_eq!(items, whole_items(&file), "{}", path.display());
-                cut += 1;
-            }
-            None => assert!(
-                file.tree.root_node().has_error(),
+        if same_as_whole(&file, 1) {
+            cut += 1;
+        } else {
+            assert!(
+                file.whole_tree().root_node().has_error(),
                 "{} was not cut",
                 path.display()
-            ),
+            );
         }
     }
     (cut, sources.parsed.len())

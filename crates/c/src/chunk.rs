@@ -2,9 +2,12 @@
 //! one at a time, so that a large file never needs its whole tree at once.
 //!
 //! A chunk ends where a top-level item may end: after a `;` or `}` at
-//! bracket depth 0, or after a directive, with no `#if` group of the view
-//! open (the groups the front end kept one branch of are blanked whole, so
-//! the directives left balance). That is a lexical guess: a `}` closing a
+//! bracket depth 0 with no `#if` group of the view open (the groups the
+//! front end kept one branch of are blanked whole, so the directives left
+//! balance). Never after a directive: the text before a chunk's first item
+//! (blanked attribute macros, a group holding only them) then reaches back
+//! to the end of the chunk before, as it reaches back to the item before
+//! in the whole tree ([`crate::ParsedFile::lead_start`]). That is a lexical guess: a `}` closing a
 //! struct body at depth 0 may still be followed by its declarators. So a
 //! chunk is only taken once its parse has no error; one that has is joined
 //! with the next ([`MAX_JOINS`] times at most), and a file whose chunks
@@ -23,6 +26,19 @@ use super::lexer::{Token, TokenKind, Tokens, directive_parts};
 /// The size a chunk reaches before it ends at the next item end: its tree
 /// is about 50 bytes per byte of C, so about 3 MiB.
 pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// The chunk size in use: `$WEFT_CHUNK_BYTES` when set to a number (1
+/// cuts at every item end: the tests weave that way to compare with whole
+/// trees), else [`CHUNK_BYTES`]. A view no longer than it is parsed whole.
+pub fn chunk_bytes() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| {
+        std::env::var("WEFT_CHUNK_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(CHUNK_BYTES)
+    })
+}
 
 /// How many times a chunk whose parse has an error is joined with the next
 /// before the file is given up as one to parse whole: a wrong guess of an
@@ -94,7 +110,6 @@ impl Nesting {
     /// Takes `token` in; whether a top-level item may end after it.
     fn ends_item(&mut self, token: &Token, view: &str) -> bool {
         let after_paren = std::mem::take(&mut self.after_paren);
-        let at_top = |n: &Nesting| n.depth == 0 && n.open_groups == 0 && !n.old_style;
         match token.kind {
             TokenKind::Directive => {
                 match directive_parts(token.text(view)).0 {
@@ -102,7 +117,7 @@ impl Nesting {
                     "endif" => self.open_groups = self.open_groups.saturating_sub(1),
                     _ => {}
                 }
-                at_top(self)
+                false
             }
             TokenKind::Ident => {
                 self.old_style |= after_paren && self.depth == 0;
@@ -119,7 +134,7 @@ impl Nesting {
                     _ => {}
                 }
                 self.after_paren = b == b')' && self.depth == 0;
-                matches!(b, b';' | b'}') && at_top(self)
+                matches!(b, b';' | b'}') && self.depth == 0 && self.open_groups == 0 && !self.old_style
             }
             TokenKind::Number | TokenKind::Literal => false,
         }
@@ -227,7 +242,6 @@ mod tests {
             ends,
             [
                 "int a;",
-                "",
                 "struct s { int c; }",
                 "struct s { int c; } d;",
                 "int f(void) { return (1); }",

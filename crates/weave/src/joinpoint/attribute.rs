@@ -7,7 +7,9 @@ use super::callee::recursive_pure;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
-use super::tree::{self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node};
+use super::tree::{
+    self, declarator_name, handle, is_expression_kind, is_loop_kind, line_column, node, tree_of,
+};
 use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
 };
@@ -37,7 +39,8 @@ pub fn attribute(
         return program_attribute(files, attr);
     };
     let file = files.get(index).ok_or_else(|| stale(jp))?;
-    let n = node(files, jp).ok_or_else(|| stale(jp))?;
+    let tree = tree_of(files, jp).ok_or_else(|| stale(jp))?;
+    let n = node(&tree, jp).ok_or_else(|| stale(jp))?;
     let own = match jp.kind {
         "param" | "vardecl" | "var" => declared_attribute(files, sema, index, jp.kind, n, attr.name),
         "loop" if loops::is_state_attribute(attr.name) => loops::state_attribute(file, index, n, attr.name),

@@ -20,7 +20,7 @@ mod vars;
 
 pub use attribute::attribute;
 pub use select::select;
-pub use tree::node;
+pub use tree::{node, tree_of};
 pub use typed::uses_semantics;
 pub use weft_lang::model::{
     AttrType, AttributeSpec, JoinPoint, KindSpec, Value, attribute_names, catalogue, kind, kinds, reference,
