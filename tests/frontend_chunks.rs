@@ -80,58 +80,11 @@ fn same_as_whole(file: &ParsedFile, target: usize) -> bool {
     true
 }
 
-const FIXTURE: &str = r#"/* A header comment. */
-#include <stdio.h>
-#define ATTR __attribute__((unused))
-#define MAX(a, b) \
-    ((a) > (b) ? (a) : (b))
-
-struct point { int x; int y; }
-    origin = { 0, 0 };
-
-/* between declarations */
-static int table[] = {
-    1, 2,
-    3,
-};
-
-#if defined(FAST)
-static int pick(int a, int b) { return MAX(a, b); }
-#else
-static int pick(int a, int b)
-{
-    // the slow way
-    if (a > b)
-        return a;
-    return b;
-}
-#endif
-
-ATTR
-static void init(void) { origin.x = 1; }
-
-#ifdef DEBUG
-#define LOG(fmt, ...) fprintf(stderr, fmt, \
-                              __VA_ARGS__)
-#else
-#define LOG(fmt, ...)
-#endif
-
-int main(void)
-{
-#if 1
-    int n = pick(1,
-                 2);
-#endif
-    LOG("%d\n", n);
-    printf("%d\n", n); /* trailing */
-    return 0;
-} // after main
-typedef struct { int a; }
-  pair_t;
-enum colour { RED, GREEN }
-;
-"#;
+/// Top-level items of every shape a cut must respect: `#if` groups
+/// around functions, directives and macro calls over several lines,
+/// comments between declarations, declarators after a struct body on the
+/// next line, an attribute macro on the line above a function.
+const FIXTURE: &str = include_str!("fixtures/chunks/items.c");
 
 fn front_end_for(path: &Path) -> FrontEnd {
     Sources::collect(&[path.to_path_buf()], false)

@@ -10,20 +10,17 @@ use super::JoinPoint;
 use weft_c::ParsedFile;
 use weft_c::syntax::{kind_id, macro_made_name};
 
-/// The tree holding a handle's node, or `None` when it names no file: the
-/// whole file's tree for the `file` join point (parsed again for a file
-/// parsed in chunks), else the tree of the node's chunk
-/// ([`ParsedFile::tree_at`]). Keep it while using the node.
+/// The tree holding a handle's node ([`ParsedFile::tree_at`]), or `None`
+/// when it names no file. Keep it while using the node.
 pub fn tree_of(files: &[ParsedFile], jp: &JoinPoint) -> Option<Tree> {
-    let file = files.get(jp.file?)?;
-    Some(match jp.kind {
-        "file" => file.whole_tree(),
-        _ => file.tree_at(jp.range.start),
-    })
+    Some(files.get(jp.file?)?.tree_at(jp.range.start))
 }
 
 /// Resolves a handle to its node in `tree` (the handle's [`tree_of`]), or
-/// `None` when the handle is stale (the text changed).
+/// `None` when the handle is stale (the text changed). The `file` join
+/// point's node is the root: for a file parsed in chunks, its first
+/// chunk's, which starts where the file's does (its range is the handle's,
+/// not the node's).
 pub fn node<'t>(tree: &'t Tree, jp: &JoinPoint) -> Option<Node<'t>> {
     let root = tree.root_node();
     if jp.kind == "file" {
