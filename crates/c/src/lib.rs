@@ -200,11 +200,8 @@ impl ParsedFile {
         }
         let chunk_start = self
             .chunks()
-            .map(|chunks| {
-                chunks[chunks.partition_point(|c| c.range.end <= item.start_byte())]
-                    .range
-                    .start
-            })
+            .and_then(|chunks| chunks.get(chunks.partition_point(|c| c.range.end <= item.start_byte())))
+            .map(|chunk| chunk.range.start)
             .filter(|&start| start > 0 && parent.parent().is_none());
         chunk_start.unwrap_or(parent.start_byte())
     }
