@@ -146,8 +146,10 @@ impl Nesting {
 pub fn cut(view: &str, target: usize) -> Vec<Chunk> {
     let mut ends: Vec<usize> = Vec::new();
     let mut start = 0;
+    // Trailing blanks go with the last item: no chunk of nothing.
+    let last = view.trim_end().len();
     for end in item_ends(view) {
-        if end - start >= target && end < view.len() {
+        if end - start >= target && end < last {
             ends.push(end);
             start = end;
         }

@@ -152,8 +152,8 @@ impl ParsedFile {
 
     /// The tree holding view offset `offset`: the whole file's, or, for a
     /// large file parsed in chunks, its chunk's (see [`ParsedFile::trees`]).
-    /// Nodes found from it are the nodes of any other tree this file gives
-    /// for that chunk while the caller keeps it.
+    /// Nodes below the root found from it are the nodes of any other tree
+    /// this file gives for that chunk while the caller keeps it.
     pub fn tree_at(&self, offset: usize) -> tree_sitter::Tree {
         self.trees.at(&self.view, offset)
     }

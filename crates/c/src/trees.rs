@@ -6,7 +6,9 @@
 //! tree held: a file keeps at most one chunk's tree (the last asked for),
 //! and a caller's nodes stay valid as long as it keeps the value. Asking
 //! again for the chunk held gives the same tree, so nodes found through
-//! one value are the nodes of another (`ancestors` compares node ids).
+//! one value are the nodes of another (`ancestors` compares node ids; a
+//! root's id is its tree value's, so walks climb to the root of the node
+//! they have: `syntax::root_of`).
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -142,5 +144,40 @@ impl Trees {
         };
         *held = Some((k, tree.clone()));
         tree
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held_index(trees: &Trees) -> Option<usize> {
+        let Trees::Chunked { held, .. } = trees else {
+            return None;
+        };
+        held.lock().unwrap().as_ref().map(|(k, _)| *k)
+    }
+
+    #[test]
+    fn one_chunk_is_held_and_asking_again_gives_the_same_tree() {
+        let view = "int a;\nint f(void) { return 1; }\nint b;\n";
+        let chunks = parse_chunks(view, 1, |_, _| {}).unwrap();
+        assert_eq!(chunks.len(), 3);
+        let trees = Trees::chunked(chunks, 0..view.len());
+        // A root's id is its tree value's; the nodes below are shared.
+        let item = |tree: &Tree| tree.root_node().child(0).unwrap().id();
+        let first = trees.at(view, 0);
+        assert_eq!(item(&first), item(&trees.at(view, 3)));
+        assert_eq!(held_index(&trees), Some(0));
+        let f = view.find("int f").unwrap();
+        let second = trees.at(view, f);
+        assert_eq!(held_index(&trees), Some(1));
+        assert_eq!(second.root_node().child(0).unwrap().kind(), "function_definition");
+        assert_eq!(second.root_node().child(0).unwrap().start_byte(), f);
+        // Chunk 0 was let go: asked again, it is parsed again.
+        assert_ne!(item(&trees.at(view, 0)), item(&first));
+        let walked: Vec<u32> = trees.all(view).map(|t| t.root_node().child_count()).collect();
+        assert_eq!(walked, [1, 1, 1]);
+        assert_eq!(held_index(&trees), Some(2));
     }
 }
