@@ -1,6 +1,8 @@
 //! Weaving a file parsed in chunks writes the same bytes as weaving it
 //! parsed whole: `weft weave` run with `$WEFT_CHUNK_BYTES=1` (a chunk per
-//! top-level item, wherever a cut is possible) against the default (these
+//! top-level item, wherever a cut is possible) and `$WEFT_HELD_BYTES=0`
+//! (one chunk's tree held, so every walk parses chunks again) against the
+//! default (these
 //! files are far below the 64 KiB a view must exceed to be cut), with
 //! function-entry counters, ASCV3 (passes, semantics, several commits) and
 //! an insert before every function (attribute macros above one), on a
@@ -37,7 +39,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The woven tree and the standard output of `weft weave --aspect aspect
-/// input`, with `chunk_bytes` as `$WEFT_CHUNK_BYTES` when given.
+/// input`, with `chunk_bytes` as `$WEFT_CHUNK_BYTES` and one tree held
+/// when given.
 fn weave(
     aspect: &Path,
     input: &Path,
@@ -51,7 +54,7 @@ fn weave(
         .arg(out)
         .arg(input);
     match chunk_bytes {
-        Some(bytes) => cmd.env("WEFT_CHUNK_BYTES", bytes),
+        Some(bytes) => cmd.env("WEFT_CHUNK_BYTES", bytes).env("WEFT_HELD_BYTES", "0"),
         None => cmd.env_remove("WEFT_CHUNK_BYTES"),
     };
     let run = cmd.output().expect("run weft");
