@@ -9,10 +9,14 @@ use weft::engine::InsertAt;
 
 /// The smallest node of kind `kind` around the start of the first
 /// occurrence of `needle`.
-fn find<'t>(file: &'t ParsedFile, needle: &str, kind: &str) -> tree_sitter::Node<'t> {
+fn find<'t>(
+    tree: &'t tree_sitter::Tree,
+    file: &ParsedFile,
+    needle: &str,
+    kind: &str,
+) -> tree_sitter::Node<'t> {
     let start = file.view.find(needle).expect("needle in source");
-    let mut node = file
-        .tree
+    let mut node = tree
         .root_node()
         .descendant_for_byte_range(start, start)
         .expect("node");
@@ -30,14 +34,15 @@ fn weave(src: &str, actions: &[(&str, &str, InsertAt, &str)]) -> Result<String, 
     let file = ParsedFile::parse_plain("t.c", src);
     let mut set = EditSet::new("t.c", Arc::clone(&file.text));
     for (needle, kind, at, code) in actions {
-        let node = find(&file, needle, kind);
+        let tree = file.whole_tree();
+        let node = find(&tree, &file, needle, kind);
         let plan = placement::plan(&file, node, *at, code).map_err(|r| r.message)?;
         set.push(plan.ops, plan.origin).map_err(|e| e.to_string())?;
     }
     let out = set.apply();
     let reparsed = ParsedFile::parse_plain("t.c", out.as_str());
     assert!(
-        !reparsed.tree.root_node().has_error(),
+        !reparsed.whole_tree().root_node().has_error(),
         "woven code does not parse:\n{out}"
     );
     Ok(out)
@@ -189,7 +194,8 @@ fn code_after_a_jump_is_refused_with_its_location() {
         ("x;\n}", "identifier"),
     ] {
         let file = ParsedFile::parse_plain("t.c", src);
-        let node = find(&file, needle, kind);
+        let tree = file.whole_tree();
+        let node = find(&tree, &file, needle, kind);
         let refusal = placement::plan(&file, node, After, "g();").unwrap_err();
         assert!(refusal.message.contains("never run"), "{}", refusal.message);
     }
@@ -278,7 +284,8 @@ fn declarations_are_recognised() {
 fn around_file(src: &str, actions: &[(InsertAt, &str)]) -> Result<String, String> {
     let file = ParsedFile::parse_plain("t.c", src);
     let mut set = EditSet::new("t.c", Arc::clone(&file.text));
-    let root = file.tree.root_node();
+    let tree = file.whole_tree();
+    let root = tree.root_node();
     for (at, code) in actions {
         let plan = placement::plan(&file, root, *at, code).map_err(|r| r.message)?;
         set.push(plan.ops, plan.origin).map_err(|e| e.to_string())?;
@@ -313,8 +320,9 @@ fn file_code_encloses_code_around_the_first_and_last_items() {
     assert_eq!(out, "int before_g;\r\nint g;\r\n");
     let file = ParsedFile::parse_plain("t.c", src);
     let mut set = EditSet::new("t.c", Arc::clone(&file.text));
-    let root = file.tree.root_node();
-    let g = find(&file, "int g", "declaration");
+    let tree = file.whole_tree();
+    let root = tree.root_node();
+    let g = find(&tree, &file, "int g", "declaration");
     for (node, at, code) in [
         (g, Before, "int before_g;"),
         (root, Before, "int first;"),
@@ -351,7 +359,8 @@ fn code_before_a_function_goes_before_its_blanked_storage_class_macro() {
         file.view.contains("      int f(void)"),
         "`local` is blanked in the view"
     );
-    let node = find(&file, "int f", "function_definition");
+    let tree = file.whole_tree();
+    let node = find(&tree, &file, "int f", "function_definition");
     let plan = placement::plan(&file, node, InsertAt::Before, "int g;").map_err(|r| r.message);
     let mut set = EditSet::new("t.c", Arc::clone(&file.text));
     set.push(plan.unwrap().ops, 0).unwrap();
@@ -411,7 +420,8 @@ fn a_body_a_directive_separates_from_its_header_is_not_braced() {
         .and_then(|s| s.front_end(None))
         .unwrap();
     let file = front_end.parse(&c, text.into());
-    let node = find(&file, "g()", "expression_statement");
+    let tree = file.whole_tree();
+    let node = find(&tree, &file, "g()", "expression_statement");
     let refusal = placement::plan(&file, node, Before, "x();").unwrap_err();
     assert!(
         refusal.message.contains("preprocessor directive separates"),

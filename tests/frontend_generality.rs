@@ -22,8 +22,9 @@ fn every_function_is_understood() {
     let (front_end, path, text) = frontend_support::front_end_and_file(&fixture(), "prog.c");
     let file = front_end.parse(&path, text);
     let mut functions = Vec::new();
-    let mut cursor = file.tree.root_node().walk();
-    for node in file.tree.root_node().children(&mut cursor) {
+    let tree = file.whole_tree();
+    let mut cursor = tree.root_node().walk();
+    for node in tree.root_node().children(&mut cursor) {
         if node.kind() == "function_definition" {
             functions.push(file.is_understood(node));
         }

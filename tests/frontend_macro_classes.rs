@@ -64,7 +64,8 @@ fn understood(dir: &Path) -> (Vec<String>, usize) {
     let file = front_end.parse(&path, text);
     let mut names = Vec::new();
     let mut total = 0;
-    let mut stack = vec![file.tree.root_node()];
+    let tree = file.whole_tree();
+    let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         if node.kind() == "function_definition" {
             total += 1;

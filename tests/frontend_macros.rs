@@ -20,7 +20,8 @@ fn parse(text: &str, user: Option<&str>) -> ParsedFile {
 
 fn functions(pf: &ParsedFile) -> Vec<(String, bool)> {
     let mut out = Vec::new();
-    let mut stack = vec![pf.tree.root_node()];
+    let tree = pf.whole_tree();
+    let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "function_definition" {
             let text = pf.original_text(n).unwrap_or("").to_string();
@@ -58,11 +59,11 @@ fn every_function_of_the_fixture_is_understood() {
     let pf = parse(USES, None);
     let raw = ParsedFile::parse_plain("uses.c", USES);
     assert!(
-        raw.tree.root_node().has_error(),
+        raw.whole_tree().root_node().has_error(),
         "the fixture must defeat raw tree-sitter-c"
     );
     assert!(
-        !pf.tree.root_node().has_error(),
+        !pf.whole_tree().root_node().has_error(),
         "view still has errors:\n{}",
         pf.view
     );
@@ -90,7 +91,8 @@ fn repairs_keep_the_view_aligned_with_the_original() {
     // Only the first branch of the split `if` survives.
     assert!(!pf.view.contains("k > 3"));
     // Every understood named node maps back to the same original text.
-    let mut stack = vec![pf.tree.root_node()];
+    let tree = pf.whole_tree();
+    let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if pf.is_understood(n) && n.kind() == "identifier" {
             let r = pf.original_range(n.byte_range()).unwrap();
@@ -216,7 +218,8 @@ fn parameter_lists_spelled_with_punctuation_macros_are_understood() {
         "{}",
         pf.view
     );
-    let root = pf.tree.root_node();
+    let tree = pf.whole_tree();
+    let root = tree.root_node();
     let mut cursor = root.walk();
     let params: Vec<usize> = root
         .named_children(&mut cursor)

@@ -18,7 +18,8 @@ fn every_old_style_definition_is_understood() {
     let pf = parse();
     assert!(pf.problems.is_empty(), "{:?}", pf.problems);
     let mut functions = Vec::new();
-    let mut stack = vec![pf.tree.root_node()];
+    let tree = pf.whole_tree();
+    let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "function_definition" {
             functions.push(pf.is_understood(n));
@@ -47,8 +48,8 @@ fn declarations_the_grammar_accepts_stay_in_the_view() {
 fn declarations_the_grammar_rejects_fall_back_to_untyped_parameters() {
     let raw = ParsedFile::parse_plain("old_style.c", FIXTURE);
     let lower = FIXTURE.find("char *lower").unwrap();
-    let error = raw
-        .tree
+    let tree = raw.whole_tree();
+    let error = tree
         .root_node()
         .descendant_for_byte_range(lower, lower + 40)
         .unwrap();
@@ -80,7 +81,8 @@ fn declarations_the_grammar_rejects_fall_back_to_untyped_parameters() {
 fn implicit_int_definitions_are_functions_with_their_locals_inside() {
     let src = "static int count;\n\nstatic twice(v) int v;\n{\n    int count = v;\n    return 2 * count;\n}\n\nmain(argc, argv) int argc; char *argv[];\n{\n    int count = argc;\n    return twice(count);\n}\n";
     let pf = FrontEnd::new(MacroTable::default()).parse(Path::new("implicit.c"), Arc::from(src));
-    let root = pf.tree.root_node();
+    let tree = pf.whole_tree();
+    let root = tree.root_node();
     let mut c = root.walk();
     let kinds: Vec<&str> = root.named_children(&mut c).map(|n| n.kind()).collect();
     assert_eq!(

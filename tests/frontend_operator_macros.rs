@@ -34,7 +34,8 @@ fn uses_are_read_as_their_expansion_and_never_edited_inside() {
     let (front_end, path, text) = frontend_support::front_end_and_file(&fixture(), "prog.c");
     let file = front_end.parse(&path, text);
     let mut all = Vec::new();
-    nodes(file.tree.root_node(), &mut all);
+    let tree = file.whole_tree();
+    nodes(tree.root_node(), &mut all);
     let functions: Vec<bool> = all
         .iter()
         .filter(|n| n.kind() == "function_definition")

@@ -16,7 +16,8 @@ fn check(text: &str) {
 }
 
 fn assert_invariants(pf: &ParsedFile, text: &str) {
-    let mut stack = vec![pf.tree.root_node()];
+    let tree = pf.whole_tree();
+    let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if pf.is_understood(n) {
             // A node may start or end with a repaired macro use; its ends

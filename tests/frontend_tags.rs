@@ -20,7 +20,8 @@ fn fixture() -> PathBuf {
 fn tags_are_read_as_written() {
     let (front_end, path, text) = frontend_support::front_end_and_file(&fixture(), "prog.c");
     let file = front_end.parse(&path, text.clone());
-    let root = file.tree.root_node();
+    let tree = file.whole_tree();
+    let root = tree.root_node();
     let mut cursor = root.walk();
     let functions: Vec<bool> = root
         .children(&mut cursor)

@@ -8,7 +8,8 @@ use weft::sema::{DeclKind, Semantics, StorageClass, TypeKind};
 
 /// The type of the `nth` identifier node spelled `name`.
 fn type_at(sema: &Semantics, file: &ParsedFile, name: &str, nth: usize) -> weft::sema::CType {
-    let root = file.tree.root_node();
+    let tree = file.whole_tree();
+    let root = tree.root_node();
     let node = file
         .view
         .match_indices(name)

@@ -14,11 +14,8 @@ fn program(src: &str) -> Program {
 fn jp(p: &mut Program, needle: &str, kind: &'static str) -> JoinPoint {
     let file = &p.files()[0];
     let start = file.view.find(needle).expect("needle");
-    let mut node = file
-        .tree
-        .root_node()
-        .descendant_for_byte_range(start, start)
-        .unwrap();
+    let tree = file.whole_tree();
+    let mut node = tree.root_node().descendant_for_byte_range(start, start).unwrap();
     while node.kind() != kind {
         node = node.parent().expect("kind around needle");
     }

@@ -11,6 +11,7 @@ use super::repair::{OldStyle, TokenInfo, repair_pass};
 use super::rewrite::{Rewrite, RewriteSet};
 use super::splice::{Reparsed, splice};
 use super::tree_edit::reparse;
+use super::trees::Trees;
 use super::{OffsetMap, ParsedFile, Problem};
 use std::ops::Range;
 use std::path::Path;
@@ -137,13 +138,30 @@ impl FrontEnd {
         drop(info);
         let mut tokens = None;
 
-        let mut parser = new_parser();
         let (mut view, mut map) = set.build_view(src);
-        let mut tree = match old {
-            Some(old) => reparse(&mut parser, old.tree.clone(), &old.view, &view),
+        let mut skipped = Vec::new();
+        // A large file parses in chunks when none has an error to recover
+        // from (nor an old-style definition tree-sitter-c may misread).
+        let chunked = old_style
+            .iter()
+            .all(|d| d.blanked)
+            .then(|| Trees::of_chunks(&view));
+        if let Some(Some(trees)) = chunked {
+            let conditionals = (&groups[..], &state[..], &dead[..]);
+            return self.finish(
+                path,
+                &text,
+                (view, map, trees),
+                (Vec::new(), skipped),
+                conditionals,
+                None,
+            );
+        }
+        let mut parser = new_parser();
+        let mut tree = match old.filter(|old| old.chunks().is_none()) {
+            Some(old) => reparse(&mut parser, old.tree_at(0), &old.view, &view),
             None => parse_with(&mut parser, &view, None),
         };
-        let mut skipped = Vec::new();
         let mut rounds = 0;
         while rounds < RECOVERY_ROUNDS {
             let mut errors = error_ranges(&tree, &map);
@@ -193,11 +211,34 @@ impl FrontEnd {
             map = new_map;
         }
 
+        let errors = error_ranges(&tree, &map);
+        self.finish(
+            path,
+            &text,
+            (view, map, Trees::Whole(tree)),
+            (errors, skipped),
+            (&groups, &state, &dead),
+            tokens,
+        )
+    }
+
+    /// The parsed file of a view, its trees, the syntax errors left (in
+    /// original offsets), what recovery skipped, and the tokens it made if
+    /// it made them.
+    fn finish(
+        &self,
+        path: &Path,
+        text: &Arc<str>,
+        (view, map, trees): (String, OffsetMap, Trees),
+        (errors, skipped): (Vec<Range<usize>>, Vec<Skipped>),
+        (groups, state, dead): (&[CondGroup], &[GroupRepair], &[Range<usize>]),
+        mut tokens: Option<TokenInfo>,
+    ) -> ParsedFile {
+        let src: &str = text;
         // Most files have nothing to report: lines are indexed on demand.
         let lines = std::cell::OnceCell::new();
         let line = |offset: usize| lines.get_or_init(|| LineIndex::new(src)).line(offset);
-        let errors = error_ranges(&tree, &map);
-        let info = (!errors.is_empty()).then(|| &*tokens_again(&mut tokens, src, &dead));
+        let info = (!errors.is_empty()).then(|| &*tokens_again(&mut tokens, src, dead));
         let mut problems: Vec<Problem> = errors
             .into_iter()
             .map(|range| Problem {
@@ -219,7 +260,7 @@ impl FrontEnd {
         problems.sort_by_key(|p| (p.range.start, p.range.end));
         // Only a group read with one branch kept can leave code unread.
         let (unread, alternatives, depths) = if state.contains(&GroupRepair::KeptBranch) {
-            unread_branches(tokens_again(&mut tokens, src, &dead), &groups, &state)
+            unread_branches(tokens_again(&mut tokens, src, dead), groups, state)
         } else {
             (Vec::new(), 0, 0)
         };
@@ -228,7 +269,7 @@ impl FrontEnd {
             text: text.clone(),
             view,
             map,
-            tree,
+            trees,
             problems,
             skipped: aside,
             unread,
@@ -421,7 +462,7 @@ mod tests {
         let front = FrontEnd::new(MacroTable::learn([(Path::new("k.c"), src)]));
         let parsed = front.parse(Path::new("k.c"), Arc::from(src));
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
-        assert!(!parsed.tree.root_node().has_error(), "{}", parsed.view);
+        assert!(!parsed.whole_tree().root_node().has_error(), "{}", parsed.view);
         assert_eq!(parsed.view.len(), src.len());
         assert!(!parsed.view.contains("# 13") && !parsed.view.contains("#line"));
     }

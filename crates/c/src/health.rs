@@ -107,17 +107,19 @@ impl FileHealth {
         let mut functions = 0;
         let mut functions_ok = 0;
         let mut bodies = HashSet::new();
-        let mut cursor = file.tree.walk();
-        let mut stack = vec![file.tree.root_node()];
-        while let Some(node) = stack.pop() {
-            if node.kind() == "function_definition" {
-                functions += 1;
-                functions_ok += usize::from(file.is_understood(node));
-                if let Some(body) = node.child_by_field_name("body") {
-                    bodies.insert(body.start_byte());
+        for tree in file.trees() {
+            let mut cursor = tree.walk();
+            let mut stack = vec![tree.root_node()];
+            while let Some(node) = stack.pop() {
+                if node.kind() == "function_definition" {
+                    functions += 1;
+                    functions_ok += usize::from(file.is_understood(node));
+                    if let Some(body) = node.child_by_field_name("body") {
+                        bodies.insert(body.start_byte());
+                    }
                 }
+                stack.extend(node.children(&mut cursor));
             }
-            stack.extend(node.children(&mut cursor));
         }
         functions += lost_bodies(&file.view, &bodies);
         let regions = file
@@ -149,18 +151,20 @@ impl Region {
 /// understood.
 fn definitions(file: &ParsedFile) -> Vec<(Range<usize>, bool)> {
     let mut out = Vec::new();
-    let mut cursor = file.tree.walk();
-    let mut stack = vec![file.tree.root_node()];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "function_definition" {
-            let r = node.byte_range();
-            out.push((
-                file.map.approximate(r.start)..file.map.approximate(r.end),
-                file.is_understood(node),
-            ));
-            continue;
+    for tree in file.trees() {
+        let mut cursor = tree.walk();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "function_definition" {
+                let r = node.byte_range();
+                out.push((
+                    file.map.approximate(r.start)..file.map.approximate(r.end),
+                    file.is_understood(node),
+                ));
+                continue;
+            }
+            stack.extend(node.children(&mut cursor));
         }
-        stack.extend(node.children(&mut cursor));
     }
     out
 }

@@ -53,45 +53,68 @@ const PUNCTS: [&str; 6] = ["->", "++", "--", "&&", "||", "##"];
 
 /// Splits `src` into significant tokens.
 pub fn tokenize(src: &str) -> Vec<Token> {
-    let bytes = src.as_bytes();
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    let mut line = 0;
-    // True while only whitespace and comments precede `i` on its line.
-    let mut line_fresh = true;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\n' {
-            line += 1;
-            line_fresh = true;
-            i += 1;
-            continue;
+    Tokens::new(src).collect()
+}
+
+/// The significant tokens of a text, one at a time: what [`tokenize`]
+/// collects, for a walk that needs no more than the current token (the
+/// chunking of a whole view, [`crate::chunk`]).
+pub struct Tokens<'s> {
+    src: &'s str,
+    i: usize,
+    line: usize,
+    /// True while only whitespace and comments precede `i` on its line.
+    line_fresh: bool,
+}
+
+impl<'s> Tokens<'s> {
+    /// The tokens of `src`, from its first byte.
+    pub fn new(src: &'s str) -> Tokens<'s> {
+        Tokens {
+            src,
+            i: 0,
+            line: 0,
+            line_fresh: true,
         }
-        if b.is_ascii_whitespace() {
-            i += 1;
-            continue;
+    }
+
+    /// Skips whitespace, continued line ends and comments; false at the end.
+    fn skip_blank(&mut self) -> bool {
+        let bytes = self.src.as_bytes();
+        while self.i < bytes.len() {
+            let b = bytes[self.i];
+            if b == b'\n' {
+                self.line += 1;
+                self.line_fresh = true;
+                self.i += 1;
+            } else if b.is_ascii_whitespace() {
+                self.i += 1;
+            } else if b == b'\\' && bytes.get(self.i + 1) == Some(&b'\n') {
+                self.line += 1;
+                self.i += 2;
+            } else if let Some(end) = comment_end(bytes, self.i) {
+                self.line += count_newlines(&bytes[self.i..end]);
+                self.i = end;
+            } else {
+                return true;
+            }
         }
-        if b == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
-            line += 1;
-            i += 2;
-            continue;
-        }
-        if let Some(end) = comment_end(bytes, i) {
-            line += count_newlines(&bytes[i..end]);
-            i = end;
-            continue;
-        }
-        let start = i;
-        let kind;
-        if b == b'#' && line_fresh {
-            i = directive_end(bytes, i);
-            kind = TokenKind::Directive;
+        false
+    }
+
+    /// The end and kind of the token starting at `self.i`.
+    fn token_end(&self) -> (usize, TokenKind) {
+        let (src, bytes, start) = (self.src, self.src.as_bytes(), self.i);
+        let b = bytes[start];
+        let mut i = start;
+        if b == b'#' && self.line_fresh {
+            (directive_end(bytes, i), TokenKind::Directive)
         } else if b.is_ascii_digit() || (b == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             while i < bytes.len() && (is_ident_byte(bytes[i]) || bytes[i] == b'.' || exponent_sign(bytes, i))
             {
                 i += 1;
             }
-            kind = TokenKind::Number;
+            (i, TokenKind::Number)
         } else if is_ident_byte(b) {
             while i < bytes.len() && is_ident_byte(bytes[i]) {
                 i += 1;
@@ -101,32 +124,43 @@ pub fn tokenize(src: &str) -> Vec<Token> {
                 && (bytes[i] == b'"' || bytes[i] == b'\'')
                 && matches!(&src[start..i], "L" | "u" | "U" | "u8")
             {
-                i = literal_end(bytes, i);
-                kind = TokenKind::Literal;
+                (literal_end(bytes, i), TokenKind::Literal)
             } else {
-                kind = TokenKind::Ident;
+                (i, TokenKind::Ident)
             }
         } else if b == b'"' || b == b'\'' {
-            i = literal_end(bytes, i);
-            kind = TokenKind::Literal;
+            (literal_end(bytes, i), TokenKind::Literal)
         } else {
-            i += PUNCTS
+            let len = PUNCTS
                 .iter()
                 .find(|p| bytes[i..].starts_with(p.as_bytes()))
                 .map_or(1, |p| p.len());
-            kind = TokenKind::Punct;
+            (i + len, TokenKind::Punct)
         }
-        let end_line = line + count_newlines(&bytes[start..i]);
-        tokens.push(Token {
-            kind,
-            range: start..i,
-            line,
-            end_line,
-        });
-        line = end_line;
-        line_fresh = false;
     }
-    tokens
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        if !self.skip_blank() {
+            return None;
+        }
+        let start = self.i;
+        let (end, kind) = self.token_end();
+        let end_line = self.line + count_newlines(&self.src.as_bytes()[start..end]);
+        let token = Token {
+            kind,
+            range: start..end,
+            line: self.line,
+            end_line,
+        };
+        self.i = end;
+        self.line = end_line;
+        self.line_fresh = false;
+        Some(token)
+    }
 }
 
 /// The directives of `src` (as `tokenize` finds them), without the rest of

@@ -9,6 +9,7 @@
 //! Contract used by the rest of weft: [`ParsedFile`].
 
 mod arguments;
+mod chunk;
 mod classify;
 mod conditional;
 mod frontend;
@@ -24,9 +25,11 @@ mod sources;
 mod splice;
 pub mod syntax;
 mod tree_edit;
+mod trees;
 
 pub mod sema;
 
+pub use chunk::{CHUNK_BYTES, Chunk, parse_chunks};
 pub use classify::MacroClass;
 pub use conditional::{Pass, leading_tokens, open_conditionals};
 pub use frontend::FrontEnd;
@@ -41,6 +44,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use syntax::Occurrences;
+use trees::Trees;
 
 /// A region of a file the front end could not understand. Join points are
 /// never produced inside it and weaving never edits it.
@@ -67,8 +71,9 @@ pub struct ParsedFile {
     pub view: String,
     /// Maps view offsets back to original offsets.
     pub map: OffsetMap,
-    /// tree-sitter's tree over `view`.
-    pub tree: tree_sitter::Tree,
+    /// tree-sitter's trees over `view`: [`ParsedFile::tree_at`],
+    /// [`ParsedFile::trees`].
+    trees: Trees,
     /// Regions not understood, in original offsets.
     pub problems: Vec<Problem>,
     /// Text read as blank because it did not parse even alone: conditional
@@ -111,7 +116,7 @@ impl ParsedFile {
             depths: 0,
             text,
             view,
-            tree,
+            trees: Trees::Whole(tree),
             braces: OnceLock::new(),
         }
     }
@@ -143,6 +148,62 @@ impl ParsedFile {
                     branch,
                 })
             })
+    }
+
+    /// The tree holding view offset `offset`: the whole file's, or, for a
+    /// large file parsed in chunks, its chunk's (see [`ParsedFile::trees`]).
+    /// Nodes below the root found from it are the nodes of any other tree
+    /// this file gives for that chunk while the caller keeps it.
+    pub fn tree_at(&self, offset: usize) -> tree_sitter::Tree {
+        self.trees.at(&self.view, offset)
+    }
+
+    /// The trees covering the view, in order, to walk the file from its
+    /// top: the whole file's, or, for a large file whose view parses in
+    /// chunks of whole top-level items ([`chunk`]), each chunk's, parsed
+    /// when reached (the file holds one at a time). Each root's children
+    /// are the whole tree's top-level items over the same bytes.
+    pub fn trees(&self) -> impl Iterator<Item = tree_sitter::Tree> + '_ {
+        self.trees.all(&self.view)
+    }
+
+    /// The whole view's tree, parsed for a chunked file (and held in place
+    /// of a chunk's): for what needs the file's root itself.
+    pub fn whole_tree(&self) -> tree_sitter::Tree {
+        self.trees.whole(&self.view)
+    }
+
+    /// The byte range of the whole tree's root node.
+    pub fn root_range(&self) -> Range<usize> {
+        self.trees.root_range()
+    }
+
+    /// The chunks the view was parsed in, when it was.
+    pub fn chunks(&self) -> Option<&[Chunk]> {
+        self.trees.chunks()
+    }
+
+    /// Where the text before `item` (a node under `parent`) begins, given
+    /// the node before it that the caller looks back to, if any: that
+    /// node's end, else `parent`'s start; but for a top-level item first
+    /// in a chunk other than the first, where the chunk begins, which is
+    /// where the last item of the chunk before ends: the item the whole
+    /// tree would have given as the one before.
+    pub fn lead_start(
+        &self,
+        item: tree_sitter::Node<'_>,
+        parent: tree_sitter::Node<'_>,
+        before: Option<tree_sitter::Node<'_>>,
+    ) -> usize {
+        if let Some(before) = before {
+            return before.end_byte();
+        }
+        let chunk_start = self
+            .chunks()
+            .and_then(|chunks| chunks.get(chunks.partition_point(|c| c.range.end <= item.start_byte())))
+            .map(|chunk| chunk.range.start)
+            .filter(|&start| start > 0 && parent.parent().is_none());
+        chunk_start.unwrap_or(parent.start_byte())
     }
 
     /// Where `{` occurs in the view: walks looking for what only a block

@@ -19,6 +19,7 @@ use super::frontend::{error_ranges, new_parser, parse_with, point};
 use super::lexer::{TokenKind, tokenize};
 use super::macros::MacroTable;
 use super::tree_edit::advance;
+use super::trees::Trees;
 use super::{ParsedFile, Problem};
 use weft_text::Edit;
 use weft_text::LineIndex;
@@ -57,14 +58,22 @@ pub(super) fn splice(
         })
         .collect();
     let view = weft_text::splice(&old.view, &view_edits);
-    let mut tree = old.tree.clone();
-    edit_tree(&mut tree, &old.view, &view_edits);
-    let tree = parse_with(&mut new_parser(), &view, Some(&tree));
     let shift = |r: &Range<usize>| shift(edits, r.start)..shift(edits, r.end);
-    let expected: Vec<Range<usize>> = error_ranges(&old.tree, &old.map).iter().map(shift).collect();
-    if error_ranges(&tree, &map) != expected {
-        return None;
-    }
+    let trees = match old.chunks() {
+        // A chunked file had no error: it is chunked again, or parsed anew.
+        Some(_) => Trees::of_chunks(&view)?,
+        None => {
+            let old_tree = old.tree_at(0);
+            let mut tree = old_tree.clone();
+            edit_tree(&mut tree, &old.view, &view_edits);
+            let tree = parse_with(&mut new_parser(), &view, Some(&tree));
+            let expected: Vec<Range<usize>> = error_ranges(&old_tree, &old.map).iter().map(shift).collect();
+            if error_ranges(&tree, &map) != expected {
+                return None;
+            }
+            Trees::Whole(tree)
+        }
+    };
     let lines = std::cell::OnceCell::new();
     let moved = |p: &Problem| {
         let range = shift(&p.range);
@@ -79,7 +88,7 @@ pub(super) fn splice(
         text: Arc::clone(text),
         view,
         map,
-        tree,
+        trees,
         problems: old.problems.iter().map(moved).collect(),
         skipped: old.skipped.iter().map(moved).collect(),
         unread: old.unread.iter().map(shift).collect(),
@@ -219,10 +228,10 @@ mod tests {
         assert_eq!(spliced.view, fresh.view);
         assert_eq!(spliced.map, fresh.map);
         assert_eq!(
-            spliced.tree.root_node().to_sexp(),
-            fresh.tree.root_node().to_sexp()
+            spliced.whole_tree().root_node().to_sexp(),
+            fresh.whole_tree().root_node().to_sexp()
         );
-        assert!(!spliced.tree.root_node().has_error());
+        assert!(!spliced.whole_tree().root_node().has_error());
     }
 
     #[test]
@@ -262,8 +271,8 @@ mod tests {
         let reparsed = reparsed.file;
         let fresh = front.parse(Path::new("t.c"), edited(&edits));
         assert_eq!(
-            reparsed.tree.root_node().to_sexp(),
-            fresh.tree.root_node().to_sexp()
+            reparsed.whole_tree().root_node().to_sexp(),
+            fresh.whole_tree().root_node().to_sexp()
         );
         assert_eq!(reparsed.problems, fresh.problems);
     }

@@ -105,6 +105,23 @@ pub fn is_conditional_group(node: Node<'_>) -> bool {
     matches!(node.kind(), "preproc_if" | "preproc_ifdef")
 }
 
+/// tree-sitter-c's id of the named node kind `kind` (0 for no such kind).
+pub fn kind_id(kind: &str) -> u16 {
+    tree_sitter::Language::from(tree_sitter_c::LANGUAGE).id_for_node_kind(kind, true)
+}
+
+/// The root of the tree holding `node`, found by climbing its parents:
+/// each `parent()` walks down from the root, so this is for the shallow
+/// nodes a walk starts from (a function, a body), whose tree may be a
+/// chunk's ([`crate::ParsedFile::trees`]).
+pub fn root_of(node: Node<'_>) -> Node<'_> {
+    let mut n = node;
+    while let Some(parent) = n.parent() {
+        n = parent;
+    }
+    n
+}
+
 /// The ancestors of `node` under `root`, root first, in one walk down from
 /// `root`. tree-sitter nodes have no parent pointer: each `parent()` call
 /// walks down from the root, so climbing a chain of them costs depth² steps.

@@ -27,7 +27,8 @@ const INPUT: &str = "__VERIFIER_nondet_";
 /// the text's (in a branch or an inner loop).
 pub fn entry(text: &str, range: &Range<usize>) -> Option<Entry> {
     let parsed = weft_c::ParsedFile::parse_plain(std::path::PathBuf::from("entry.c"), text.to_string());
-    let root = parsed.tree.root_node();
+    let tree = parsed.whole_tree();
+    let root = tree.root_node();
     let mut cursor = root.walk();
     let main = root.named_children(&mut cursor).find(|f| {
         f.kind() == "function_definition"

@@ -78,7 +78,9 @@ pub fn loops(path: &Path, text: &str) -> Vec<Loop> {
 /// outside the fragment (`not parsed`).
 pub fn loops_in(parsed: &weft_c::ParsedFile, sema: &weft_c::sema::Semantics, index: usize) -> Vec<Loop> {
     let mut out = Vec::new();
-    walk(parsed.tree.root_node(), parsed, (sema, index), &mut out);
+    for tree in parsed.trees() {
+        walk(tree.root_node(), parsed, (sema, index), &mut out);
+    }
     out
 }
 

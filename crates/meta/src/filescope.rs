@@ -62,7 +62,8 @@ fn items(
     parse: &dyn Fn(&str) -> ParsedFile,
 ) -> anyhow::Result<Vec<Item>> {
     let file = parse(text);
-    let root = file.tree.root_node();
+    let tree = file.whole_tree();
+    let root = tree.root_node();
     let mut cursor = root.walk();
     let nodes: Vec<Node<'_>> = root
         .named_children(&mut cursor)

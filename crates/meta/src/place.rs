@@ -23,6 +23,8 @@ const CONTAINERS: &[&str] = &[
 /// A parsed file with its line starts.
 pub struct Text<'f> {
     pub file: &'f ParsedFile,
+    /// The file's whole tree (parsed for a file parsed in chunks).
+    tree: tree_sitter::Tree,
     lines: LineIndex,
 }
 
@@ -89,6 +91,7 @@ impl<'f> Text<'f> {
     pub fn new(file: &'f ParsedFile) -> Text<'f> {
         Text {
             lines: LineIndex::new(&file.text),
+            tree: file.whole_tree(),
             file,
         }
     }
@@ -126,8 +129,8 @@ impl<'f> Text<'f> {
 
     /// The nodes from the root down to the innermost one holding `target`
     /// (for an empty target, strictly around its offset).
-    fn path_to(&self, target: &Range<usize>) -> Vec<Node<'f>> {
-        let mut path = vec![self.file.tree.root_node()];
+    fn path_to(&self, target: &Range<usize>) -> Vec<Node<'_>> {
+        let mut path = vec![self.tree.root_node()];
         'down: loop {
             let node = path[path.len() - 1];
             let mut cursor = node.walk();
@@ -276,7 +279,7 @@ impl<'f> Text<'f> {
     /// other code.
     pub fn functions(&self, lines: &Range<usize>) -> Option<Functions> {
         let target = self.bytes(lines);
-        let root = self.file.tree.root_node();
+        let root = self.tree.root_node();
         let mut hull: Option<Range<usize>> = None;
         let mut definitions = Vec::new();
         for top in named_children(root) {
@@ -367,7 +370,7 @@ impl Text<'_> {
     pub fn top_level_hull(&self, lines: &Range<usize>) -> Option<Range<usize>> {
         let target = self.bytes(lines);
         let mut hull = lines.clone();
-        for top in named_children(self.file.tree.root_node()) {
+        for top in named_children(self.tree.root_node()) {
             let Some(r) = self.range(top) else {
                 let view = top.byte_range();
                 let r = self.file.map.approximate(view.start)..self.file.map.approximate(view.end);
@@ -388,7 +391,7 @@ impl Text<'_> {
     /// lie between two of them).
     pub fn top_level(&self, lines: &Range<usize>) -> bool {
         let target = self.bytes(lines);
-        named_children(self.file.tree.root_node()).all(|top| {
+        named_children(self.tree.root_node()).all(|top| {
             let whole = self.range(top);
             // Where a repair wrote a node's ends, its place is approximate:
             // enough to tell that it is far from the target.

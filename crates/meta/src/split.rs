@@ -117,7 +117,8 @@ fn reach_key(definitions: &BTreeMap<&str, Vec<String>>, name: &str, n: usize) ->
 fn rename(file: &ParsedFile, name: &str, copy: &str) -> String {
     let text = &*file.text;
     let mut at: Vec<std::ops::Range<usize>> = Vec::new();
-    uses(file, file.tree.root_node(), name, &mut at);
+    let tree = file.whole_tree();
+    uses(file, tree.root_node(), name, &mut at);
     let mut out = String::with_capacity(text.len());
     let mut pos = 0;
     at.sort_by_key(|r| r.start);
@@ -249,7 +250,8 @@ fn definition(files: &BTreeMap<PathBuf, String>, name: &str, parse: &Parse) -> S
             continue;
         }
         let file = parse(rel, text);
-        let root = file.tree.root_node();
+        let tree = file.whole_tree();
+        let root = tree.root_node();
         let mut cursor = root.walk();
         for item in root.named_children(&mut cursor) {
             if defines(&file, item, name) {

@@ -46,6 +46,7 @@ pub(super) struct Unparsed {
 
 /// State of the walk over one file.
 pub(super) struct Builder<'a, 't> {
+    file: &'a ParsedFile,
     view: &'a str,
     original: &'a dyn Fn(std::ops::Range<usize>) -> Option<String>,
     raw: &'a dyn Fn(std::ops::Range<usize>) -> String,
@@ -116,6 +117,7 @@ impl<'a, 't> Builder<'a, 't> {
             scopes: vec![Scope::new(0..view.len() + 1, None)],
         };
         Builder {
+            file,
             view,
             original,
             raw,
@@ -133,14 +135,39 @@ impl<'a, 't> Builder<'a, 't> {
     }
 
     /// Walks the whole tree and returns the symbols found.
-    pub fn build(mut self, root: Node<'t>) -> FileSymbols {
-        self.children(root, 0);
+    pub fn build(mut self, file: &ParsedFile) -> FileSymbols {
+        for tree in file.trees() {
+            let mut walk = self.rebind();
+            walk.children(tree.root_node(), 0);
+            self = walk.rebind();
+        }
         self.tree.scopes.iter_mut().for_each(Scope::shrink_to_fit);
         self.tree.scopes.shrink_to_fit();
         FileSymbols {
             tree: self.tree,
             unparsed: self.unparsed,
             read: self.read,
+        }
+    }
+
+    /// This walk, ready for the nodes of another tree (the next chunk's):
+    /// only its cursors are of the tree it walked.
+    fn rebind<'u>(self) -> Builder<'a, 'u> {
+        Builder {
+            file: self.file,
+            view: self.view,
+            original: self.original,
+            raw: self.raw,
+            site: self.site,
+            tree: self.tree,
+            headers: self.headers,
+            macro_defs: self.macro_defs,
+            structs: self.structs,
+            unparsed: self.unparsed,
+            read: self.read,
+            braces: self.braces,
+            openers: self.openers,
+            cursors: Vec::new(),
         }
     }
 
@@ -436,7 +463,7 @@ impl<'a, 't> Builder<'a, 't> {
         d.storage = specs.storage;
         if is_function {
             let params = function_node.and_then(|f| f.child_by_field_name("parameters"));
-            let ranges = attribute_ranges(item, name, params);
+            let ranges = attribute_ranges(self.file, item, name, params);
             d.attribute_words = attribute_words(&ranges, self.raw);
             self.read.extend(ranges);
         }

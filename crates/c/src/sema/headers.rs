@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
+use crate::ParsedFile;
+
 /// Where each `#include "name"` met in a directory leads, looked up on
 /// disk once: the files of a program include the same headers, and every
 /// update of the semantics reads a changed file's includes again.
@@ -17,12 +19,11 @@ pub struct IncludeCache(HashMap<(PathBuf, String), Option<PathBuf>>);
 /// existing paths. Includes inside `#if` branches count: weft does not
 /// evaluate conditions, and a typedef seen in any branch is better than none.
 pub fn direct_includes(
-    including: &Path,
-    view: &str,
-    root: Node<'_>,
+    file: &ParsedFile,
     include_dirs: &[PathBuf],
     cache: &mut IncludeCache,
 ) -> Vec<PathBuf> {
+    let (including, view) = (file.path.as_path(), file.view.as_str());
     // tree-sitter-c's include directive token is `#[ \t]*include`, first
     // on its line, and such lines are few: look each up in the tree
     // instead of walking all of it.
@@ -38,7 +39,8 @@ pub fn direct_includes(
             continue;
         }
         let hash = line_start + (before.len() - directive.len());
-        let Some(include) = enclosing(root, hash, "preproc_include") else {
+        let tree = file.tree_at(hash);
+        let Some(include) = enclosing(tree.root_node(), hash, "preproc_include") else {
             continue;
         };
         let quoted = include

@@ -169,8 +169,7 @@ impl Semantics {
         include_dirs: &[PathBuf],
         parse: HeaderParser<'_>,
     ) -> Unit {
-        let root = file.tree.root_node();
-        let direct = headers::direct_includes(&file.path, &file.view, root, include_dirs, &mut self.includes);
+        let direct = headers::direct_includes(file, include_dirs, &mut self.includes);
         let reached = self.load_headers(&direct, include_dirs, parse);
         let first_struct = self.structs.len();
         let symbols = self.walk(file, DeclSite::File(i), &reached);
@@ -220,8 +219,7 @@ impl Semantics {
         self.header_index.insert(path.to_path_buf(), None);
         let text = std::fs::read_to_string(path).ok()?;
         let parsed = parse(path, Arc::from(text));
-        let root = parsed.tree.root_node();
-        let direct = headers::direct_includes(path, &parsed.view, root, include_dirs, &mut self.includes);
+        let direct = headers::direct_includes(&parsed, include_dirs, &mut self.includes);
         let reached = self.load_headers(&direct, include_dirs, parse);
         let first_struct = self.structs.len();
         let symbols = self.walk(&parsed, DeclSite::Header(path.to_path_buf()), &reached);
@@ -268,7 +266,7 @@ impl Semantics {
             &macro_defs,
             &mut self.structs,
         );
-        builder.build(file.tree.root_node())
+        builder.build(file)
     }
 
     /// The declaration of the name `name` visible at `offset` of file

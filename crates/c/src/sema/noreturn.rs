@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use crate::MacroTable;
+use crate::{MacroTable, ParsedFile};
 
 /// Words that make a declaration noreturn wherever they appear among its
 /// specifiers and attributes.
@@ -44,10 +44,12 @@ pub(super) fn is_standard(name: &str) -> bool {
 }
 
 /// The view ranges around the function declarator `declarator` of
-/// declaration or definition `item` that hold its specifiers, attributes
-/// and attribute macros: from the end of the item before it to the name,
-/// and from the end of the function's own parameter list to the body.
+/// declaration or definition `item` of `file` that hold its specifiers,
+/// attributes and attribute macros: from the end of the item before it to
+/// the name, and from the end of the function's own parameter list to the
+/// body.
 pub(super) fn attribute_ranges(
+    file: &ParsedFile,
     item: Node<'_>,
     name: Node<'_>,
     params: Option<Node<'_>>,
@@ -55,8 +57,8 @@ pub(super) fn attribute_ranges(
     // Comments before the item are nodes of their own, so only blanked
     // macros and whitespace lie between the previous node and this one.
     let start = item
-        .prev_sibling()
-        .map_or_else(|| item.parent().map_or(0, |p| p.start_byte()), |p| p.end_byte());
+        .parent()
+        .map_or(0, |parent| file.lead_start(item, parent, item.prev_sibling()));
     let end = item
         .child_by_field_name("body")
         .map_or(item.end_byte(), |b| b.start_byte());

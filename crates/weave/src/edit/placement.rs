@@ -24,7 +24,7 @@ use tree_sitter::Node;
 use super::edit_set::{Insertion, Layer, Op, Side};
 use super::layout::{self, LineEnd};
 use weft_c::ParsedFile;
-use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group, is_declaration_item};
+use weft_c::syntax::{ancestors, conditional_branches, is_conditional_group, is_declaration_item, root_of};
 use weft_lang::engine::InsertAt;
 
 /// Why an insertion was refused, at an offset of the original text.
@@ -48,7 +48,8 @@ pub fn plan(file: &ParsedFile, node: Node<'_>, at: InsertAt, code: &str) -> Resu
         file,
         text: &file.text,
     };
-    let root = file.tree.root_node();
+    // The file's root, or a node of the tree of its chunk.
+    let root = root_of(node);
     if node.id() == root.id() {
         return ctx.around_file(node, at, code);
     }
@@ -213,7 +214,7 @@ impl Ctx<'_> {
         let Some((parent, _)) = parent_of(chain) else {
             return range;
         };
-        let gap_start = item_before(parent, node).map_or(parent.start_byte(), |c| c.end_byte());
+        let gap_start = self.file.lead_start(node, parent, item_before(parent, node));
         let Some(gap) = self.file.outer_range(gap_start..node.start_byte()) else {
             return range;
         };

@@ -7,7 +7,7 @@ use super::callee::recursive_pure;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
 use super::select::{count, stale, statements};
-use super::tree::{self, handle, is_expression_kind, is_loop_kind, line_column, node};
+use super::tree::{self, file_handle, handle, is_expression_kind, is_loop_kind, line_column, node, tree_of};
 use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
 };
@@ -38,7 +38,8 @@ pub fn attribute(
         return program_attribute(files, attr);
     };
     let file = files.get(index).ok_or_else(|| stale(jp))?;
-    let n = node(files, jp).ok_or_else(|| stale(jp))?;
+    let tree = tree_of(files, jp).ok_or_else(|| stale(jp))?;
+    let n = node(&tree, jp).ok_or_else(|| stale(jp))?;
     let own = match jp.kind {
         "param" | "vardecl" | "var" => declared_attribute(files, sema, index, jp.kind, n, attr.name),
         "loop" if loops::is_state_attribute(attr.name) => loops::state_attribute(file, index, n, attr.name),
@@ -105,7 +106,9 @@ fn common_attribute(
         "kind" => Value::Str(jp.kind.to_string()),
         "line" => Value::Int(line_column(file, n.start_byte()).0 as i64),
         "column" => Value::Int(line_column(file, n.start_byte()).1 as i64),
-        "code" => Value::Str(code(file, n).to_string()),
+        // The file join point's node may be its first chunk's root: its
+        // range is the handle's.
+        "code" => Value::Str(code_in(file, jp.range.clone()).to_string()),
         "file" => Value::Str(file.path.display().to_string()),
         "parent" => parent(file, index, n),
         _ => return None,
@@ -114,9 +117,15 @@ fn common_attribute(
 
 /// A node's text: the original text when it maps back, else the view.
 fn code<'a>(file: &'a ParsedFile, n: Node<'_>) -> &'a str {
-    file.original_range(n.byte_range())
+    code_in(file, n.byte_range())
+}
+
+/// The original text of view range `view`, or the view's text there when
+/// it does not map back.
+fn code_in(file: &ParsedFile, view: std::ops::Range<usize>) -> &str {
+    file.original_range(view.clone())
         .and_then(|r| file.text.get(r))
-        .unwrap_or_else(|| file.node_text(n))
+        .unwrap_or_else(|| &file.view[view])
 }
 
 /// The nearest enclosing join point of `n`, as its most specific kind.
@@ -124,6 +133,10 @@ fn parent(file: &ParsedFile, index: usize, n: Node<'_>) -> Value {
     let mut p = n.parent();
     while let Some(candidate) = p {
         if let Some(kind) = classify(file, candidate) {
+            // A root may be a chunk's: the file's handle is the file's.
+            if kind == "file" {
+                return Value::JoinPoint(file_handle(index, file));
+            }
             return Value::JoinPoint(handle(kind, index, candidate));
         }
         p = candidate.parent();

@@ -111,7 +111,8 @@ mod tests {
 
     fn dead(src: &str, name: &str) -> bool {
         let file = ParsedFile::parse_plain("t.c", src);
-        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        let tree = file.whole_tree();
+        let lp = first_loop(tree.root_node()).expect("a loop");
         dead_at_head(&file, lp, name)
     }
 

@@ -205,7 +205,8 @@ mod tests {
     /// The bound of pointer `p` in the only function of `src`.
     fn bound(src: &str) -> Option<String> {
         let file = ParsedFile::parse_plain("t.c", src);
-        let root = file.tree.root_node();
+        let tree = file.whole_tree();
+        let root = tree.root_node();
         let function = descendants(root).find(|n| n.kind() == "function_definition")?;
         loop_bound(&file, function, "p")
     }

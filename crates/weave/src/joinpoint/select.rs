@@ -9,14 +9,14 @@ use super::JoinPoint;
 use super::catalogue::{self, KindSpec};
 use super::params::parameters;
 use super::tree::{
-    Shape, declarator_shape, function_name, handle, is_expression_kind, is_loop_kind, is_statement_kind,
-    node, understood,
+    Shape, declarator_shape, file_handle, function_name, handle, is_expression_kind, is_loop_kind,
+    is_statement_kind, node, tree_of, understood,
 };
 use super::vars::is_var_use;
 use weft_c::ParsedFile;
 use weft_c::syntax::{
     KindSet, PREPROCESSOR, ancestors, conditional_branches, declarator_name, holds_no_block,
-    holds_no_statement, is_conditional_group, is_declaration_item, is_statement,
+    holds_no_statement, is_conditional_group, is_declaration_item, is_statement, root_of,
 };
 use weft_lang::engine::HostError;
 
@@ -32,21 +32,33 @@ pub fn select(files: &[ParsedFile], parent: &JoinPoint, kind: &str) -> Result<Ve
     match parent.file {
         None => {
             for (index, file) in files.iter().enumerate() {
-                let root = file.tree.root_node();
                 if spec.name == "file" {
-                    out.push(handle("file", index, root));
+                    out.push(file_handle(index, file));
                 } else {
-                    collect(file, index, root, "file", spec.name, &mut out);
+                    collect_file(file, index, spec.name, &mut out);
                 }
             }
         }
         Some(index) => {
             let file = files.get(index).ok_or_else(|| stale(parent))?;
-            let scope = node(files, parent).ok_or_else(|| stale(parent))?;
-            collect(file, index, scope, parent.kind, spec.name, &mut out);
+            if parent.kind == "file" {
+                collect_file(file, index, spec.name, &mut out);
+            } else {
+                let tree = tree_of(files, parent).ok_or_else(|| stale(parent))?;
+                let scope = node(&tree, parent).ok_or_else(|| stale(parent))?;
+                collect(file, index, scope, parent.kind, spec.name, &mut out);
+            }
         }
     }
     Ok(out)
+}
+
+/// Appends the join points of kind `kind` in file `file` to `out`, walking
+/// its trees in order (a large file's chunks one at a time).
+fn collect_file(file: &ParsedFile, index: usize, kind: &'static str, out: &mut Vec<JoinPoint>) {
+    for tree in file.trees() {
+        collect(file, index, tree.root_node(), "file", kind, out);
+    }
 }
 
 fn unknown_kind(parent: &KindSpec, name: &str) -> HostError {
@@ -450,7 +462,7 @@ fn descendants<'t>(
     mut wanted: impl FnMut(&Ancestry<'t>) -> bool,
     mut found: impl FnMut(Node<'t>),
 ) {
-    let mut at = Ancestry::of(file.tree.root_node(), scope);
+    let mut at = Ancestry::of(root_of(scope), scope);
     let mut cursor = scope.walk();
     let depth = at.above.len();
     if !cursor.goto_first_child() {

@@ -395,7 +395,8 @@ mod tests {
     /// The state names, unknowns and exit of the first loop of `src`.
     fn state_of(src: &str) -> (Vec<String>, Vec<String>, bool) {
         let file = ParsedFile::parse_plain("t.c", src);
-        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        let tree = file.whole_tree();
+        let lp = first_loop(tree.root_node()).expect("a loop");
         let s = slice(&file, lp);
         (
             s.vars.into_iter().map(|(n, _)| n).collect(),
@@ -509,7 +510,8 @@ mod tests {
     /// The cells and unknowns of the first loop of `src`.
     fn cells_of(src: &str) -> (Vec<String>, Vec<String>) {
         let file = ParsedFile::parse_plain("t.c", src);
-        let lp = first_loop(file.tree.root_node()).expect("a loop");
+        let tree = file.whole_tree();
+        let lp = first_loop(tree.root_node()).expect("a loop");
         let s = slice(&file, lp);
         (s.cells.into_iter().map(|(k, _)| k).collect(), s.unknowns)
     }
@@ -528,7 +530,8 @@ mod tests {
             "t.c",
             "void f(int *x, int t) { while (*x > 0) { *x = t; t = t - 1; } }",
         );
-        let s = slice(&file, first_loop(file.tree.root_node()).unwrap());
+        let tree = file.whole_tree();
+        let s = slice(&file, first_loop(tree.root_node()).unwrap());
         assert_eq!(s.vars.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["t"]);
     }
 

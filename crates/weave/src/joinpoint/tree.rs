@@ -2,17 +2,27 @@
 //! resolving handles, classifying nodes into join point kinds, and telling
 //! which parts of a tree are understood.
 
-use tree_sitter::Node;
+use std::sync::LazyLock;
+
+use tree_sitter::{Node, Tree};
 
 use super::JoinPoint;
 use weft_c::ParsedFile;
-use weft_c::syntax::{declarator_name, macro_made_name};
+use weft_c::syntax::{declarator_name, kind_id, macro_made_name};
 
-/// Resolves a handle to its node, or `None` when the handle is stale (the
-/// text changed) or names no file. The `program` join point has no node.
-pub fn node<'t>(files: &'t [ParsedFile], jp: &JoinPoint) -> Option<Node<'t>> {
-    let file = files.get(jp.file?)?;
-    let root = file.tree.root_node();
+/// The tree holding a handle's node ([`ParsedFile::tree_at`]), or `None`
+/// when it names no file. Keep it while using the node.
+pub fn tree_of(files: &[ParsedFile], jp: &JoinPoint) -> Option<Tree> {
+    Some(files.get(jp.file?)?.tree_at(jp.range.start))
+}
+
+/// Resolves a handle to its node in `tree` (the handle's [`tree_of`]), or
+/// `None` when the handle is stale (the text changed). The `file` join
+/// point's node is the root: for a file parsed in chunks, its first
+/// chunk's, which starts where the file's does (its range is the handle's,
+/// not the node's).
+pub fn node<'t>(tree: &'t Tree, jp: &JoinPoint) -> Option<Node<'t>> {
+    let root = tree.root_node();
     if jp.kind == "file" {
         return Some(root);
     }
@@ -27,6 +37,20 @@ pub fn node<'t>(files: &'t [ParsedFile], jp: &JoinPoint) -> Option<Node<'t>> {
     }
     None
 }
+
+/// The `file` join point of file `file` (index `index`): its range is the
+/// whole tree's root's.
+pub fn file_handle(index: usize, file: &ParsedFile) -> JoinPoint {
+    JoinPoint {
+        kind: "file",
+        file: Some(index),
+        range: file.root_range(),
+        node_kind: *TRANSLATION_UNIT,
+    }
+}
+
+/// tree-sitter-c's id of the root's kind.
+static TRANSLATION_UNIT: LazyLock<u16> = LazyLock::new(|| kind_id("translation_unit"));
 
 /// A handle to `node` of file `file` as a join point of kind `kind`.
 pub fn handle(kind: &'static str, file: usize, node: Node<'_>) -> JoinPoint {

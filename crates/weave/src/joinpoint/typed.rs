@@ -166,8 +166,8 @@ pub fn declaration_join_point(files: &[ParsedFile], decl: &Declaration) -> Value
 
 /// Climbs from the declared identifier to the node `select` yields for it.
 fn declarator_join_point(file: &ParsedFile, index: usize, decl: &Declaration) -> Option<JoinPoint> {
-    let ident = file
-        .tree
+    let tree = file.tree_at(decl.range.start);
+    let ident = tree
         .root_node()
         .descendant_for_byte_range(decl.range.start, decl.range.end)
         .filter(|n| n.byte_range() == decl.range)?;

@@ -108,7 +108,8 @@ mod tests {
     fn uses(src: &str) -> Vec<(String, &'static str, bool)> {
         let file = ParsedFile::parse_plain("t.c", src);
         let mut out = Vec::new();
-        let mut cursor = file.tree.walk();
+        let tree = file.whole_tree();
+        let mut cursor = tree.walk();
         loop {
             let n = cursor.node();
             if is_var_use(n, n.parent(), cursor.field_name()) {

@@ -51,7 +51,8 @@ impl Host for Program {
         };
         let files = self.files();
         let file = files.get(index).ok_or_else(|| stale(jp))?;
-        let node = joinpoint::node(files, jp).ok_or_else(|| stale(jp))?;
+        let tree = joinpoint::tree_of(files, jp).ok_or_else(|| stale(jp))?;
+        let node = joinpoint::node(&tree, jp).ok_or_else(|| stale(jp))?;
         let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
             location: Location::of(&file.path, &file.text, r.offset).to_string(),
             message: r.message,

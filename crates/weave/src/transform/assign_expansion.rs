@@ -13,8 +13,8 @@ use std::sync::LazyLock;
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_holding;
 use super::safety::{contains_assignment, duplicable_lvalue};
+use super::{Needles, nodes_holding};
 use weft_c::syntax::KindSet;
 
 static ASSIGNMENTS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["assignment_expression"], &[]));
@@ -24,9 +24,12 @@ static ASSIGNMENTS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["assignm
 const COMPOUND_OPERATORS: &[&str] = &["*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="];
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
-    for assign in nodes_holding(root, &ASSIGNMENTS, &ctx.file.view, COMPOUND_OPERATORS) {
-        expand(ctx, assign);
+    let file = ctx.file;
+    let needles = Needles::of(&file.view, COMPOUND_OPERATORS);
+    for tree in file.trees() {
+        for assign in nodes_holding(tree.root_node(), &ASSIGNMENTS, &needles) {
+            expand(ctx, assign);
+        }
     }
 }
 

@@ -88,7 +88,9 @@ impl<'a> PassContext<'a> {
     /// root only through those (asking for parents would walk down from
     /// the root for each one).
     fn inside_error(&self, node: Node<'_>) -> bool {
-        let mut at = self.file.tree.root_node();
+        // A file parsed in chunks has no error: its chunk's root says so.
+        let tree = self.file.tree_at(node.start_byte());
+        let mut at = tree.root_node();
         while at.has_error() && at.id() != node.id() {
             if at.is_error() {
                 return true;

@@ -31,14 +31,20 @@ use weft_c::syntax::KindSet;
 static LABELED: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["labeled_statement"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
-    let gotos = Needles::of(&ctx.file.view, &["goto"]);
-    if gotos.absent_from(root) {
+    let file = ctx.file;
+    let gotos = Needles::of(&file.view, &["goto"]);
+    if gotos.absent_from_view() {
         return;
     }
-    let targets = goto_targets(ctx, root);
-    for labeled in ctx.statement_nodes(root, &LABELED, |_| false) {
-        rewrite(ctx, labeled, &targets);
+    // The names of every chunk's goto targets, before any is rewritten.
+    let mut targets = BTreeSet::new();
+    for tree in file.trees() {
+        targets.extend(goto_targets(ctx, tree.root_node()));
+    }
+    for tree in file.trees() {
+        for labeled in ctx.statement_nodes(tree.root_node(), &LABELED, |_| false) {
+            rewrite(ctx, labeled, &targets);
+        }
     }
 }
 

@@ -243,6 +243,11 @@ impl Needles {
         Needles(Occurrences::of(view, needles))
     }
 
+    /// True when the view holds no needle.
+    fn absent_from_view(&self) -> bool {
+        !self.0.any_in(0..usize::MAX)
+    }
+
     /// True when `node`'s subtree holds no needle, nor an error (whose
     /// missing tokens have no text).
     fn absent_from(&self, node: Node<'_>) -> bool {
@@ -252,8 +257,7 @@ impl Needles {
 
 /// The nodes of the given kinds in `root`'s subtree whose text always holds
 /// one of `needles`, in source order.
-fn nodes_holding<'t>(root: Node<'t>, kinds: &KindSet, view: &str, needles: &[&str]) -> Vec<Node<'t>> {
-    let needles = Needles::of(view, needles);
+fn nodes_holding<'t>(root: Node<'t>, kinds: &KindSet, needles: &Needles) -> Vec<Node<'t>> {
     nodes_of_kind(root, kinds, |node| needles.absent_from(node))
 }
 

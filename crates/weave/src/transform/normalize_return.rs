@@ -36,10 +36,12 @@ static RETURNS: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["return_stat
 const NEEDLES: &[&str] = &["{", "return"];
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
+    let file = ctx.file;
     let tmp = ctx.fresh_name("weft_ret");
-    for function in functions(ctx, root) {
-        normalize(ctx, &function, &tmp);
+    for tree in file.trees() {
+        for function in functions(ctx, tree.root_node()) {
+            normalize(ctx, &function, &tmp);
+        }
     }
 }
 

@@ -21,11 +21,13 @@ static DECLARATIONS: LazyLock<KindSet> =
     LazyLock::new(|| KindSet::new(&["declaration", "type_definition"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
+    let file = ctx.file;
     // Only declarations holding a `,` between declarators are split.
-    let commas = Needles::of(&ctx.file.view, &[","]);
-    for decl in ctx.statement_nodes(root, &DECLARATIONS, |n| commas.absent_from(n)) {
-        split(ctx, decl);
+    let commas = Needles::of(&file.view, &[","]);
+    for tree in file.trees() {
+        for decl in ctx.statement_nodes(tree.root_node(), &DECLARATIONS, |n| commas.absent_from(n)) {
+            split(ctx, decl);
+        }
     }
 }
 

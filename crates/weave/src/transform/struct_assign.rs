@@ -22,16 +22,18 @@ static EXPRESSION_STATEMENTS: LazyLock<KindSet> =
     LazyLock::new(|| KindSet::new(&["expression_statement"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
+    let file = ctx.file;
     let tmp = ctx.fresh_name("weft_member");
     // Only statements holding an `=` and a member access are rewritten.
-    let equals = Needles::of(&ctx.file.view, &["="]);
-    let members = Needles::of(&ctx.file.view, &["->", "."]);
-    let statements = ctx.statement_nodes(root, &EXPRESSION_STATEMENTS, |n| {
-        equals.absent_from(n) || members.absent_from(n)
-    });
-    for statement in statements {
-        decompose(ctx, statement, &tmp);
+    let equals = Needles::of(&file.view, &["="]);
+    let members = Needles::of(&file.view, &["->", "."]);
+    for tree in file.trees() {
+        let statements = ctx.statement_nodes(tree.root_node(), &EXPRESSION_STATEMENTS, |n| {
+            equals.absent_from(n) || members.absent_from(n)
+        });
+        for statement in statements {
+            decompose(ctx, statement, &tmp);
+        }
     }
 }
 

@@ -12,17 +12,20 @@ use std::sync::LazyLock;
 use tree_sitter::Node;
 
 use super::context::PassContext;
-use super::nodes_holding;
 use super::safety::duplicable_lvalue;
+use super::{Needles, nodes_holding};
 use weft_c::syntax::KindSet;
 
 static UPDATES: LazyLock<KindSet> = LazyLock::new(|| KindSet::new(&["update_expression"], &[]));
 
 pub fn run(ctx: &mut PassContext<'_>) {
-    let root = ctx.file.tree.root_node();
-    for update in nodes_holding(root, &UPDATES, &ctx.file.view, &["++", "--"]) {
-        if value_is_discarded(update) {
-            expand(ctx, update);
+    let file = ctx.file;
+    let needles = Needles::of(&file.view, &["++", "--"]);
+    for tree in file.trees() {
+        for update in nodes_holding(tree.root_node(), &UPDATES, &needles) {
+            if value_is_discarded(update) {
+                expand(ctx, update);
+            }
         }
     }
 }

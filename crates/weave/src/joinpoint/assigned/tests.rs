@@ -13,15 +13,16 @@ fn at_mark(src: &str) -> Vec<String> {
         let kids: Vec<Node<'t>> = n.children(&mut cursor).collect();
         kids.into_iter().find_map(|c| find(file, c))
     }
-    let mark = find(&file, file.tree.root_node()).expect("a `mark();` statement");
+    let tree = file.whole_tree();
+    let mark = find(&file, tree.root_node()).expect("a `mark();` statement");
     let Value::List(jps) = assigned_locals(&file, 0, mark) else {
         panic!("not a list");
     };
     jps.iter()
         .map(|v| match v {
             Value::JoinPoint(jp) => {
-                let n = file
-                    .tree
+                let tree = file.whole_tree();
+                let n = tree
                     .root_node()
                     .descendant_for_byte_range(jp.range.start, jp.range.end)
                     .expect("node");
