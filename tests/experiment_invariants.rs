@@ -185,3 +185,92 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
     let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 5, "{compared} files compared");
 }
+
+/// Invariant strategies of every hold-out, unseen-points and confidence
+/// setting, all woven with the same aspect and arguments (one arm).
+const JUDGES: [(&str, &str); 7] = [
+    ("INV", ""),
+    ("INV_h", "holdout = true"),
+    ("INV_t", "holdout = \"count\""),
+    ("INV_b", "holdout = \"halves\""),
+    ("INV_hu", "holdout = true\nunseen_points = \"all\""),
+    ("INV_s", "holdout = \"split\""),
+    ("INV_c", "confidence = 0.99999"),
+];
+
+/// The calendar study of `tests` tests with two draws at 50 and 100% and
+/// the strategies `judges` in place of its one, reporting into `out`.
+fn judged_study(dir: &Path, tests: usize, judges: &[(&str, &str)], out: &str) -> PathBuf {
+    let (template, file) = calendar_study(tests);
+    let text = std::fs::read_to_string(&file).unwrap();
+    drop(template);
+    let (head, inv) = text.split_once("[[strategy]]").unwrap();
+    let aspect = inv.lines().find(|l| l.starts_with("aspect")).unwrap();
+    let mut study = head
+        .replace("draws = 1", "draws = 2")
+        .replace("percentages = [100]", "percentages = [50, 100]")
+        .replace(
+            &file.parent().unwrap().display().to_string(),
+            &dir.display().to_string(),
+        )
+        .replace("[study]\n", &format!("[study]\nout_dir = \"{out}\"\n"));
+    for (name, options) in judges {
+        study += &format!(
+            "[[strategy]]\nname = \"{name}\"\nkind = \"weave\"\ndetector = \"invariants\"\n{options}\n{aspect}\n\n"
+        );
+    }
+    std::fs::write(
+        dir.join("tests.txt"),
+        TESTS.lines().take(tests).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    let file = dir.join(format!("{out}.toml"));
+    std::fs::write(&file, study).unwrap();
+    file
+}
+
+/// A report's evaluations and kind breakdowns, by strategy.
+fn tables_by_strategy(
+    report: &Path,
+) -> std::collections::BTreeMap<String, (serde_json::Value, serde_json::Value)> {
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let results = &report["results"];
+    let breakdowns = results["kind_breakdowns"].as_array().unwrap();
+    results["evaluations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let name = e["strategy"].as_str().unwrap().to_string();
+            let kinds = breakdowns
+                .iter()
+                .find(|b| b["strategy"] == e["strategy"])
+                .unwrap();
+            (name, (e.clone(), kinds.clone()))
+        })
+        .collect()
+}
+
+#[test]
+fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let together = judged_study(dir.path(), 30, &JUDGES, "together");
+    setup_support::experiment(&together);
+    let tables = tables_by_strategy(&dir.path().join("together/report.json"));
+    assert_eq!(tables.len(), JUDGES.len());
+    let mut differ = std::collections::BTreeSet::new();
+    for judge in JUDGES {
+        // The same runs (one arm, the same work directory), scored alone.
+        let alone = judged_study(dir.path(), 30, &[judge], judge.0);
+        setup_support::experiment(&alone);
+        let single = tables_by_strategy(&dir.path().join(judge.0).join("report.json"));
+        assert_eq!(
+            single[judge.0], tables[judge.0],
+            "{} scored alone differs",
+            judge.0
+        );
+        differ.insert(tables[judge.0].0["points"].to_string());
+    }
+    // The settings judge differently, so sharing could have mixed them up.
+    assert!(differ.len() >= 3, "only {} distinct tables", differ.len());
+}

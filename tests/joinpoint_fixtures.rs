@@ -457,3 +457,56 @@ fn statements_inside_expressions_are_found() {
     );
     assert_eq!(sel(&files, &f, "return").len(), 2);
 }
+
+#[test]
+fn branches_their_outcomes_and_first_statements() {
+    let files = source(
+        "int f(int x) {\n\
+         \x20 int r = 0;\n\
+         \x20 if (x > 3) r = 1;\n\
+         \x20 else if (x < 0) { int k = 2; r = k; }\n\
+         \x20 else r = 3;\n\
+         \x20 switch (x) {\n\
+         \x20 case 1:\n\
+         \x20 case 2: /* two */ r += 10; break;\n\
+         \x20 default: { r--; }\n\
+         \x20 }\n\
+         \x20 while (r > 100) if (r) r--;\n\
+         \x20 return r;\n\
+         }\n",
+    );
+    let branches = chain(&files, "function.branch");
+    assert_eq!(
+        attrs(&files, &branches, "outcome"),
+        ["then", "else", "then", "else", "case", "case", "default", "then"]
+    );
+    assert_eq!(
+        attrs(&files, &branches, "line"),
+        ["3", "4", "4", "5", "7", "8", "9", "11"]
+    );
+    // The first statement of each: none for the label that falls through;
+    // past a declaration and a case's value and comment.
+    let firsts: Vec<String> = branches
+        .iter()
+        .flat_map(|b| sel(&files, b, "first_stmt"))
+        .map(|s| one(&files, &s, "code"))
+        .collect();
+    assert_eq!(
+        firsts,
+        [
+            "r = 1;",
+            "if (x < 0) { int k = 2; r = k; }\n  else r = 3;",
+            "r = k;",
+            "r = 3;",
+            "r += 10;",
+            "{ r--; }",
+            "r--;"
+        ]
+    );
+    // From an `if`, its own branches and those nested in them.
+    let ifs = chain(&files, "function.if");
+    assert_eq!(sel(&files, &ifs[0], "branch").len(), 4);
+    assert_eq!(sel(&files, &ifs[1], "branch").len(), 2);
+    let last = sel(&files, &chain(&files, "function.switch")[0], "branch")[1].clone();
+    assert_eq!(one(&files, &sel(&files, &last, "last_stmt")[0], "code"), "break;");
+}

@@ -290,3 +290,62 @@ fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
         assert_eq!(before_exit, expected, "{flags:?} {arg}");
     }
 }
+
+/// The branches fixture's plain and woven (`traceBranches`) builds in `dir`.
+fn build_branches(dir: &Path) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/branches");
+    let woven = dir.join("woven");
+    setup_support::weave(
+        "invariants.lara",
+        &["--arg", "traceBranches=true"],
+        &woven,
+        &fixture,
+    );
+    gcc(&fixture.join("grade.c"), &dir.join("plain"));
+    gcc(&woven.join("branches/grade.c"), &dir.join("traced"));
+}
+
+#[test]
+fn branch_outcomes_are_points_and_the_woven_program_behaves_like_the_original() {
+    let tmp = tempfile::tempdir().unwrap();
+    build_branches(tmp.path());
+    // Per score: the branch points grade() and class_of() reach, by their
+    // order in the function (grade: then of `score < 0`, A, B, C;
+    // class_of: case 'A', 'B', 'C', default): the first statement of the
+    // outcome taken; a `case` that falls through reaches the next one's too.
+    let cases: [(&str, &[usize], &[usize]); 4] = [
+        ("-5", &[0], &[3]),
+        ("95", &[1], &[0, 1]),
+        ("80", &[2], &[1]),
+        ("10", &[3], &[2]),
+    ];
+    for (score, in_grade, in_class) in cases {
+        let out = tmp.path().join(format!("out{score}"));
+        let (plain, traced) = (
+            run(tmp.path(), "plain", score, &tmp.path().join("unused")),
+            run(tmp.path(), "traced", score, &out),
+        );
+        assert_eq!(plain.stdout, traced.stdout, "score {score}");
+        assert_eq!(plain.status.code(), traced.status.code(), "score {score}");
+        let trace = trace(&out);
+        let reached = |f: &str| {
+            let mut lines: Vec<usize> = trace
+                .points
+                .iter()
+                .filter(|p| p.function == f && p.kind == PointKind::Inner)
+                .map(|p| p.line)
+                .collect();
+            lines.sort();
+            assert_eq!(lines.len(), 4, "{f}: four outcomes with a statement of their own");
+            let at = |line: usize| lines.iter().position(|&l| l == line).unwrap();
+            inner(&trace, f).into_iter().map(|s| at(s.0)).collect::<Vec<_>>()
+        };
+        assert_eq!(reached("grade"), in_grade, "score {score}");
+        assert_eq!(reached("class_of"), in_class, "score {score}");
+    }
+    // A point records the function's variables and the assigned locals.
+    let trace = trace(&tmp.path().join("out95"));
+    let at_case_b = inner(&trace, "class_of").pop().unwrap();
+    assert_eq!(at_case_b.1, ["letter", "points"]);
+    assert_eq!(at_case_b.2, [65, 2]);
+}

@@ -157,101 +157,70 @@ output_cap_bytes = 4194304
 [[version]]
 name = "original"
 {versions}
-[[strategy]]
-name = "INV"
-kind = "weave"
-detector = "invariants"
-aspect = "{aspects}/invariants.lara"
+{strategies}"""
 
-[[strategy]]
-name = "INV_h"
-kind = "weave"
-detector = "invariants"
-holdout = true
-aspect = "{aspects}/invariants.lara"
 
-# Scored from INV's runs: a count threshold set on hold-out (INV_t), and
-# hold-out with the points no training run reached as findings (INV_hu).
-[[strategy]]
-name = "INV_t"
-kind = "weave"
-detector = "invariants"
-holdout = "count"
-aspect = "{aspects}/invariants.lara"
+def invariants(name, comment="", holdout=None, args=None, extra=""):
+    """One invariant strategy's [[strategy]] table."""
+    lines = [comment + "[[strategy]]", f'name = "{name}"', 'kind = "weave"', 'detector = "invariants"']
+    if holdout:
+        lines.append(f"holdout = {holdout}")
+    if extra:
+        lines.append(extra)
+    lines.append('aspect = "{aspects}/invariants.lara"')
+    if args:
+        lines.append(f"args = {{{{ {args} = true }}}}")
+    return "\n".join(lines) + "\n"
 
-[[strategy]]
-name = "INV_b"
-kind = "weave"
-detector = "invariants"
-holdout = "halves"
-aspect = "{aspects}/invariants.lara"
 
-[[strategy]]
-name = "INV_hu"
-kind = "weave"
-detector = "invariants"
-holdout = true
-unseen_points = "all"
-aspect = "{aspects}/invariants.lara"
-
-{confidence}{loops}{ranges}"""
-
-RANGES = """\
+# Every strategy prepare.py can write, in the order it writes them. Those
+# with the same aspect and args share their builds and runs (INV_t, INV_b
+# INV_hu and INV_s are scored from INV's runs; INV_lt, INV_lb and INV_ls
+# from INV_l's; INV_ot, INV_ob and INV_os from INV_o's).
+STRATEGIES = {
+    "INV": invariants("INV"),
+    "INV_h": invariants("INV_h", holdout="true"),
+    "INV_t": invariants("INV_t", "# A count threshold set on hold-out within the alarm budget.\n", holdout='"count"'),
+    "INV_b": invariants("INV_b", holdout='"halves"'),
+    "INV_hu": invariants("INV_hu", holdout="true", extra='unseen_points = "all"'),
+    # Loop heads: a point at the top of every loop body (traceLoopHeads).
+    "INV_l": invariants("INV_l", "# Loop heads (traceLoopHeads): one more build and run of each version.\n",
+                        args="traceLoopHeads"),
+    "INV_lt": invariants("INV_lt", holdout='"count"', args="traceLoopHeads"),
+    "INV_lb": invariants("INV_lb", holdout='"halves"', args="traceLoopHeads"),
+    # Branch outcomes: a point at the first statement of each then, else and case (traceBranches).
+    "INV_o": invariants("INV_o", "# Branch outcomes (traceBranches): one more build and run of each version.\n",
+                        args="traceBranches"),
+    "INV_ot": invariants("INV_ot", holdout='"count"', args="traceBranches"),
+    "INV_ob": invariants("INV_ob", holdout='"halves"', args="traceBranches"),
+    # Two count thresholds, entries and exits apart from inner points, each at half the budget.
+    "INV_s": invariants("INV_s", holdout='"split"'),
+    "INV_ls": invariants("INV_ls", holdout='"split"', args="traceLoopHeads"),
+    "INV_os": invariants("INV_os", holdout='"split"', args="traceBranches"),
+    "ASCV3": """\
 [[strategy]]
 name = "ASCV3"
 kind = "weave"
 aspect = "{aspects}/ascv3.lara"
 args = {{ onlyPrimitives = true }}
-"""
+""",
+}
+DEFAULT = ["INV", "INV_h", "INV_t", "INV_b", "INV_hu", "ASCV3"]
 
-# Loop heads (--loop-heads): the same aspect with a point at the top of
-# every loop body (traceLoopHeads), one more build and run of each version;
-# INV_lt and INV_lb are scored from INV_l's runs with the count and halves
-# thresholds.
-LOOPS = """\
-[[strategy]]
-name = "INV_l"
-kind = "weave"
-detector = "invariants"
-aspect = "{aspects}/invariants.lara"
-args = {{ traceLoopHeads = true }}
 
-[[strategy]]
-name = "INV_lt"
-kind = "weave"
-detector = "invariants"
-holdout = "count"
-aspect = "{aspects}/invariants.lara"
-args = {{ traceLoopHeads = true }}
-
-[[strategy]]
-name = "INV_lb"
-kind = "weave"
-detector = "invariants"
-holdout = "halves"
-aspect = "{aspects}/invariants.lara"
-args = {{ traceLoopHeads = true }}
-
-"""
-
-# INV and INV_h at a stricter confidence (--confidence): scored from INV's runs.
-CONFIDENCE = """\
-[[strategy]]
-name = "INV_c"
-kind = "weave"
-detector = "invariants"
-confidence = {c}
-aspect = "{aspects}/invariants.lara"
-
-[[strategy]]
-name = "INV_hc"
-kind = "weave"
-detector = "invariants"
-holdout = true
-confidence = {c}
-aspect = "{aspects}/invariants.lara"
-
-"""
+def strategies(args, aspects):
+    """The [[strategy]] tables the options ask for."""
+    names = list(args.strategies or DEFAULT)
+    if args.loop_heads:
+        names += [n for n in ["INV_l", "INV_lt", "INV_lb"] if n not in names]
+    if args.no_ranges and "ASCV3" in names:
+        names.remove("ASCV3")
+    tables = [STRATEGIES[n].format(aspects=aspects) for n in STRATEGIES if n in names]
+    if args.confidence:  # INV and INV_h at a stricter confidence: scored from INV's runs.
+        tables += [invariants("INV_c", extra=f"confidence = {args.confidence}").format(aspects=aspects),
+                   invariants("INV_hc", holdout="true",
+                              extra=f"confidence = {args.confidence}").format(aspects=aspects)]
+    return "\n".join(tables)
 
 
 def prepare(program, args):
@@ -286,15 +255,12 @@ def prepare(program, args):
         f.write("\n".join(tables))
     weaver = f'weaver = "{os.path.abspath(args.weaver)}"\n' if args.weaver else ""
     aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
-    confidence = CONFIDENCE.format(c=args.confidence, aspects=aspects) if args.confidence else ""
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
             archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=libs,
             draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
-            aspects=aspects, confidence=confidence,
-            loops=LOOPS.format(aspects=aspects) if args.loop_heads else "",
-            ranges="" if args.no_ranges else RANGES.format(aspects=aspects),
+            strategies=strategies(args, aspects),
         ))
     shutil.rmtree(os.path.join(raw, program))
     note = f"; identical to the original, left out: {' '.join(same)}" if same else ""
@@ -316,6 +282,8 @@ def main():
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
     ap.add_argument("--loop-heads", action="store_true",
                     help="also INV_l, INV_lt and INV_lb: invariants with a point at every loop head (traceLoopHeads)")
+    ap.add_argument("--strategies", nargs="+", choices=list(STRATEGIES),
+                    help=f"the strategies to write (default: {' '.join(DEFAULT)})")
     ap.add_argument("--no-ranges", action="store_true",
                     help="leave ASCV3 out (its builds and runs cost as much as the invariant strategies')")
     ap.add_argument("--weaver", help="the weft binary that weaves (default: the one running the study)")

@@ -3,15 +3,17 @@
 
 use serde::Serialize;
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
-use super::detect_invariants::{KindBreakdown, Options, evaluate_invariants};
+use super::detect_invariants::{Judge, KindBreakdown, Options, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
-use super::study::Detector;
+use super::study::{Detector, Study};
 use weft_monitor::ranges::learn::Run;
 use weft_run::Progress;
 
@@ -83,6 +85,8 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
     let mut training_runs = Vec::new();
     let mut kind_breakdowns = Vec::new();
     let mut loaded: Vec<Option<Vec<Vec<_>>>> = vec![None; s.strategies.len()];
+    // Per arm, the evaluations of its invariant strategies, by name.
+    let mut scored: HashMap<usize, HashMap<String, (Evaluation, KindBreakdown)>> = HashMap::new();
     for (i, st) in s.strategies.iter().enumerate() {
         let arm = s.runs_of(i);
         if loaded[arm].is_none() {
@@ -146,19 +150,22 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                         _ => None,
                     })
                     .collect();
-                let (evaluation, kinds) = evaluate_invariants(
-                    &st.name,
-                    &oracle,
-                    (&training, &training_tests),
-                    &observed,
-                    &s.schedule(),
-                    Options {
-                        holdout: st.holdout,
-                        unseen: st.unseen_points,
-                        confidence: st.confidence,
-                        alarm_budget: s.alarm_budget,
-                    },
-                )?;
+                // Every invariant strategy of this arm is scored at its first one.
+                if let Entry::Vacant(slot) = scored.entry(arm) {
+                    let judges = judges_of(s, arm);
+                    let results = evaluate_invariants(
+                        &judges,
+                        &oracle,
+                        (&training, &training_tests),
+                        &observed,
+                        &s.schedule(),
+                    )?;
+                    slot.insert(judges.into_iter().map(|j| j.name).zip(results).collect());
+                }
+                let (evaluation, kinds) = scored
+                    .get_mut(&arm)
+                    .and_then(|by_name| by_name.remove(&st.name))
+                    .expect("scored with its arm");
                 evaluations.push(evaluation);
                 kind_breakdowns.push(kinds);
             }
@@ -172,4 +179,24 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         kind_breakdowns,
         abnormal,
     })
+}
+
+/// The invariant strategies whose runs are those of arm `arm`, scored
+/// together (see [`evaluate_invariants`]).
+fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
+    (0..s.strategies.len())
+        .filter(|&j| s.runs_of(j) == arm && s.strategies[j].detector == Detector::Invariants)
+        .map(|j| {
+            let st = &s.strategies[j];
+            Judge {
+                name: st.name.clone(),
+                options: Options {
+                    holdout: st.holdout,
+                    unseen: st.unseen_points,
+                    confidence: st.confidence,
+                    alarm_budget: s.alarm_budget,
+                },
+            }
+        })
+        .collect()
 }

@@ -2,9 +2,11 @@
 //! schedule, learn invariants from that subset of the original's training
 //! traces, then predict that a test run fails when its trace violates one.
 //!
-//! Each trace is read once: a training run is fed to every engine whose
-//! subset holds it (the engines learn in parallel), and each test run is
-//! checked against every learned set in turn. Besides the scores, the
+//! The strategies that share their runs are scored together, and each
+//! trace is read once: a training run is fed to every engine whose subset
+//! holds it (the engines learn in parallel, one set per subset and
+//! confidence), and each test run is checked once against every learned
+//! set the strategies use; each strategy's rule then judges those findings. Besides the scores, the
 //! detector says which kinds of invariant flagged failing runs and which
 //! raised alarms on passing runs ([`KindBreakdown`]).
 //!
@@ -31,6 +33,11 @@
 //! training runs and the test run stay within it; with fewer than 100 /
 //! budget - 1 training runs no rank is that safe, and it is the largest
 //! count.
+//!
+//! The `split` hold-out counts the pairs at function entries and exits
+//! apart from those at inner points (Daikon's `:::POINT`s: loop heads,
+//! branch outcomes), each against a threshold at half the alarm budget,
+//! and flags a run over either.
 //!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
@@ -83,13 +90,14 @@ pub struct KindRow {
 /// and the kinds of the invariants violated.
 type Verdicts = Vec<(bool, BTreeSet<String>)>;
 
-/// (program point, kind) pairs whose invariants did not hold from one half
-/// of a subset's training runs to the other.
-type Unstable = BTreeSet<(String, String)>;
+/// (program point, kind) pairs: those a run violated, or those whose
+/// invariants did not hold from one half of a subset's training runs to
+/// the other.
+type Pairs = BTreeSet<(String, String)>;
 
 /// One learned set, and what hold-out decided for it.
 struct Learned {
-    checks: Checks,
+    checks: Arc<Checks>,
     rule: Rule,
 }
 
@@ -97,11 +105,14 @@ struct Learned {
 enum Rule {
     /// Any finding not in the set of unstable pairs flags it (no hold-out:
     /// the set is empty).
-    Stable(Unstable),
+    Stable(Pairs),
     /// More violated (program point, kind) pairs than this flag it.
     Over(usize),
     /// More violated pairs than this against each half's set flag it.
-    OverBoth([Checks; 2], usize),
+    OverBoth([Arc<Checks>; 2], usize),
+    /// More violated pairs at entries and exits than the first, or more
+    /// at inner points than the second, flag it.
+    OverEither([usize; 2]),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -116,25 +127,36 @@ pub struct Options {
     pub alarm_budget: f64,
 }
 
-/// Scores the invariant detector. `training[i]` holds the original's
-/// `i`-th training run's packed traces, `training_tests[i]` its test;
+/// An invariant strategy to score: its name and options.
+#[derive(Debug, Clone)]
+pub struct Judge {
+    pub name: String,
+    pub options: Options,
+}
+
+/// Scores invariant strategies that share their runs (the same aspect and
+/// arguments), reading and checking each run's traces once for all of
+/// them: a learned set that several strategies use is learned once and
+/// checked once per run. `training[i]` holds the original's `i`-th
+/// training run's packed traces, `training_tests[i]` its test;
 /// `observed[row][test]` holds the original's runs (row 0), then the faulty
-/// versions' in the oracle's order.
+/// versions' in the oracle's order. One result per judge, in order.
 pub fn evaluate_invariants(
-    strategy: &str,
+    judges: &[Judge],
     oracle: &FaultMatrix,
     (training, training_tests): (&[Arc<[u8]>], &[usize]),
     observed: &[Vec<Observation>],
     schedule: &Schedule,
-    options: Options,
-) -> anyhow::Result<(Evaluation, KindBreakdown)> {
+) -> anyhow::Result<Vec<(Evaluation, KindBreakdown)>> {
+    let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
+    let names = names.join(", ");
     let sets = schedule.sets(training.len());
     let learning = Progress::new(
-        format!("experiment (scoring {strategy}, learning)"),
+        format!("experiment (scoring {names}, learning)"),
         "runs",
         training.len(),
     );
-    let checks = learn_all(training, &sets, options, &learning)?;
+    let learned = learn_all(training, &sets, judges, &learning)?;
     learning.finish();
     // Faulty runs are judged by the draws only (they come first); the
     // original's also by the folds.
@@ -143,24 +165,46 @@ pub fn evaluate_invariants(
         .flat_map(|row| (0..observed[row].len()).map(move |t| (row, t)))
         .collect();
     let checking = Progress::new(
-        format!("experiment (scoring {strategy}, checking)"),
+        format!("experiment (scoring {names}, checking)"),
         "runs",
         cells.len(),
     );
-    let verdicts: Vec<Verdicts> = cells
+    // Per cell, per judge, per learned set.
+    let verdicts: Vec<Vec<Verdicts>> = cells
         .par_iter()
         .map(|&(row, t)| {
-            let judges = if row == 0 { &checks[..] } else { &checks[..draws] };
-            let found = verdicts(judges, &observed[row][t], options.unseen);
+            let take = if row == 0 { sets.len() } else { draws };
+            let found = verdicts(&learned, take, &observed[row][t]);
             checking.step();
             found
         })
         .collect::<anyhow::Result<_>>()?;
     checking.finish();
-    let at = |row: usize, t: usize| &verdicts[row * oracle.tests.len() + t];
-    let evaluation = score(strategy, oracle, training_tests, schedule, |i, row, t| {
-        at(row, t)[i].0
-    });
+    let tests = oracle.tests.len();
+    Ok(judges
+        .iter()
+        .enumerate()
+        .map(|(j, judge)| {
+            let at = |row: usize, t: usize| &verdicts[row * tests + t][j];
+            let evaluation = score(&judge.name, oracle, training_tests, schedule, |i, row, t| {
+                at(row, t)[i].0
+            });
+            let breakdown = breakdown(&judge.name, oracle, training_tests, schedule, &sets, at);
+            (evaluation, breakdown)
+        })
+        .collect())
+}
+
+/// Which kinds flagged which runs at the schedule's largest percentage;
+/// `at(row, test)` gives a run's verdicts, one per learned set.
+fn breakdown<'v>(
+    strategy: &str,
+    oracle: &FaultMatrix,
+    training_tests: &[usize],
+    schedule: &Schedule,
+    sets: &[TrainingSet],
+    at: impl Fn(usize, usize) -> &'v Verdicts,
+) -> KindBreakdown {
     let top = schedule.percentages.last().copied().unwrap_or(100);
     let mut rows: BTreeMap<String, KindRow> = BTreeMap::new();
     for (i, set) in sets.iter().enumerate().filter(|(_, s)| s.percentage == top) {
@@ -186,13 +230,12 @@ pub fn evaluate_invariants(
             }
         }
     }
-    let breakdown = KindBreakdown {
+    KindBreakdown {
         strategy: strategy.to_string(),
         percentage: top,
         draws: schedule.draws,
         rows: rows.into_values().collect(),
-    };
-    Ok((evaluation, breakdown))
+    }
 }
 
 /// The breakdown's row of `kind`, made empty when it is not there yet.
@@ -206,41 +249,58 @@ fn kind_row<'a>(rows: &'a mut BTreeMap<String, KindRow>, kind: &str) -> &'a mut 
     })
 }
 
-/// One learned set per subset: each training run's traces are read once
-/// and fed to the engines whose subset holds it (with hold-out, also to
-/// the engine of the subset's half that holds it).
+/// The distinct values of `key` over the judges, in first-seen order, and
+/// each judge's index into them.
+fn distinct<K: PartialEq + Copy>(judges: &[Judge], key: impl Fn(&Options) -> K) -> (Vec<K>, Vec<usize>) {
+    let mut values: Vec<K> = Vec::new();
+    let index = judges
+        .iter()
+        .map(|j| {
+            let k = key(&j.options);
+            values.iter().position(|v| *v == k).unwrap_or_else(|| {
+                values.push(k);
+                values.len() - 1
+            })
+        })
+        .collect();
+    (values, index)
+}
+
+/// Per judge, one learned set per subset. Each confidence's sets are
+/// learned once (engine 3i its subset i; with hold-out, 3i+1 and 3i+2 the
+/// subset's halves), each training run's traces read once and fed to the
+/// engines whose part holds it; hold-out's checks of the training runs are
+/// made once per confidence and unseen-points mode.
 fn learn_all(
     training: &[Arc<[u8]>],
     subsets: &[TrainingSet],
-    options: Options,
+    judges: &[Judge],
     progress: &Progress,
-) -> anyhow::Result<Vec<Learned>> {
-    let holdout = options.holdout != Holdout::Off;
-    // Engine 3i learns subset i; with hold-out, 3i+1 and 3i+2 its halves.
-    let parts: Vec<Vec<usize>> = subsets
+) -> anyhow::Result<Vec<(Vec<Learned>, UnseenPoints)>> {
+    let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
+    let halves_needed: Vec<bool> = (0..confidences.len())
+        .map(|c| (0..judges.len()).any(|j| conf_of[j] == c && judges[j].options.holdout != Holdout::Off))
+        .collect();
+    let parts: Vec<Vec<Vec<usize>>> = halves_needed.iter().map(|&h| engine_parts(subsets, h)).collect();
+    // One flat list of engines (so that they learn in parallel), then per
+    // confidence, 3 per subset.
+    let flat: Vec<&Vec<usize>> = parts.iter().flatten().collect();
+    let mut engines: Vec<Engine> = confidences
         .iter()
-        .flat_map(|TrainingSet { runs: subset, .. }| {
-            let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
-            let halves = if holdout {
-                [half(0), half(1)]
-            } else {
-                [Vec::new(), Vec::new()]
+        .flat_map(|&c| {
+            let config = Config {
+                conf_limit: f64::from_bits(c),
+                ..Config::default()
             };
-            let [a, b] = halves;
-            [subset.clone(), a, b]
+            (0..3 * subsets.len()).map(move |_| Engine::new(config))
         })
         .collect();
-    let config = Config {
-        conf_limit: options.confidence,
-        ..Config::default()
-    };
-    let mut engines: Vec<Engine> = parts.iter().map(|_| Engine::new(config)).collect();
     for (run, packed) in training.iter().enumerate() {
         progress.step();
         let traces = read_traces(packed)?;
         engines
             .par_iter_mut()
-            .zip(&parts)
+            .zip(&flat)
             .filter(|(_, part)| part.binary_search(&run).is_ok())
             .try_for_each(|(engine, _)| {
                 traces.iter().try_for_each(|(file, trace)| {
@@ -248,50 +308,137 @@ fn learn_all(
                 })
             })?;
     }
-    let checks: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
-    let mut unstable = vec![Unstable::new(); subsets.len()];
-    // Per subset, the pairs each of its runs violated against the other half.
-    let mut counts = vec![Vec::new(); subsets.len()];
-    if holdout {
-        for (run, packed) in training.iter().enumerate() {
-            let traces = read_traces(packed)?;
-            // A run of one half is checked against the other half's set.
-            let found: Vec<(usize, Unstable)> = parts
-                .par_iter()
-                .enumerate()
-                .filter(|(e, part)| {
-                    e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
-                })
-                .map(|(e, _)| {
-                    let result = check_traces(&checks[e], &traces, options.unseen)?;
-                    Ok((
-                        e / 3,
-                        result.findings.into_iter().map(|f| (f.point, f.kind)).collect(),
-                    ))
-                })
-                .collect::<anyhow::Result<_>>()?;
-            for (subset, pairs) in found {
-                counts[subset].push(pairs.len());
-                unstable[subset].extend(pairs);
-            }
-        }
+    let finished: Vec<Arc<Checks>> = engines
+        .into_par_iter()
+        .map(|e| Arc::new(Checks::new(e.finish())))
+        .collect();
+    let per = 3 * subsets.len();
+    let checks: Vec<Vec<Arc<Checks>>> = (0..confidences.len())
+        .map(|c| finished[c * per..(c + 1) * per].to_vec())
+        .collect();
+    let (holdouts, holdout_of) = distinct(judges, |o| (o.confidence.to_bits(), o.unseen));
+    let mut held: Vec<Option<HeldOut>> = Vec::new();
+    for (h, &(c, unseen)) in holdouts.iter().enumerate() {
+        let c = confidences
+            .iter()
+            .position(|&x| x == c)
+            .expect("a judge's confidence");
+        let used = (0..judges.len()).any(|j| holdout_of[j] == h && judges[j].options.holdout != Holdout::Off);
+        held.push(if used {
+            Some(hold_out(training, &parts[c], &checks[c], unseen)?)
+        } else {
+            None
+        });
     }
-    let mut sets = checks.into_iter();
-    let mut learned = Vec::with_capacity(subsets.len());
-    for (unstable, counts) in unstable.into_iter().zip(counts) {
-        let (Some(whole), Some(a), Some(b)) = (sets.next(), sets.next(), sets.next()) else {
-            unreachable!("three engines per subset");
-        };
-        let rule = match options.holdout {
-            Holdout::Count => Rule::Over(threshold(counts, options.alarm_budget)),
-            Holdout::Halves => Rule::OverBoth([a, b], conformal_threshold(counts, options.alarm_budget)),
-            Holdout::Pairs | Holdout::Off => Rule::Stable(unstable),
-        };
-        learned.push(Learned { checks: whole, rule });
-    }
-    Ok(learned)
+    Ok(judges
+        .iter()
+        .enumerate()
+        .map(|(j, judge)| {
+            let sets = rules(&checks[conf_of[j]], held[holdout_of[j]].as_ref(), judge.options);
+            (sets, judge.options.unseen)
+        })
+        .collect())
 }
 
+/// The runs each engine learns: per subset, the subset, then its halves
+/// by position (empty without hold-out).
+fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
+    subsets
+        .iter()
+        .flat_map(|TrainingSet { runs: subset, .. }| {
+            let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
+            let [a, b] = if halves {
+                [half(0), half(1)]
+            } else {
+                [Vec::new(), Vec::new()]
+            };
+            [subset.clone(), a, b]
+        })
+        .collect()
+}
+
+/// What hold-out found per subset: the pairs that did not hold from one
+/// half to the other, and how many pairs each run violated there.
+struct HeldOut {
+    unstable: Vec<Pairs>,
+    /// Per run: pairs at entries and exits, pairs at inner points.
+    counts: Vec<Vec<[usize; 2]>>,
+}
+
+/// Checks each training run of one half against the other half's set.
+fn hold_out(
+    training: &[Arc<[u8]>],
+    parts: &[Vec<usize>],
+    checks: &[Arc<Checks>],
+    unseen: UnseenPoints,
+) -> anyhow::Result<HeldOut> {
+    let subsets = parts.len() / 3;
+    let mut held = HeldOut {
+        unstable: vec![Pairs::new(); subsets],
+        counts: vec![Vec::new(); subsets],
+    };
+    for (run, packed) in training.iter().enumerate() {
+        let traces = read_traces(packed)?;
+        let found: Vec<(usize, Pairs)> = parts
+            .par_iter()
+            .enumerate()
+            .filter(|(e, part)| {
+                e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
+            })
+            .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
+            .collect::<anyhow::Result<_>>()?;
+        for (subset, pairs) in found {
+            held.counts[subset].push(split_count(&pairs));
+            held.unstable[subset].extend(pairs);
+        }
+    }
+    Ok(held)
+}
+
+/// One judge's learned sets: each subset's whole set (engine 3i) under the
+/// rule its hold-out makes.
+fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
+    (0..checks.len() / 3)
+        .map(|i| {
+            // The counts of one class of point (0: entries and exits, 1:
+            // inner points), or of both (2).
+            let counts = |class: usize| -> Vec<usize> {
+                let runs = held.map_or(&[][..], |h| &h.counts[i][..]);
+                runs.iter()
+                    .map(|c| if class == 2 { c[0] + c[1] } else { c[class] })
+                    .collect()
+            };
+            let budget = options.alarm_budget;
+            let rule = match options.holdout {
+                Holdout::Count => Rule::Over(threshold(counts(2), budget)),
+                Holdout::Halves => Rule::OverBoth(
+                    [checks[3 * i + 1].clone(), checks[3 * i + 2].clone()],
+                    conformal_threshold(counts(2), budget),
+                ),
+                Holdout::Split => Rule::OverEither([
+                    threshold(counts(0), budget / 2.0),
+                    threshold(counts(1), budget / 2.0),
+                ]),
+                Holdout::Pairs => Rule::Stable(held.map_or_else(Pairs::new, |h| h.unstable[i].clone())),
+                Holdout::Off => Rule::Stable(Pairs::new()),
+            };
+            Learned {
+                checks: checks[3 * i].clone(),
+                rule,
+            }
+        })
+        .collect()
+}
+
+/// The (program point, kind) pairs a run's traces violate against `checks`.
+fn violated(
+    checks: &Checks,
+    traces: &[(std::path::PathBuf, weft_monitor::trace::TraceFile)],
+    unseen: UnseenPoints,
+) -> anyhow::Result<Pairs> {
+    let result = check_traces(checks, traces, unseen)?;
+    Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+}
 /// The fewest violated pairs that at most `budget` percent of `counts`
 /// exceed (0 for no counts: any violation flags).
 fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
@@ -317,59 +464,132 @@ fn sibling(e: usize) -> usize {
     if e % 3 == 1 { e + 1 } else { e - 1 }
 }
 
-/// A test run judged by every learned set: an abnormal run fails them all;
-/// otherwise each set's rule decides, and the kinds it reports are those of
-/// the findings that counted.
-fn verdicts(learned: &[Learned], observed: &Observation, unseen: UnseenPoints) -> anyhow::Result<Verdicts> {
+/// One run's traces, read once, and the pairs they violate against each
+/// learned set checked so far (a set several judges share is checked once).
+struct Checked {
+    traces: Vec<(std::path::PathBuf, weft_monitor::trace::TraceFile)>,
+    done: Vec<(Arc<Checks>, UnseenPoints, Pairs)>,
+}
+
+impl Checked {
+    /// The pairs the run violates against `checks`.
+    fn pairs(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Pairs> {
+        let at = match self
+            .done
+            .iter()
+            .position(|(c, u, _)| Arc::ptr_eq(c, checks) && *u == unseen)
+        {
+            Some(at) => at,
+            None => {
+                let pairs = violated(checks, &self.traces, unseen)?;
+                self.done.push((checks.clone(), unseen, pairs));
+                self.done.len() - 1
+            }
+        };
+        Ok(&self.done[at].2)
+    }
+}
+
+/// A test run judged by every judge's first `take` learned sets: an
+/// abnormal run fails them all; otherwise each set's rule decides, and the
+/// kinds it reports are those of the findings that counted.
+fn verdicts(
+    learned: &[(Vec<Learned>, UnseenPoints)],
+    take: usize,
+    observed: &Observation,
+) -> anyhow::Result<Vec<Verdicts>> {
     let packed = match observed {
         Observation::Trace(packed) => packed,
-        Observation::Abnormal => return Ok(vec![(false, BTreeSet::new()); learned.len()]),
+        Observation::Abnormal => return Ok(vec![vec![(false, BTreeSet::new()); take]; learned.len()]),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
-    let traces = read_traces(packed)?;
-    let pairs = |checks: &Checks| -> anyhow::Result<BTreeSet<(String, String)>> {
-        let result = check_traces(checks, &traces, unseen)?;
-        Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+    let mut run = Checked {
+        traces: read_traces(packed)?,
+        done: Vec::new(),
     };
     learned
         .iter()
-        .map(|l| {
-            if let Rule::OverBoth([a, b], most) = &l.rule {
-                let (a, b) = (pairs(a)?, pairs(b)?);
-                let kinds: BTreeSet<String> = if a.len() > *most && b.len() > *most {
-                    a.into_iter().chain(b).map(|(_, kind)| kind).collect()
-                } else {
-                    BTreeSet::new()
-                };
-                return Ok((kinds.is_empty(), kinds));
-            }
-            let result = check_traces(&l.checks, &traces, unseen)?;
-            let kinds: BTreeSet<String> = match &l.rule {
-                Rule::Stable(unstable) => result
-                    .findings
-                    .into_iter()
-                    .filter(|f| !unstable.contains(&(f.point.clone(), f.kind.clone())))
-                    .map(|f| f.kind)
-                    .collect(),
-                Rule::OverBoth(..) => unreachable!("judged above"),
-                Rule::Over(most) => {
-                    let pairs: BTreeSet<(String, String)> =
-                        result.findings.into_iter().map(|f| (f.point, f.kind)).collect();
-                    if pairs.len() > *most {
-                        pairs.into_iter().map(|(_, kind)| kind).collect()
-                    } else {
-                        BTreeSet::new()
-                    }
-                }
-            };
-            Ok((kinds.is_empty(), kinds))
+        .map(|(sets, unseen)| {
+            sets[..take]
+                .iter()
+                .map(|l| {
+                    let kinds = judged(&mut run, l, *unseen)?;
+                    Ok((kinds.is_empty(), kinds))
+                })
+                .collect()
         })
         .collect()
 }
 
+/// The kinds of the findings that flag `run` under one learned set's rule
+/// (none: it passes).
+fn judged(run: &mut Checked, l: &Learned, unseen: UnseenPoints) -> anyhow::Result<BTreeSet<String>> {
+    let kinds = |pairs: &Pairs| pairs.iter().map(|(_, kind)| kind.clone()).collect();
+    Ok(match &l.rule {
+        Rule::OverBoth([a, b], most) => {
+            let a = run.pairs(a, unseen)?.clone();
+            let b = run.pairs(b, unseen)?;
+            if a.len() > *most && b.len() > *most {
+                a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
+            } else {
+                BTreeSet::new()
+            }
+        }
+        Rule::Stable(unstable) => run
+            .pairs(&l.checks, unseen)?
+            .iter()
+            .filter(|pair| !unstable.contains(*pair))
+            .map(|(_, kind)| kind.clone())
+            .collect(),
+        Rule::Over(most) => {
+            let pairs = run.pairs(&l.checks, unseen)?;
+            if pairs.len() > *most {
+                kinds(pairs)
+            } else {
+                BTreeSet::new()
+            }
+        }
+        Rule::OverEither(most) => {
+            let pairs = run.pairs(&l.checks, unseen)?;
+            let count = split_count(pairs);
+            if count[0] > most[0] || count[1] > most[1] {
+                kinds(pairs)
+            } else {
+                BTreeSet::new()
+            }
+        }
+    })
+}
+
+/// How many of `pairs` are at function entries and exits, and how many at
+/// points inside functions (Daikon's `:::POINT` program points).
+fn split_count(pairs: &Pairs) -> [usize; 2] {
+    let inner = pairs
+        .iter()
+        .filter(|(point, _)| point.contains(":::POINT"))
+        .count();
+    [pairs.len() - inner, inner]
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{conformal_threshold, threshold};
+    use super::{Pairs, conformal_threshold, split_count, threshold};
+
+    #[test]
+    fn pairs_at_inner_points_are_counted_apart_from_entries_and_exits() {
+        let pairs: Pairs = [
+            ("u.c.f():::ENTER", "OneOf"),
+            ("u.c.f():::EXIT12", "LowerBound"),
+            ("u.c.f():::POINT7", "OneOf"),
+            ("u.c.f():::POINT7", "LessThan"),
+            ("u.c.g():::POINT30", "NonZero"),
+        ]
+        .into_iter()
+        .map(|(p, k)| (p.to_string(), k.to_string()))
+        .collect();
+        assert_eq!(split_count(&pairs), [2, 3]);
+        assert_eq!(split_count(&Pairs::new()), [0, 0]);
+    }
 
     #[test]
     fn the_threshold_lets_at_most_the_budget_share_of_counts_over_it() {

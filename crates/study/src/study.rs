@@ -268,6 +268,14 @@ pub enum Holdout {
     /// all but the alarm budget's share of the training runs and the test
     /// run itself stay within (the conformal rank).
     Halves,
+    /// `holdout = "split"`: two counts of [`Holdout::Count`], one over the
+    /// pairs at function entries and exits, one over those at points inside
+    /// functions (loop heads, branch outcomes, before calls that do not
+    /// return), each with a threshold at half the alarm budget; a run over
+    /// either is flagged. The two kinds of point see different faults, and
+    /// a fault that breaks a few pairs at inner points is not drowned by
+    /// the many pairs unusual correct runs break at entries and exits.
+    Split,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -617,10 +625,11 @@ impl ParseCx<'_> {
                     "pairs" => Holdout::Pairs,
                     "count" => Holdout::Count,
                     "halves" => Holdout::Halves,
+                    "split" => Holdout::Split,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\" or \"halves\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\" or \"split\")"
                         )
                     )),
                 },

@@ -290,7 +290,7 @@ const PERFORM_ONLY: &[ActionSpec] = &[ActionSpec {
 macro_rules! in_code {
     ($($extra:literal),* $(,)?) => {
         &[$($extra,)* "stmt", "decl", "vardecl", "var", "assignment", "call", "arg", "return",
-          "loop", "if", "switch", "expression", "binaryOp", "unaryOp", "arrayAccess", "memberAccess"]
+          "loop", "if", "switch", "branch", "expression", "binaryOp", "unaryOp", "arrayAccess", "memberAccess"]
     };
 }
 
@@ -802,6 +802,14 @@ static KINDS: &[KindSpec] = &[
             Str,
             "Text of the controlling expression (without parentheses).",
         )],
+        actions: INSERT,
+    },
+    KindSpec {
+        name: "branch",
+        aliases: &["outcome"],
+        doc: "What runs when a condition is decided: the then statement of an `if`, its else statement (for `else if`, the inner `if`), or a `case` or `default` label with the statements that follow it up to the next label. `branch.first_stmt` is the first statement run on that outcome (none for a label with no statement of its own, which falls through to the next).",
+        selects: in_code!["first_stmt", "last_stmt", "first_decl", "last_decl"],
+        attributes: &[attr("outcome", &[], Str, "`then`, `else`, `case` or `default`.")],
         actions: INSERT,
     },
     KindSpec {

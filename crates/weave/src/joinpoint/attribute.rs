@@ -6,7 +6,7 @@ use super::assigned::assigned_locals;
 use super::callee::recursive_pure;
 use super::catalogue::{self, AttributeSpec, KindSpec};
 use super::params::{function_of, param_identifier, parameters};
-use super::select::{count, stale, statements};
+use super::select::{branch_outcome, count, stale, statements};
 use super::tree::{self, file_handle, handle, is_expression_kind, is_loop_kind, line_column, node, tree_of};
 use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
@@ -227,6 +227,11 @@ fn statement_attribute(file: &ParsedFile, kind: &str, n: Node<'_>, name: &str) -
             }
         }
         "loop" => loops::attribute(file, n, name),
+        "branch" if name == "outcome" => {
+            let parent = n.parent();
+            let field = parent.and_then(|_| tree::field_in_parent(n));
+            branch_outcome(n, parent, field).map(|o| Value::Str(o.to_string()))
+        }
         "if" | "switch" => match name {
             "condition" => Some(condition(file, n)),
             "has_else" => Some(Value::Bool(n.child_by_field_name("alternative").is_some())),

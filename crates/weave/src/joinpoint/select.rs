@@ -111,7 +111,8 @@ fn collect(
             }
         }
         "first_stmt" | "last_stmt" | "first_decl" | "last_decl" => {
-            let bodies: Vec<Node<'_>> = if scope_kind == "body" {
+            // A branch is its own body: the statement run, or a case's.
+            let bodies: Vec<Node<'_>> = if scope_kind == "body" || scope_kind == "branch" {
                 vec![scope]
             } else {
                 owners(file, scope, scope_kind)
@@ -177,14 +178,11 @@ fn body_of(owner: Node<'_>) -> Option<Node<'_>> {
     owner.child_by_field_name("body")
 }
 
-/// The statements directly in a body: the items of a block, or the single
-/// statement of a brace-less loop body.
+/// The statements directly in a body: the items of a block or of a `case`
+/// label, or the single statement of a brace-less body.
 pub fn statements(body: Node<'_>) -> Vec<Node<'_>> {
-    if body.kind() != "compound_statement" {
-        return vec![body];
-    }
-    let mut cursor = body.walk();
-    body.named_children(&mut cursor)
+    items(body)
+        .into_iter()
         .filter(|s| is_statement_kind(s.kind()) || is_declaration(*s))
         .collect()
 }
@@ -208,15 +206,17 @@ fn role<'t>(body: Node<'t>, role: &str) -> Vec<Node<'t>> {
     found.copied().into_iter().collect()
 }
 
-/// The items of a body: a block's named children but comments, or the
-/// single statement of a brace-less body.
+/// The items of a body: a block's or a `case` label's named children but
+/// comments (and the label's value), or the single statement of a
+/// brace-less body.
 fn items(body: Node<'_>) -> Vec<Node<'_>> {
-    if body.kind() != "compound_statement" {
+    if !matches!(body.kind(), "compound_statement" | "case_statement") {
         return vec![body];
     }
+    let value = body.child_by_field_name("value");
     let mut cursor = body.walk();
     body.named_children(&mut cursor)
-        .filter(|s| s.kind() != "comment")
+        .filter(|s| s.kind() != "comment" && Some(*s) != value)
         .collect()
 }
 
@@ -310,12 +310,31 @@ fn matches(file: &ParsedFile, kind: &str, at: &Ancestry<'_>) -> bool {
         "loop" => is_loop_kind(k),
         "if" => k == "if_statement",
         "switch" => k == "switch_statement",
+        "branch" => branch_outcome(n, at.parent(), field).is_some(),
         "expression" => is_expression_kind(k),
         "binaryOp" => k == "binary_expression",
         "unaryOp" => matches!(k, "unary_expression" | "pointer_expression" | "update_expression"),
         "arrayAccess" => k == "subscript_expression",
         "memberAccess" => k == "field_expression",
         _ => false,
+    }
+}
+
+/// The outcome a branch stands for (`then`, `else`, `case`, `default`),
+/// given the node, its parent and its field there; none when the node is
+/// not a branch.
+pub fn branch_outcome(n: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> Option<&'static str> {
+    if n.kind() == "case_statement" {
+        return Some(if n.child_by_field_name("value").is_some() {
+            "case"
+        } else {
+            "default"
+        });
+    }
+    match parent.map(|p| p.kind()) {
+        Some("if_statement") if field == Some("consequence") => Some("then"),
+        Some("else_clause") if n.is_named() && n.kind() != "comment" => Some("else"),
+        _ => None,
     }
 }
 
@@ -373,7 +392,7 @@ impl Walk {
     fn for_kind(kind: &str) -> Walk {
         match kind {
             "decl" | "vardecl" => Walk::Declarations,
-            "function" | "stmt" | "return" | "loop" | "if" | "switch" => Walk::Statements,
+            "function" | "stmt" | "return" | "loop" | "if" | "switch" | "branch" => Walk::Statements,
             _ => Walk::Code,
         }
     }
