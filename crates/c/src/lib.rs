@@ -12,6 +12,7 @@ mod arguments;
 mod classify;
 mod conditional;
 mod frontend;
+pub mod goto_loop;
 mod health;
 mod lexer;
 pub mod library;
