@@ -27,7 +27,10 @@ pub struct GotoLoop<'t> {
 impl<'t> GotoLoop<'t> {
     /// Byte range from the label to the end of the last statement.
     pub fn range(&self) -> Range<usize> {
-        let end = self.region.last().map_or(self.labeled.end_byte(), |s| s.end_byte());
+        let end = self
+            .region
+            .last()
+            .map_or(self.labeled.end_byte(), |s| s.end_byte());
         self.labeled.start_byte()..end
     }
 
@@ -113,7 +116,9 @@ fn entered_in_the_middle(region: &[Node<'_>], text: &str, targets: &BTreeSet<&st
         match n.kind() {
             "case_statement" => return Err("a case label inside it (the switch jumps into it)".into()),
             "labeled_statement" if n.id() != head => {
-                let label = n.child_by_field_name("label").and_then(|l| text.get(l.byte_range()));
+                let label = n
+                    .child_by_field_name("label")
+                    .and_then(|l| text.get(l.byte_range()));
                 if let Some(label) = label.filter(|l| targets.contains(l)) {
                     return Err(format!("another label inside it, {label}, is a goto target"));
                 }
@@ -164,7 +169,8 @@ pub fn gotos(root: Node<'_>) -> Vec<Node<'_>> {
 
 /// The label a `goto` statement names.
 pub fn label_of<'a>(goto: Node<'_>, text: &'a str) -> Option<&'a str> {
-    goto.child_by_field_name("label").and_then(|l| text.get(l.byte_range()))
+    goto.child_by_field_name("label")
+        .and_then(|l| text.get(l.byte_range()))
 }
 
 #[cfg(test)]
@@ -187,7 +193,12 @@ mod tests {
                 }));
             }
             let mut cursor = n.walk();
-            stack.extend(n.named_children(&mut cursor).collect::<Vec<_>>().into_iter().rev());
+            stack.extend(
+                n.named_children(&mut cursor)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev(),
+            );
         }
         out
     }
@@ -200,7 +211,8 @@ mod tests {
 
     #[test]
     fn forward_gotos_and_labels_of_another_function_make_no_loop() {
-        let text = "void f(int x) {\n goto out;\n x++;\nout:\n x--;\n}\nvoid g(void) {\n goto out;\nout:;\n}\n";
+        let text =
+            "void f(int x) {\n goto out;\n x++;\nout:\n x--;\n}\nvoid g(void) {\n goto out;\nout:;\n}\n";
         assert!(loops(text).is_empty());
     }
 
@@ -214,7 +226,8 @@ mod tests {
     fn a_case_is_a_block_and_a_region_over_a_case_label_is_refused() {
         let inside = "void f(int s, int x) {\n switch (s) {\n case 1:\n again: x++;\n if (x) goto again;\n break;\n }\n}\n";
         assert_eq!(loops(inside), vec![Ok(("again".to_string(), 4, 5))]);
-        let across = "void f(int s, int x) {\n switch (s) {\n again: x++;\n case 1: if (x) goto again;\n }\n}\n";
+        let across =
+            "void f(int s, int x) {\n switch (s) {\n again: x++;\n case 1: if (x) goto again;\n }\n}\n";
         let got = loops(across);
         assert!(
             matches!(&got[..], [Err(why)] if why.contains("a case label inside it")),

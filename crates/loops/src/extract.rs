@@ -593,7 +593,11 @@ impl Extractor<'_> {
             }
             "continue_statement" => {
                 // A goto loop's `continue` is its enclosing loop's: it leaves.
-                let end = if self.head.is_some() { End::Exit } else { End::Continue };
+                let end = if self.head.is_some() {
+                    End::Exit
+                } else {
+                    End::Continue
+                };
                 for p in &mut live {
                     p.end = Some(end);
                 }
@@ -1049,5 +1053,5 @@ mod calls;
 mod cells;
 pub(crate) mod choices;
 mod jumps;
-pub(crate) use jumps::goto_fragment;
 use calls::apply;
+pub(crate) use jumps::goto_fragment;

@@ -20,15 +20,25 @@ fn loops_of(body: &str) -> Vec<Loop> {
 /// The only goto loop of `body`, with its fragment.
 fn goto_fragment(body: &str) -> Fragment {
     let all = loops_of(body);
-    let l = all.iter().find(|l| l.kind == GOTO).unwrap_or_else(|| panic!("no goto loop in {body}"));
-    l.fragment.clone().unwrap_or_else(|e| panic!("{body}: outside: {e}"))
+    let l = all
+        .iter()
+        .find(|l| l.kind == GOTO)
+        .unwrap_or_else(|| panic!("no goto loop in {body}"));
+    l.fragment
+        .clone()
+        .unwrap_or_else(|e| panic!("{body}: outside: {e}"))
 }
 
 /// The SRC of `f` under `semantics`, re-verified, as C text.
 fn src_of(f: &Fragment, semantics: Semantics) -> Option<String> {
     match infer(f, semantics, &solver()).unwrap() {
         Outcome::Found(s) => {
-            assert_eq!(verify(f, &s, &solver()), Ok(true), "SRC {} does not verify", s.c());
+            assert_eq!(
+                verify(f, &s, &solver()),
+                Ok(true),
+                "SRC {} does not verify",
+                s.c()
+            );
             Some(s.c())
         }
         Outcome::None(_) => None,
@@ -82,15 +92,23 @@ fn a_goto_loop_has_the_src_of_the_for_loop_the_goto_loops_pass_makes() {
             weft_weave::program::transform_text(&front, &[(path.clone(), text.clone())], &["GotoLoops"], &[])
                 .unwrap();
         assert!(rewritten[0].contains("for (;;)"), "{}", rewritten[0]);
-        let [goto] = &loops(&path, &text)[..] else { panic!("{text}") };
+        let [goto] = &loops(&path, &text)[..] else {
+            panic!("{text}")
+        };
         let [for_loop] = &loops(&path, &rewritten[0])[..] else {
             panic!("{}", rewritten[0])
         };
         // The label's line; the `for`'s is the first statement's.
         let first = 4 + usize::from(body.starts_with("again:\n"));
-        assert_eq!((goto.kind, goto.line, for_loop.kind, for_loop.line), (GOTO, 4, "for", first));
+        assert_eq!(
+            (goto.kind, goto.line, for_loop.kind, for_loop.line),
+            (GOTO, 4, "for", first)
+        );
         for s in [Semantics::Ideal, Semantics::BitVector] {
-            let (a, b) = (goto.fragment.as_ref().unwrap(), for_loop.fragment.as_ref().unwrap());
+            let (a, b) = (
+                goto.fragment.as_ref().unwrap(),
+                for_loop.fragment.as_ref().unwrap(),
+            );
             assert_eq!(src_of(a, s), src_of(b, s), "{body} under {}", s.name());
         }
     }
@@ -99,7 +117,10 @@ fn a_goto_loop_has_the_src_of_the_for_loop_the_goto_loops_pass_makes() {
 #[test]
 fn a_retry_loop_over_a_call_is_outside_the_fragment() {
     for (body, reason) in [
-        ("again:\n  i = read(0, 0, n);\n  if (i < 0 && errno == 4) goto again;", "calls read()"),
+        (
+            "again:\n  i = read(0, 0, n);\n  if (i < 0 && errno == 4) goto again;",
+            "calls read()",
+        ),
         ("again:\n  i = g(x);\n  if (i < 0) goto again;", "calls g()"),
     ] {
         let all = loops_of(body);
@@ -124,7 +145,10 @@ fn shapes_that_cannot_be_told_are_refused_with_their_reason() {
             "  switch (n) {\n  again: x++;\n  case 1: if (x) goto again;\n  }",
             "a case label inside it",
         ),
-        ("again:\n  while (x > 0) x--;\n  if (y) goto again;", "contains a loop"),
+        (
+            "again:\n  while (x > 0) x--;\n  if (y) goto again;",
+            "contains a loop",
+        ),
         (
             "again:\n  if (x) goto skip;\n  x++;\nskip:\n  if (y) goto again;",
             "another label inside it, skip, is a goto target",
@@ -150,7 +174,9 @@ fn a_goto_out_of_a_loop_leaves_it_and_a_case_of_a_switch_is_a_block() {
     let src = src_of(f, Semantics::BitVector).expect("stuck");
     assert!(src.contains("x > 0") && src.contains("!y"), "{src}");
     // A goto loop inside one case of a switch; its `break` leaves.
-    let f = goto_fragment("  switch (n) {\n  case 1:\n  again:\n    x++;\n    if (x > 9) break;\n    goto again;\n  }");
+    let f = goto_fragment(
+        "  switch (n) {\n  case 1:\n  again:\n    x++;\n    if (x > 9) break;\n    goto again;\n  }",
+    );
     assert_eq!((f.paths.len(), f.exits), (1, 1));
     assert_eq!(src_of(&f, Semantics::Ideal), None);
 }

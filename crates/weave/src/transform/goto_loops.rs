@@ -78,7 +78,10 @@ fn rewrite(ctx: &mut PassContext<'_>, l: &GotoLoop<'_>) {
     .collect();
     match edits {
         Some(edits) => edits.into_iter().for_each(|(r, t)| ctx.replace(r, t)),
-        None => ctx.skip(l.labeled, format!("goto loop at {name}: not in the original text")),
+        None => ctx.skip(
+            l.labeled,
+            format!("goto loop at {name}: not in the original text"),
+        ),
     }
 }
 
