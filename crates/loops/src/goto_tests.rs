@@ -180,3 +180,21 @@ fn a_goto_out_of_a_loop_leaves_it_and_a_case_of_a_switch_is_a_block() {
     assert_eq!((f.paths.len(), f.exits), (1, 1));
     assert_eq!(src_of(&f, Semantics::Ideal), None);
 }
+
+#[test]
+fn a_check_goes_right_after_the_label_and_keeps_a_lone_labeled_statement_one() {
+    let text = "void f(int i, int x)\n{\n  if (i > 9) STUCK: goto STUCK;\nagain: x++;\n  int y = x;\n  if (y) goto again;\n}\n";
+    let all = loops(Path::new("t.c"), text);
+    let checks: Vec<(&Loop, String)> = all.iter().map(|l| (l, "1".to_string())).collect();
+    let woven = weave_checks(text, "t.c", &checks);
+    assert!(!weft_c::parse_view(&woven).root_node().has_error(), "{woven}");
+    let lines: Vec<&str> = woven.lines().collect();
+    // Outside a block the labeled statement and its check stay the `if`'s.
+    assert!(lines[2].starts_with("  if (i > 9) { STUCK:  if (1) {"), "{woven}");
+    assert!(lines[2].ends_with("goto STUCK; }"), "{woven}");
+    // In a block, `y` stays declared after the region.
+    assert!(
+        lines[3].starts_with("again:  if (1) {") && lines[3].ends_with(" x++;"),
+        "{woven}"
+    );
+}

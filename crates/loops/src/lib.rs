@@ -67,7 +67,9 @@ pub struct Loop {
     /// Byte range of the body (a goto loop's: from the statement its
     /// label labels to its last statement).
     pub body: std::ops::Range<usize>,
-    /// Whether the body is a block (`{ … }`).
+    /// Whether the body is a block (`{ … }`); for a goto loop, whether
+    /// its statements lie in one (outside a block, `if (c) L: goto L;`,
+    /// the labeled statement is the whole loop).
     pub braced: bool,
     /// The loop's fragment, or why it is outside.
     pub fragment: Result<Fragment, String>,
@@ -153,12 +155,15 @@ fn goto_loop(
             Err("not parsed".into())
         }
     });
+    let braced = labeled
+        .parent()
+        .is_some_and(|b| matches!(b.kind(), "compound_statement" | "case_statement"));
     Loop {
         line: labeled.start_position().row + 1,
         kind: GOTO,
         range,
         body,
-        braced: false,
+        braced,
         fragment,
     }
 }
@@ -193,12 +198,17 @@ pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> Strin
             edits.push((l.range.start, format!("{{ unsigned long {} = 0; ", eof::ROUND)));
             edits.push((l.range.end, " }".to_string()));
         }
-        if l.braced {
-            edits.push((l.body.start + 1, check));
-        } else if l.kind == GOTO {
-            // After the label: a statement of the label's block, whose
-            // declarations keep their scope.
+        if l.kind == GOTO {
+            // After the label: in a block, one more statement of it, whose
+            // declarations keep their scope; else braces make the labeled
+            // statement and the check one statement.
             edits.push((l.body.start, check));
+            if !l.braced {
+                edits.push((l.range.start, "{ ".to_string()));
+                edits.push((l.range.end, " }".to_string()));
+            }
+        } else if l.braced {
+            edits.push((l.body.start + 1, check));
         } else {
             edits.push((l.body.start, format!("{{{check}")));
             edits.push((l.body.end, " }".to_string()));
