@@ -596,3 +596,63 @@ fn a_read_result_is_trusted_only_after_a_round() {
     let (ok, _, stderr) = run(&dir.path().join("woven"), "5");
     assert!(!ok && stderr.contains(REPORT), "{stderr}");
 }
+
+#[test]
+fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
+    // `again:` goes round while x > 0: forever from y == 0 (argument h),
+    // down to 0 from y == -1 (argument t).
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("spin.c");
+    std::fs::write(
+        &source,
+        "int main(int argc, char **argv)\n{\n    int x = 5, y = argc > 1 && argv[1][0] == 'h' ? 0 : -1;\n\nagain: x = x + y;\n    if (x > 0)\n        goto again;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let src = "(((int)(x + y)) > 0) && (y == 0)";
+    let out = weft(&["--semantics", "bitvector", source.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "spin.c:5: goto loop: SRC under bit-vectors at the types' widths: {src}"
+        )),
+        "{text}"
+    );
+    // Woven by analyse right after the label: it fires on the hang only.
+    let woven = dir.path().join("woven");
+    assert_eq!(
+        weave_checks_into(&woven, "bitvector", &source).status.code(),
+        Some(0)
+    );
+    let text = std::fs::read_to_string(woven.join("spin.c")).unwrap();
+    let err = build_and_run(dir.path(), "checked", &text, "h");
+    assert!(err.contains(&format!(":5: {REPORT} ({src}) holds")), "{err}");
+    assert!(!build_and_run(dir.path(), "checked", &text, "t").contains(REPORT));
+    // `check` makes it a `for (;;)` on the same line, whose `src` is the same.
+    let check = |arg: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["nonterm", "check", "--src", "bitvector", "--timeout", "5"])
+            .arg(&source)
+            .arg("--")
+            .args(arg)
+            .output()
+            .unwrap()
+    };
+    let out = check(&["h"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&format!("recurrence condition: spin.c:5: {src}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("its recurrence condition {src} holds at iteration 1")),
+        "{text}"
+    );
+    let out = check(&["t"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

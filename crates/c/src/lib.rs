@@ -13,6 +13,7 @@ mod chunk;
 mod classify;
 mod conditional;
 mod frontend;
+pub mod goto_loop;
 mod health;
 mod lexer;
 pub mod library;

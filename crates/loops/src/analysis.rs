@@ -12,7 +12,7 @@ use weft_c::sema::Semantics as Sema;
 use weft_smt::{Kind, Solver};
 use weft_weave::program::{Integers, LoopAnalysis, LoopFinding};
 
-use crate::{LOOP_BUDGET, Semantics, find, loops_in};
+use crate::{GOTO, LOOP_BUDGET, Semantics, find, loops_in};
 
 /// The SRC inference of [`infer`](crate::infer) with a solver found on first use.
 pub struct SolverAnalysis {
@@ -53,8 +53,11 @@ impl LoopAnalysis for SolverAnalysis {
             Integers::BitVector => Semantics::BitVector,
             Integers::Ideal => Semantics::Ideal,
         };
+        // A goto loop is no loop join point: the GotoLoops pass makes it a
+        // `for (;;)` first, whose paths are the goto loop's.
         loops_in(file, sema, index)
             .par_iter()
+            .filter(|l| l.kind != GOTO)
             .map(|l| {
                 let src = match &l.fragment {
                     Err(why) => Err(format!("outside the integer fragment: {why}")),

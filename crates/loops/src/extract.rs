@@ -289,33 +289,20 @@ pub fn fragment_in(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>
 /// and a loop without one is refused.
 fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: bool) -> R<Fragment> {
     let scope = Scope::of(node, text);
-    let mut x = Extractor {
-        text,
-        sema,
-        scope: &scope,
-        // Names are looked up where the body starts: a `for` loop's own
-        // declarations are visible there, the body's are not yet.
-        at: node
-            .child_by_field_name("body")
-            .map_or(node.start_byte(), |b| b.start_byte()),
-        vars: Vars::new(),
-        locals: BTreeSet::new(),
-        eof: eof.then(|| Eof {
-            do_loop: node.kind() == "do_statement",
-            ..Eof::default()
-        }),
-        effects: None,
-        conditional: 0,
-        calls: 0,
-        cells: BTreeMap::new(),
-        guard_cells: match node.kind() {
-            "do_statement" => Vec::new(),
-            _ => cells::surely_read(text, node),
-        },
-        choices: BTreeMap::new(),
-        arrays: BTreeMap::new(),
-        bounds: Vec::new(),
-    };
+    // Names are looked up where the body starts: a `for` loop's own
+    // declarations are visible there, the body's are not yet.
+    let at = node
+        .child_by_field_name("body")
+        .map_or(node.start_byte(), |b| b.start_byte());
+    let mut x = Extractor::new(text, sema, &scope, at);
+    x.inner_labels = jumps::labels_in(&[node], text);
+    x.eof = eof.then(|| Eof {
+        do_loop: node.kind() == "do_statement",
+        ..Eof::default()
+    });
+    if node.kind() != "do_statement" {
+        x.guard_cells = cells::surely_read(text, node);
+    }
     let body = node.child_by_field_name("body").ok_or("no body")?;
     let cond_node = node.child_by_field_name("condition");
     let guard = match cond_node {
@@ -339,13 +326,7 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
         .map(|c| strip_parens(&text[c.byte_range()]))
         .unwrap_or("1")
         .to_string();
-    let start = Partial {
-        conds: Vec::new(),
-        state: BTreeMap::new(),
-        end: None,
-        recorded: BTreeSet::new(),
-    };
-    let mut paths = vec![start];
+    let mut paths = vec![Partial::start()];
     let do_loop = node.kind() == "do_statement";
     if !do_loop && let Some((g, effects)) = &guard {
         paths = x.branch(paths, g, effects)?;
@@ -373,39 +354,47 @@ fn extract(node: Node<'_>, text: &str, sema: Option<(&Semantics, usize)>, eof: b
             effects,
         )?);
     }
-    let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
-    x.apart(node)?;
-    let eof = match x.eof.take() {
-        Some(e) => Some(x.finish_eof(e, &paths)?),
-        None => None,
-    };
-    let paths = paths
-        .into_iter()
-        .filter(|p| p.end != Some(End::Exit))
-        .map(|p| Path {
-            conds: p.conds,
-            next: p
-                .state
+    x.finish(node, guard_text, paths)
+}
+
+impl Extractor<'_> {
+    /// The fragment of the loop `lp` whose body's paths are `paths`
+    /// (those ending in [`End::Exit`] leave it, the others go round).
+    fn finish(mut self, lp: Node<'_>, guard: String, paths: Vec<Partial>) -> R<Fragment> {
+        let exits = paths.iter().filter(|p| p.end == Some(End::Exit)).count();
+        self.apart(lp)?;
+        let eof = match self.eof.take() {
+            Some(e) => Some(self.finish_eof(e, &paths)?),
+            None => None,
+        };
+        let paths = paths
+            .into_iter()
+            .filter(|p| p.end != Some(End::Exit))
+            .map(|p| Path {
+                conds: p.conds,
+                next: p
+                    .state
+                    .into_iter()
+                    .filter(|(v, e)| *e != Expr::Var(v.clone()))
+                    .collect(),
+            })
+            .collect();
+        Ok(Fragment {
+            vars: self.vars,
+            guard,
+            paths,
+            exits,
+            locals: self.locals,
+            eof,
+            choices: self.choices,
+            cells: self.cells.into_keys().collect(),
+            arrays: self
+                .arrays
                 .into_iter()
-                .filter(|(v, e)| *e != Expr::Var(v.clone()))
+                .map(|(a, array)| (a, array.size.is_some()))
                 .collect(),
         })
-        .collect();
-    Ok(Fragment {
-        vars: x.vars,
-        guard: guard_text,
-        paths,
-        exits,
-        locals: x.locals,
-        eof,
-        choices: x.choices,
-        cells: x.cells.into_keys().collect(),
-        arrays: x
-            .arrays
-            .into_iter()
-            .map(|(a, array)| (a, array.size.is_some()))
-            .collect(),
-    })
+    }
 }
 
 fn strip_parens(s: &str) -> &str {
@@ -443,6 +432,16 @@ pub(crate) struct Effect {
 }
 
 impl Partial {
+    /// The path at the loop head: no condition yet, nothing changed.
+    fn start() -> Partial {
+        Partial {
+            conds: Vec::new(),
+            state: BTreeMap::new(),
+            end: None,
+            recorded: BTreeSet::new(),
+        }
+    }
+
     fn value(&self, e: &Expr) -> Expr {
         e.subst(&self.state)
     }
@@ -474,6 +473,37 @@ struct Extractor<'a> {
     /// `0 <= i` and `i < N` for each element `a[i]` of an array of size
     /// N read since they were last taken ([`arrays`](self::arrays)).
     bounds: Vec<Expr>,
+    /// The head's label of a goto loop: a `goto` to it goes round
+    /// ([`jumps`](self::jumps)).
+    head: Option<String>,
+    /// The labels inside the loop: a `goto` to one jumps within it.
+    inner_labels: BTreeSet<String>,
+}
+
+impl<'a> Extractor<'a> {
+    /// An extractor of a loop of `text` whose names are looked up at `at`,
+    /// with nothing read yet.
+    fn new(text: &'a str, sema: Option<(&'a Semantics, usize)>, scope: &'a Scope, at: usize) -> Self {
+        Extractor {
+            text,
+            sema,
+            scope,
+            at,
+            vars: Vars::new(),
+            locals: BTreeSet::new(),
+            eof: None,
+            effects: None,
+            conditional: 0,
+            calls: 0,
+            cells: BTreeMap::new(),
+            guard_cells: Vec::new(),
+            choices: BTreeMap::new(),
+            arrays: BTreeMap::new(),
+            bounds: Vec::new(),
+            head: None,
+            inner_labels: BTreeSet::new(),
+        }
+    }
 }
 
 impl Extractor<'_> {
@@ -562,9 +592,19 @@ impl Extractor<'_> {
                 }
             }
             "continue_statement" => {
+                // A goto loop's `continue` is its enclosing loop's: it leaves.
+                let end = if self.head.is_some() {
+                    End::Exit
+                } else {
+                    End::Continue
+                };
                 for p in &mut live {
-                    p.end = Some(End::Continue);
+                    p.end = Some(end);
                 }
+            }
+            "goto_statement" => self.jump(node, &mut live)?,
+            "labeled_statement" => {
+                live = self.stmt(node.named_child(1).ok_or("a label without a statement")?, live)?;
             }
             "if_statement" => {
                 let (c, effects) = self.test(
@@ -640,7 +680,6 @@ impl Extractor<'_> {
             }
             "while_statement" | "for_statement" | "do_statement" => return Err("contains a loop".into()),
             "switch_statement" => return Err("switch".into()),
-            "goto_statement" | "labeled_statement" => return Err("goto or label".into()),
             other => return Err(format!("statement {other}")),
         }
         let mut all = done;
@@ -1013,4 +1052,6 @@ pub use arrays::ASSUMPTION as ARRAYS_ASSUMPTION;
 mod calls;
 mod cells;
 pub(crate) mod choices;
+mod jumps;
 use calls::apply;
+pub(crate) use jumps::goto_fragment;

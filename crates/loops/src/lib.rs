@@ -5,6 +5,7 @@
 //!
 //! The API, all at the crate root:
 //! - the loops of a C text: [`loops`] and [`loops_in`] give each [`Loop`]
+//!   (`while`, `for`, `do`, and those a backward `goto` makes: [`GOTO`])
 //!   with its [`Fragment`] (or why it is outside), [`fragment`] for one;
 //! - SRCs of a loop under a [`Semantics`]: [`find`], [`infer`] and
 //!   [`verify`] give an [`Outcome`] of [`Src`]s and a [`Verdict`] within
@@ -47,18 +48,28 @@ pub use extract::{ARRAYS_ASSUMPTION, Fragment, fragment};
 pub use src::{LOOP_BUDGET, Outcome, STUCK, Src, Verdict, find, infer, model, only_overflow_ends, verify};
 pub use survey::{Found, Survey, load, survey};
 
+/// The kind of a loop made of a backward `goto` (`again: … goto again;`,
+/// `weft_c::goto_loop`): its line is its label's, its condition none
+/// (`1`), the conditions under which a `goto` to its head is taken those
+/// of its paths that go round.
+pub const GOTO: &str = "goto";
+
 /// One loop of a file, as found by [`loops`].
 #[derive(Clone, Debug)]
 pub struct Loop {
     /// 1-based line of the loop keyword.
     pub line: usize,
-    /// `while`, `for` or `do`.
+    /// `while`, `for`, `do`, or [`GOTO`].
     pub kind: &'static str,
-    /// Byte range of the loop in the text.
+    /// Byte range of the loop in the text (a goto loop's: from its label
+    /// to its last statement).
     pub range: std::ops::Range<usize>,
-    /// Byte range of the body.
+    /// Byte range of the body (a goto loop's: from the statement its
+    /// label labels to its last statement).
     pub body: std::ops::Range<usize>,
-    /// Whether the body is a block (`{ … }`).
+    /// Whether the body is a block (`{ … }`); for a goto loop, whether
+    /// its statements lie in one (outside a block, `if (c) L: goto L;`,
+    /// the labeled statement is the whole loop).
     pub braced: bool,
     /// The loop's fragment, or why it is outside.
     pub fragment: Result<Fragment, String>,
@@ -114,14 +125,54 @@ fn walk(
             fragment,
         });
     }
+    if node.kind() == "labeled_statement"
+        && let Some(found) = weft_c::goto_loop::goto_loop(node, &parsed.view)
+    {
+        out.push(goto_loop(node, found, parsed, sema));
+    }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         walk(child, parsed, sema, out);
     }
 }
 
+/// The loop a backward `goto` to `labeled`'s label makes ([`GOTO`]): its
+/// range from the label to the last statement going back, its body from
+/// the statement labeled; or why it has no fragment.
+fn goto_loop(
+    labeled: tree_sitter::Node<'_>,
+    found: Result<weft_c::goto_loop::GotoLoop<'_>, String>,
+    parsed: &weft_c::ParsedFile,
+    sema: (&weft_c::sema::Semantics, usize),
+) -> Loop {
+    let range = found.as_ref().map_or(labeled.byte_range(), |l| l.range());
+    let body = match found.as_ref().ok().and_then(|l| l.first()) {
+        Some(first) => first.start_byte()..range.end,
+        None => range.clone(),
+    };
+    let fragment = found.and_then(|l| {
+        if l.region.iter().all(|s| parsed.is_understood(*s)) {
+            extract::goto_fragment(&l, &parsed.view, Some(sema))
+        } else {
+            Err("not parsed".into())
+        }
+    });
+    let braced = labeled
+        .parent()
+        .is_some_and(|b| matches!(b.kind(), "compound_statement" | "case_statement"));
+    Loop {
+        line: labeled.start_position().row + 1,
+        kind: GOTO,
+        range,
+        body,
+        braced,
+        fragment,
+    }
+}
+
 /// The text with `if (SRC) { report; abort }` at the top of each listed
-/// loop's body (braces added around a body that has none): `checks` pairs
+/// loop's body (braces added around a body that has none; a goto loop's
+/// right after its label): `checks` pairs
 /// a loop with its SRC as C text. The report is one line on standard
 /// error, `FILE:LINE: loop does not terminate: SRC (TEXT) holds`, written
 /// with `write(2)` declared at block scope, so no header is needed. A
@@ -149,7 +200,16 @@ pub fn weave_checks(text: &str, file: &str, checks: &[(&Loop, String)]) -> Strin
             edits.push((l.range.start, format!("{{ unsigned long {} = 0; ", eof::ROUND)));
             edits.push((l.range.end, " }".to_string()));
         }
-        if l.braced {
+        if l.kind == GOTO {
+            // After the label: in a block, one more statement of it, whose
+            // declarations keep their scope; else braces make the labeled
+            // statement and the check one statement.
+            edits.push((l.body.start, check));
+            if !l.braced {
+                edits.push((l.range.start, "{ ".to_string()));
+                edits.push((l.range.end, " }".to_string()));
+            }
+        } else if l.braced {
             edits.push((l.body.start + 1, check));
         } else {
             edits.push((l.body.start, format!("{{{check}")));
@@ -183,3 +243,6 @@ mod poly_tests;
 
 #[cfg(test)]
 mod memory_tests;
+
+#[cfg(test)]
+mod goto_tests;
