@@ -271,3 +271,120 @@ fn svcomp_hangs_that_need_boundary_values_are_reached_and_their_twins_are_not_re
         assert!(!endings.iter().any(|e| e == "reported"), "{name} twin: {t}");
     }
 }
+
+/// Builds `source` with the SV-COMP harness alone (no monitor) into
+/// `dir/program`.
+fn build_with_harness(dir: &Path, source: &str) -> std::path::PathBuf {
+    let program = dir.join("program");
+    let c = write(dir, "program.c", source);
+    let harness = write(dir, "harness.c", weft::monitor::nonterm::harness::SVCOMP_HARNESS);
+    let out = Command::new("cc")
+        .args(["-w", "-o"])
+        .arg(&program)
+        .args([&c, &harness])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    program
+}
+
+#[test]
+fn the_input_file_gives_the_values_in_order_little_endian_then_zeros() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = build_with_harness(
+        dir.path(),
+        "#include <stdio.h>\nint __VERIFIER_nondet_int(void); char __VERIFIER_nondet_char(void);\n\
+         short __VERIFIER_nondet_short(void); long long __VERIFIER_nondet_longlong(void);\n\
+         _Bool __VERIFIER_nondet_bool(void); double __VERIFIER_nondet_double(void);\n\
+         int main(void) {\n\
+             printf(\"%d \", __VERIFIER_nondet_int()); printf(\"%d \", __VERIFIER_nondet_char());\n\
+             printf(\"%d \", __VERIFIER_nondet_short()); printf(\"%lld \", __VERIFIER_nondet_longlong());\n\
+             printf(\"%d \", __VERIFIER_nondet_bool()); printf(\"%g \", __VERIFIER_nondet_double());\n\
+             printf(\"%d \", __VERIFIER_nondet_int()); printf(\"%d\\n\", __VERIFIER_nondet_bool());\n\
+             return 0;\n}\n",
+    );
+    let mut bytes = (-7i32).to_le_bytes().to_vec();
+    bytes.push(65);
+    bytes.extend(300i16.to_le_bytes());
+    bytes.extend((-(1i64 << 40)).to_le_bytes());
+    bytes.push(3);
+    bytes.extend(2.5f64.to_le_bytes());
+    bytes.extend([9, 1]); // an int cut short: 0x0109, then nothing
+    let input = dir.path().join("input");
+    std::fs::write(&input, &bytes).unwrap();
+    let run = |variable: &str, stdin: std::fs::File| {
+        let out = Command::new(&program)
+            .env("WEFT_NONDET_INPUT", variable)
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let expected = "-7 65 300 -1099511627776 1 2.5 265 0\n";
+    assert_eq!(
+        run(input.to_str().unwrap(), std::fs::File::open("/dev/null").unwrap()),
+        expected
+    );
+    assert_eq!(
+        run("-", std::fs::File::open(&input).unwrap()),
+        expected,
+        "from stdin"
+    );
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(
+        run(empty.to_str().unwrap(), std::fs::File::open("/dev/null").unwrap()),
+        "0 0 0 0 0 0 0 0\n",
+        "an input's end gives zeros"
+    );
+    let out = Command::new(&program)
+        .env("WEFT_NONDET_INPUT", dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot read WEFT_NONDET_INPUT"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_choice_sequence_from_a_file_reaches_a_hang_the_monitor_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    // The loop hangs only while every choice is 42 until x reaches 3 and
+    // the choices stay 42: a drawn run would need the same rare value
+    // four times over.
+    let file = write(
+        dir.path(),
+        "choices.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int x = 0;\n\
+         while (x < 5) {\n        if (__VERIFIER_nondet_int() == 42) {\n            if (x < 3)\n\
+                         x++;\n        } else\n            x = 5;\n    }\n    return 0;\n}\n",
+    );
+    let check = |choices: &[i32]| {
+        let input = dir.path().join(format!("input{}", choices.len()));
+        std::fs::write(
+            &input,
+            choices.iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args([
+                "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", &file,
+            ])
+            .env("WEFT_NONDET_INPUT", &input)
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out))
+    };
+    let (code, t) = check(&[42, 42, 42, 42, 42]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("choices.c:5: loop in main does not terminate"), "{t}");
+    assert!(t.contains("(x = 3)"), "{t}");
+    for short in [&[42, 42, 42][..], &[42, 42, 7, 42, 42]] {
+        let (code, t) = check(short);
+        assert_eq!(code, Some(0), "{short:?} ends (zeros past the input, or 7): {t}");
+    }
+}
