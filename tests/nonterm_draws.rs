@@ -388,3 +388,23 @@ fn a_choice_sequence_from_a_file_reaches_a_hang_the_monitor_reports() {
         assert_eq!(code, Some(0), "{short:?} ends (zeros past the input, or 7): {t}");
     }
 }
+
+#[test]
+fn a_failed_assertion_aborts_but_exits_quietly_under_verifier_error_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = build_with_harness(
+        dir.path(),
+        "void __VERIFIER_assert(int);\nint main(void) { __VERIFIER_assert(0); return 3; }\n",
+    );
+    let run = |how: Option<&str>| {
+        let mut command = Command::new(&program);
+        if let Some(how) = how {
+            command.env("WEFT_VERIFIER_ERROR", how);
+        }
+        command.status().unwrap()
+    };
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(run(None).signal(), Some(6), "aborts by default");
+    assert_eq!(run(Some("exit")).code(), Some(0));
+    assert_eq!(run(Some("other")).signal(), Some(6));
+}

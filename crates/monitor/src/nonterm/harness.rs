@@ -17,7 +17,9 @@
 //! SV-COMP uses is defined (`int`, `uint` and `unsigned_int`, `char`,
 //! `uchar`, `short`, `long`, `bool`, `float`, `double`, `pointer`,
 //! `size_t`, …); `__VERIFIER_assert(0)`, `__VERIFIER_error()` and
-//! `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
+//! `reach_error()` abort (or, under `WEFT_VERIFIER_ERROR=exit`, end the
+//! run with status 0, for a fuzzer whose crashes are to be the monitor's
+//! reports only); `__VERIFIER_assume(0)` ends the run quietly,
 //! since the path it was on is not one the program may take. A run whose
 //! stack pointer passes the stack's limit (a drawn size too large for
 //! `alloca` or for a recursion's depth) leaves the file
@@ -387,9 +389,20 @@ WEFT_WEAK float __VERIFIER_nondet_float(void) { return weft_nondet_float_bits(__
 WEFT_WEAK double __VERIFIER_nondet_double(void) { return weft_nondet_double_bits(__builtin_return_address(0)); }
 WEFT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
 WEFT_WEAK void __VERIFIER_assume(int condition) { if (!condition) exit(0); }
-WEFT_WEAK void __VERIFIER_error(void) { abort(); }
-WEFT_WEAK void __VERIFIER_assert(int condition) { if (!condition) abort(); }
-WEFT_WEAK void reach_error(void) { abort(); }
+/* A failed check aborts, but ends the run quietly under
+   WEFT_VERIFIER_ERROR=exit: a fuzzer hunting hangs then counts only the
+   monitor's reports as crashes. */
+static void weft_verifier_error(void)
+{
+    const char *how = getenv("WEFT_VERIFIER_ERROR");
+    if (how && strcmp(how, "exit") == 0)
+        exit(0);
+    abort();
+}
+
+WEFT_WEAK void __VERIFIER_error(void) { weft_verifier_error(); }
+WEFT_WEAK void __VERIFIER_assert(int condition) { if (!condition) weft_verifier_error(); }
+WEFT_WEAK void reach_error(void) { weft_verifier_error(); }
 WEFT_WEAK void __VERIFIER_atomic_begin(void) {}
 WEFT_WEAK void __VERIFIER_atomic_end(void) {}
 "#;
