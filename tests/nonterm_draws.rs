@@ -350,6 +350,19 @@ fn the_input_file_gives_the_values_in_order_little_endian_then_zeros() {
     );
 }
 
+/// `check --svcomp --src off --runs 1 FILE` with its values from
+/// `input`: the exit status and the whole output.
+fn check_input(file: &str, input: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", file,
+        ])
+        .env("WEFT_NONDET_INPUT", input)
+        .output()
+        .unwrap();
+    (out.status.code(), text(&out))
+}
+
 #[test]
 fn a_choice_sequence_from_a_file_reaches_a_hang_the_monitor_reports() {
     let dir = tempfile::tempdir().unwrap();
@@ -365,19 +378,9 @@ fn a_choice_sequence_from_a_file_reaches_a_hang_the_monitor_reports() {
     );
     let check = |choices: &[i32]| {
         let input = dir.path().join(format!("input{}", choices.len()));
-        std::fs::write(
-            &input,
-            choices.iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<_>>(),
-        )
-        .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args([
-                "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", &file,
-            ])
-            .env("WEFT_NONDET_INPUT", &input)
-            .output()
-            .unwrap();
-        (out.status.code(), text(&out))
+        let bytes: Vec<u8> = choices.iter().flat_map(|c| c.to_le_bytes()).collect();
+        std::fs::write(&input, bytes).unwrap();
+        check_input(&file, &input)
     };
     let (code, t) = check(&[42, 42, 42, 42, 42]);
     assert_eq!(code, Some(1), "{t}");
@@ -407,4 +410,68 @@ fn a_failed_assertion_aborts_but_exits_quietly_under_verifier_error_exit() {
     assert_eq!(run(None).signal(), Some(6), "aborts by default");
     assert_eq!(run(Some("exit")).code(), Some(0));
     assert_eq!(run(Some("other")).signal(), Some(6));
+}
+
+#[test]
+#[ignore = "runs AFL++ (afl-fuzz, scripts/install-deps.sh) for up to 10 s"]
+fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two choices above 1000 in a row hang it; no seed (0, the constant
+    // 1000) does, so AFL++ must find them by mutation.
+    let file = write(
+        dir.path(),
+        "above.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int n = 0;\n\
+         while (__VERIFIER_nondet_int() > 1000)\n        n = 1;\n    return n;\n}\n",
+    );
+    let keep = dir.path().join("check");
+    let seeds = dir.path().join("seeds");
+    let out = weft(
+        &[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", "--keep",
+        ]
+        .into_iter()
+        .chain([keep.to_str().unwrap(), &file])
+        .collect::<Vec<_>>(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
+    assert!(out.status.success(), "{}", text(&out));
+    let program = dir.path().join("above-afl");
+    let out = Command::new("afl-cc")
+        .args(["-w", "-O1", "-o"])
+        .arg(&program)
+        .arg(keep.join("woven/above.c"))
+        .arg(keep.join("weft_svcomp_harness.c"))
+        .env("AFL_QUIET", "1")
+        .output()
+        .expect("afl-cc runs (scripts/install-deps.sh installs afl++)");
+    assert!(out.status.success(), "{}", text(&out));
+    let findings = dir.path().join("afl");
+    let out = Command::new("afl-fuzz")
+        .args(["-V", "10", "-i"])
+        .arg(&seeds)
+        .arg("-o")
+        .arg(&findings)
+        .arg("--")
+        .arg(&program)
+        .envs([
+            ("AFL_SKIP_CPUFREQ", "1"),
+            ("AFL_NO_UI", "1"),
+            ("AFL_NO_AFFINITY", "1"),
+            ("AFL_BENCH_UNTIL_CRASH", "1"),
+            ("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1"),
+            ("WEFT_NONDET_INPUT", "-"),
+        ])
+        .env("WEFT_OUT", dir.path().join("reports"))
+        .output()
+        .expect("afl-fuzz runs");
+    let crash = std::fs::read_dir(findings.join("default/crashes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("id:"))
+        .unwrap_or_else(|| panic!("no crash in 10 s: {}", text(&out)));
+    let (code, t) = check_input(&file, &crash);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("above.c:5: loop in main does not terminate"), "{t}");
 }
