@@ -475,3 +475,21 @@ fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
     assert_eq!(code, Some(1), "{t}");
     assert!(t.contains("above.c:5: loop in main does not terminate"), "{t}");
 }
+
+#[test]
+fn seeds_are_written_into_a_new_directory_and_never_over_a_users_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "p.c", "int main(void) { int x = 77; return x; }\n");
+    let seeds = dir.path().join("seeds");
+    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
+    assert!(out.status.success(), "{}", text(&out));
+    let bytes = std::fs::read(seeds.join("const77")).unwrap();
+    assert_eq!(&bytes[..4], 77i32.to_le_bytes());
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("zero"), "the user's").unwrap();
+    let out = weft(&["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("exists and is not empty"), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(mine.join("zero")).unwrap(), "the user's");
+}
