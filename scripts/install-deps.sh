@@ -4,7 +4,7 @@
 # parallel (the distributed-study test), patch (fault patches of studies),
 # z3 (the SMT solver of weft-smt and `weft nonterm analyse`),
 # universal-ctags (the independent count of scripts/bench-generality.sh) and
-# afl++ (afl-fuzz: `weft triage --fuzz`, tested by tests/triage_fuzz.rs).
+# afl++ (afl-fuzz: `weft triage --fuzz`, tested by tests/triage_fuzz.rs; AFL++ choosing SV-COMP inputs, tests/nonterm_draws.rs).
 # Installs only what is missing; needs root (apt-get)
 # only then. scripts/test.sh runs it first.
 set -euo pipefail

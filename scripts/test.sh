@@ -25,5 +25,5 @@ step "dcraw 9.28 sources"
 scripts/fetch-debian-source.sh dcraw 9.28-3 dcraw.c third_party/dcraw-9.28
 step "the test suite (cargo test)"
 cargo test "$@"
-step "gzip built and checked with its own make check after the passes, under each strategy and with the outputs monitor; the gzip patch-triage example; the reduced gzip study's tables; dcraw's hang (a few minutes)"
-cargo test --test transform_gzip --test strategies_gzip --test outputs_gzip --test triage_gzip --test experiment_tables --test nonterm_dcraw -- --ignored
+step "gzip built and checked with its own make check after the passes, under each strategy and with the outputs monitor; the gzip patch-triage example; the reduced gzip study's tables; dcraw's hang; AFL++ choosing an SV-COMP program's inputs (a few minutes)"
+cargo test --test transform_gzip --test strategies_gzip --test outputs_gzip --test triage_gzip --test experiment_tables --test nonterm_dcraw --test nonterm_draws -- --ignored

@@ -271,3 +271,225 @@ fn svcomp_hangs_that_need_boundary_values_are_reached_and_their_twins_are_not_re
         assert!(!endings.iter().any(|e| e == "reported"), "{name} twin: {t}");
     }
 }
+
+/// Builds `source` with the SV-COMP harness alone (no monitor) into
+/// `dir/program`.
+fn build_with_harness(dir: &Path, source: &str) -> std::path::PathBuf {
+    let program = dir.join("program");
+    let c = write(dir, "program.c", source);
+    let harness = write(dir, "harness.c", weft::monitor::nonterm::harness::SVCOMP_HARNESS);
+    let out = Command::new("cc")
+        .args(["-w", "-o"])
+        .arg(&program)
+        .args([&c, &harness])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    program
+}
+
+#[test]
+fn the_input_file_gives_the_values_in_order_little_endian_then_zeros() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = build_with_harness(
+        dir.path(),
+        "#include <stdio.h>\nint __VERIFIER_nondet_int(void); char __VERIFIER_nondet_char(void);\n\
+         short __VERIFIER_nondet_short(void); long long __VERIFIER_nondet_longlong(void);\n\
+         _Bool __VERIFIER_nondet_bool(void); double __VERIFIER_nondet_double(void);\n\
+         int main(void) {\n\
+             printf(\"%d \", __VERIFIER_nondet_int()); printf(\"%d \", __VERIFIER_nondet_char());\n\
+             printf(\"%d \", __VERIFIER_nondet_short()); printf(\"%lld \", __VERIFIER_nondet_longlong());\n\
+             printf(\"%d \", __VERIFIER_nondet_bool()); printf(\"%g \", __VERIFIER_nondet_double());\n\
+             printf(\"%d \", __VERIFIER_nondet_int()); printf(\"%d\\n\", __VERIFIER_nondet_bool());\n\
+             return 0;\n}\n",
+    );
+    let mut bytes = (-7i32).to_le_bytes().to_vec();
+    bytes.push(65);
+    bytes.extend(300i16.to_le_bytes());
+    bytes.extend((-(1i64 << 40)).to_le_bytes());
+    bytes.push(3);
+    bytes.extend(2.5f64.to_le_bytes());
+    bytes.extend([9, 1]); // an int cut short: 0x0109, then nothing
+    let input = dir.path().join("input");
+    std::fs::write(&input, &bytes).unwrap();
+    let run = |variable: &str, stdin: std::fs::File| {
+        let out = Command::new(&program)
+            .env("WEFT_NONDET_INPUT", variable)
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let expected = "-7 65 300 -1099511627776 1 2.5 265 0\n";
+    assert_eq!(
+        run(input.to_str().unwrap(), std::fs::File::open("/dev/null").unwrap()),
+        expected
+    );
+    assert_eq!(
+        run("-", std::fs::File::open(&input).unwrap()),
+        expected,
+        "from stdin"
+    );
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(
+        run(empty.to_str().unwrap(), std::fs::File::open("/dev/null").unwrap()),
+        "0 0 0 0 0 0 0 0\n",
+        "an input's end gives zeros"
+    );
+    let out = Command::new(&program)
+        .env("WEFT_NONDET_INPUT", dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot read WEFT_NONDET_INPUT"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// `check --svcomp --src off --runs 1 FILE` with its values from
+/// `input`: the exit status and the whole output.
+fn check_input(file: &str, input: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", file,
+        ])
+        .env("WEFT_NONDET_INPUT", input)
+        .output()
+        .unwrap();
+    (out.status.code(), text(&out))
+}
+
+#[test]
+fn a_choice_sequence_from_a_file_reaches_a_hang_the_monitor_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    // The loop hangs only while every choice is 42 until x reaches 3 and
+    // the choices stay 42: a drawn run would need the same rare value
+    // four times over.
+    let file = write(
+        dir.path(),
+        "choices.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int x = 0;\n\
+         while (x < 5) {\n        if (__VERIFIER_nondet_int() == 42) {\n            if (x < 3)\n\
+                         x++;\n        } else\n            x = 5;\n    }\n    return 0;\n}\n",
+    );
+    let check = |choices: &[i32]| {
+        let input = dir.path().join(format!("input{}", choices.len()));
+        let bytes: Vec<u8> = choices.iter().flat_map(|c| c.to_le_bytes()).collect();
+        std::fs::write(&input, bytes).unwrap();
+        check_input(&file, &input)
+    };
+    let (code, t) = check(&[42, 42, 42, 42, 42]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("choices.c:5: loop in main does not terminate"), "{t}");
+    assert!(t.contains("(x = 3)"), "{t}");
+    for short in [&[42, 42, 42][..], &[42, 42, 7, 42, 42]] {
+        let (code, t) = check(short);
+        assert_eq!(code, Some(0), "{short:?} ends (zeros past the input, or 7): {t}");
+    }
+}
+
+#[test]
+fn a_failed_assertion_aborts_but_exits_quietly_under_verifier_error_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = build_with_harness(
+        dir.path(),
+        "void __VERIFIER_assert(int);\nint main(void) { __VERIFIER_assert(0); return 3; }\n",
+    );
+    let run = |how: Option<&str>| {
+        let mut command = Command::new(&program);
+        if let Some(how) = how {
+            command.env("WEFT_VERIFIER_ERROR", how);
+        }
+        command.status().unwrap()
+    };
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(run(None).signal(), Some(6), "aborts by default");
+    assert_eq!(run(Some("exit")).code(), Some(0));
+    assert_eq!(run(Some("other")).signal(), Some(6));
+}
+
+#[test]
+#[ignore = "runs AFL++ (afl-fuzz, scripts/install-deps.sh) for up to 10 s"]
+fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two choices above 1000 in a row hang it; no seed (0, the constant
+    // 1000) does, so AFL++ must find them by mutation.
+    let file = write(
+        dir.path(),
+        "above.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int n = 0;\n\
+         while (__VERIFIER_nondet_int() > 1000)\n        n = 1;\n    return n;\n}\n",
+    );
+    let keep = dir.path().join("check");
+    let seeds = dir.path().join("seeds");
+    let out = weft(
+        &[
+            "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", "--keep",
+        ]
+        .into_iter()
+        .chain([keep.to_str().unwrap(), &file])
+        .collect::<Vec<_>>(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
+    assert!(out.status.success(), "{}", text(&out));
+    let program = dir.path().join("above-afl");
+    let out = Command::new("afl-cc")
+        .args(["-w", "-O1", "-o"])
+        .arg(&program)
+        .arg(keep.join("woven/above.c"))
+        .arg(keep.join("weft_svcomp_harness.c"))
+        .env("AFL_QUIET", "1")
+        .output()
+        .expect("afl-cc runs (scripts/install-deps.sh installs afl++)");
+    assert!(out.status.success(), "{}", text(&out));
+    let findings = dir.path().join("afl");
+    let out = Command::new("afl-fuzz")
+        .args(["-V", "10", "-i"])
+        .arg(&seeds)
+        .arg("-o")
+        .arg(&findings)
+        .arg("--")
+        .arg(&program)
+        .envs([
+            ("AFL_SKIP_CPUFREQ", "1"),
+            ("AFL_NO_UI", "1"),
+            ("AFL_NO_AFFINITY", "1"),
+            ("AFL_BENCH_UNTIL_CRASH", "1"),
+            ("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1"),
+            ("WEFT_NONDET_INPUT", "-"),
+        ])
+        .env("WEFT_OUT", dir.path().join("reports"))
+        .output()
+        .expect("afl-fuzz runs");
+    let crash = std::fs::read_dir(findings.join("default/crashes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("id:"))
+        .unwrap_or_else(|| panic!("no crash in 10 s: {}", text(&out)));
+    let (code, t) = check_input(&file, &crash);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("above.c:5: loop in main does not terminate"), "{t}");
+}
+
+#[test]
+fn seeds_are_written_into_a_new_directory_and_never_over_a_users_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "p.c", "int main(void) { int x = 77; return x; }\n");
+    let seeds = dir.path().join("seeds");
+    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
+    assert!(out.status.success(), "{}", text(&out));
+    let bytes = std::fs::read(seeds.join("const77")).unwrap();
+    assert_eq!(&bytes[..4], 77i32.to_le_bytes());
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("zero"), "the user's").unwrap();
+    let out = weft(&["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("exists and is not empty"), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(mine.join("zero")).unwrap(), "the user's");
+}

@@ -4,7 +4,8 @@
 //! draws some of its `__VERIFIER_nondet_*()` values among them (read from
 //! [`DICTIONARY_VARIABLE`]), as a fuzzer uses a dictionary of a program's
 //! magic values: a hang's boundary lives at a guard's constant (`x <= 35`
-//! cycles from 31 to 35) far more often than at a uniform draw.
+//! cycles from 31 to 35) far more often than at a uniform draw. The same
+//! constants make a fuzzer's first inputs ([`seeds`]).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -24,16 +25,9 @@ const MOST_CONSTANTS: usize = 64;
 /// [`DICTIONARY_VARIABLE`]; a file that cannot be read adds nothing (the
 /// weave reports it).
 pub fn dictionary(files: &[&Path]) -> String {
-    let mut constants = Vec::new();
-    for file in files {
-        if let Ok(text) = std::fs::read_to_string(file) {
-            let tree = weft_c::parse_view(&text);
-            collect(&text, tree.root_node(), &mut constants);
-        }
-    }
     let mut seen = BTreeSet::new();
     let mut values = Vec::new();
-    for c in constants.into_iter().take(MOST_CONSTANTS) {
+    for c in constants(files) {
         for v in [c.checked_sub(1), Some(c), c.checked_add(1)]
             .into_iter()
             .flatten()
@@ -44,6 +38,40 @@ pub fn dictionary(files: &[&Path]) -> String {
         }
     }
     values.join(",")
+}
+
+/// How many times a seed repeats its constant: a loop that draws at each
+/// iteration (`while (__VERIFIER_nondet_int() != 5)`) gets it that many
+/// times before the input's end gives 0.
+const SEED_REPEATS: usize = 8;
+
+/// Inputs for a fuzzer driving the harness through `WEFT_NONDET_INPUT`
+/// (docs/nonterm.md, "Fuzzing with AFL++"), named for a file each: four
+/// zero bytes, then per constant of the program (the first
+/// `MOST_CONSTANTS`, without neighbours: a fuzzer's arithmetic mutations
+/// make those) the constant as a little-endian `int`, [`SEED_REPEATS`]
+/// times; `int` is the type most SV-COMP calls draw, and a wider or
+/// narrower call reads the same bytes as a value near it.
+pub fn seeds(files: &[&Path]) -> Vec<(String, Vec<u8>)> {
+    let mut inputs = vec![("zero".to_string(), vec![0; 4])];
+    for c in constants(files) {
+        let bytes = (c as i32).to_le_bytes();
+        inputs.push((format!("const{c}"), bytes.repeat(SEED_REPEATS)));
+    }
+    inputs
+}
+
+/// The first `MOST_CONSTANTS` constants of the files, in file order.
+fn constants(files: &[&Path]) -> Vec<i64> {
+    let mut constants = Vec::new();
+    for file in files {
+        if let Ok(text) = std::fs::read_to_string(file) {
+            let tree = weft_c::parse_view(&text);
+            collect(&text, tree.root_node(), &mut constants);
+        }
+    }
+    constants.truncate(MOST_CONSTANTS);
+    constants
 }
 
 /// Appends the constants under `node` in text order, each once; text the
@@ -85,6 +113,20 @@ mod tests {
             "#define LIMIT 0x10\nint main(void) { int x = 7; while (-5 <= x && x <= 35) x--; return 0; }\n",
         );
         assert_eq!(d, "15,16,17,6,7,8,-6,-5,-4,34,35,36,-1,0,1");
+    }
+
+    #[test]
+    fn seeds_hold_each_constant_as_repeated_little_endian_ints() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.c");
+        std::fs::write(&file, "int main(void) { int x = -2; while (x != 300) x++; }\n").unwrap();
+        let seeds = seeds(&[&file]);
+        let names: Vec<_> = seeds.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["zero", "const-2", "const300"]);
+        assert_eq!(seeds[0].1, [0; 4]);
+        assert_eq!(seeds[2].1.len(), 4 * SEED_REPEATS);
+        assert_eq!(&seeds[2].1[4..8], &[44, 1, 0, 0]);
+        assert_eq!(&seeds[1].1[..4], &[0xfe, 0xff, 0xff, 0xff]);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! `weft nonterm`: read the reports of loops woven with
 //! aspects/nonterm.lara (`show`), or weave, build and run a program to
 //! find its non-terminating loops in one step (`check`), or find static
-//! recurrence conditions with an SMT solver (`analyse`).
+//! recurrence conditions with an SMT solver (`analyse`), or write a
+//! fuzzer's first inputs for the SV-COMP harness (`seeds`).
 
 mod analyse;
 mod check;
+mod seeds;
 mod show;
 
 use std::path::PathBuf;
@@ -33,6 +35,11 @@ pub enum Command {
     /// the loop head under which the loop provably never ends, found and
     /// checked with an SMT solver (z3 or cvc5); or say why there is none.
     Analyse(analyse::Args),
+    /// Write a fuzzer's first inputs for an SV-COMP-style program into a
+    /// new directory: the program's integer constants as the bytes of
+    /// `__VERIFIER_nondet_*()` values, which the `--svcomp` harness reads
+    /// from the file named by WEFT_NONDET_INPUT (`-`: standard input).
+    Seeds(seeds::Args),
 }
 
 /// Runs a `weft nonterm` subcommand.
@@ -41,5 +48,6 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Show { inputs, json } => show::show(&inputs, json),
         Command::Check(args) => check::run(&args),
         Command::Analyse(args) => analyse::run(&args),
+        Command::Seeds(args) => Ok(super::bad_input_exits_2(seeds::run(&args))),
     }
 }

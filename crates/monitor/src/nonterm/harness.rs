@@ -9,11 +9,17 @@
 //! drawn size fits on the stack in most runs; under seeds 3 mod 4 each
 //! call site keeps the value it drew first for the whole run; the run's
 //! first calls may be given their values in `WEFT_NONDET_PRESET`, from a
-//! solver's model of a loop's recurrence condition. Every type name
+//! solver's model of a loop's recurrence condition. When
+//! `WEFT_NONDET_INPUT` names a file (`-`: the standard input, as AFL++
+//! gives its test case), the values are that file's bytes instead, each
+//! call taking its type's size, little-endian, and 0 past the end
+//! ([`INPUT_VARIABLE`]). Every type name
 //! SV-COMP uses is defined (`int`, `uint` and `unsigned_int`, `char`,
 //! `uchar`, `short`, `long`, `bool`, `float`, `double`, `pointer`,
 //! `size_t`, …); `__VERIFIER_assert(0)`, `__VERIFIER_error()` and
-//! `reach_error()` abort; `__VERIFIER_assume(0)` ends the run quietly,
+//! `reach_error()` abort (or, under `WEFT_VERIFIER_ERROR=exit`, end the
+//! run with status 0, for a fuzzer whose crashes are to be the monitor's
+//! reports only); `__VERIFIER_assume(0)` ends the run quietly,
 //! since the path it was on is not one the program may take. A run whose
 //! stack pointer passes the stack's limit (a drawn size too large for
 //! `alloca` or for a recursion's depth) leaves the file
@@ -25,6 +31,11 @@
 /// The file, in the run's `$WEFT_OUT`, that says the run overflowed its
 /// stack.
 pub const STACK_OVERFLOW_MARK: &str = "svcomp.stack-overflow";
+
+/// The environment variable naming the file whose bytes are the
+/// `__VERIFIER_nondet_X()` values (`-`: the standard input), for a fuzzer
+/// to choose them; unset, the values are drawn.
+pub const INPUT_VARIABLE: &str = "WEFT_NONDET_INPUT";
 
 /// The harness, a translation unit of its own.
 pub const SVCOMP_HARNESS: &str = r#"/* weft's SV-COMP harness (docs/nonterm.md). */
@@ -263,40 +274,135 @@ __attribute__((constructor)) static void weft_watch_stack(void)
         sigaction(SIGSEGV, &action, 0);
 }
 
-#define weft_nondet_bits() weft_nondet_at(__builtin_return_address(0))
+/* WEFT_NONDET_INPUT: a file (`-`: the standard input, as AFL++ gives its
+   test case) whose bytes are the values, in the order the calls run: each
+   call takes as many bytes as its type has, little-endian. Past the end,
+   every byte is 0, so the input alone decides the run (replaying a crash
+   needs no seed), and an input ending in zero bytes runs as the input
+   without them, which a fuzzer's trimming relies on. A file that cannot be
+   read ends the run with status 125. */
+#define WEFT_INPUT_MOST (1 << 20)
+static unsigned char *weft_input;
+static size_t weft_input_size, weft_input_at;
+static int weft_input_state = -1; /* -1 unread, 0 none, 1 given */
 
-WEFT_WEAK _Bool __VERIFIER_nondet_bool(void) { return weft_nondet_bits() & 1; }
-WEFT_WEAK char __VERIFIER_nondet_char(void) { return (char) weft_nondet_bits(); }
-WEFT_WEAK unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char) weft_nondet_bits(); }
-WEFT_WEAK short __VERIFIER_nondet_short(void) { return (short) weft_nondet_bits(); }
-WEFT_WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short) weft_nondet_bits(); }
-WEFT_WEAK int __VERIFIER_nondet_int(void) { return (int) weft_nondet_bits(); }
-WEFT_WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int) weft_nondet_bits(); }
-WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned_int(void) { return (unsigned int) weft_nondet_bits(); }
-WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned int) weft_nondet_bits(); }
-WEFT_WEAK unsigned char __VERIFIER_nondet_unsigned_char(void) { return (unsigned char) weft_nondet_bits(); }
-WEFT_WEAK unsigned short __VERIFIER_nondet_unsigned_short(void) { return (unsigned short) weft_nondet_bits(); }
-WEFT_WEAK unsigned long __VERIFIER_nondet_unsigned_long(void) { return (unsigned long) weft_nondet_bits(); }
-WEFT_WEAK _Bool __VERIFIER_nondet__Bool(void) { return weft_nondet_bits() & 1; }
-WEFT_WEAK signed char __VERIFIER_nondet_schar(void) { return (signed char) weft_nondet_bits(); }
-WEFT_WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t) weft_nondet_bits(); }
-WEFT_WEAK long long __VERIFIER_nondet_loff_t(void) { return (long long) weft_nondet_bits(); }
-WEFT_WEAK unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int) weft_nondet_bits(); }
-WEFT_WEAK unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short) weft_nondet_bits(); }
-WEFT_WEAK unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char) weft_nondet_bits(); }
-WEFT_WEAK __int128 __VERIFIER_nondet_int128(void) { return (__int128) (int64_t) weft_nondet_bits(); }
-WEFT_WEAK unsigned __int128 __VERIFIER_nondet_uint128(void) { return (unsigned __int128) weft_nondet_bits(); }
-WEFT_WEAK long __VERIFIER_nondet_long(void) { return (long) weft_nondet_bits(); }
-WEFT_WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long) weft_nondet_bits(); }
-WEFT_WEAK long long __VERIFIER_nondet_longlong(void) { return (long long) weft_nondet_bits(); }
-WEFT_WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return (unsigned long long) weft_nondet_bits(); }
-WEFT_WEAK float __VERIFIER_nondet_float(void) { return (float) (int64_t) weft_nondet_bits(); }
-WEFT_WEAK double __VERIFIER_nondet_double(void) { return (double) (int64_t) weft_nondet_bits(); }
+static int weft_input_given(void)
+{
+    if (weft_input_state >= 0)
+        return weft_input_state;
+    const char *path = getenv("WEFT_NONDET_INPUT");
+    weft_input_state = path && *path;
+    if (!weft_input_state)
+        return 0;
+    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    weft_input = malloc(WEFT_INPUT_MOST);
+    if (!in || !weft_input) {
+        fprintf(stderr, "weft harness: cannot read WEFT_NONDET_INPUT=%s\n", path);
+        exit(125);
+    }
+    weft_input_size = fread(weft_input, 1, WEFT_INPUT_MOST, in);
+    return 1;
+}
+
+/* The next `n` bytes of the input (at most 8) as an unsigned
+   little-endian number; 0 past the end. */
+static uint64_t weft_input_take(size_t n)
+{
+    uint64_t value = 0;
+    for (size_t i = 0; i < n; i++, weft_input_at++)
+        if (weft_input_at < weft_input_size)
+            value |= (uint64_t) weft_input[weft_input_at] << (8 * i);
+    return value;
+}
+
+/* A value of `n` bytes for the call site `site`: from the input when one
+   is given, else from the seeded stream. */
+static uint64_t weft_nondet_sized(size_t n, void *site)
+{
+    return weft_input_given() ? weft_input_take(n) : weft_nondet_at(site);
+}
+
+/* Floating values: the input's bytes are the IEEE bits (any value, NaN
+   included, as SV-COMP allows); a draw is an integer's value. */
+static float weft_nondet_float_bits(void *site)
+{
+    float f;
+    uint32_t bits;
+    if (!weft_input_given())
+        return (float) (int64_t) weft_nondet_at(site);
+    bits = (uint32_t) weft_input_take(sizeof bits);
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static double weft_nondet_double_bits(void *site)
+{
+    double d;
+    uint64_t bits;
+    if (!weft_input_given())
+        return (double) (int64_t) weft_nondet_at(site);
+    bits = weft_input_take(sizeof bits);
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* A 128-bit value: 16 bytes of the input, low half first; or a draw
+   widened from 64 bits (sign-extended for the signed type). */
+static unsigned __int128 weft_nondet_wide(int sign, void *site)
+{
+    if (!weft_input_given()) {
+        uint64_t bits = weft_nondet_at(site);
+        return sign ? (unsigned __int128) (__int128) (int64_t) bits : bits;
+    }
+    uint64_t low = weft_input_take(8);
+    return (unsigned __int128) weft_input_take(8) << 64 | low;
+}
+
+#define weft_nondet_bits(type) weft_nondet_sized(sizeof(type), __builtin_return_address(0))
+
+WEFT_WEAK _Bool __VERIFIER_nondet_bool(void) { return weft_nondet_bits(_Bool) & 1; }
+WEFT_WEAK char __VERIFIER_nondet_char(void) { return (char) weft_nondet_bits(char); }
+WEFT_WEAK unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char) weft_nondet_bits(unsigned char); }
+WEFT_WEAK short __VERIFIER_nondet_short(void) { return (short) weft_nondet_bits(short); }
+WEFT_WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short) weft_nondet_bits(unsigned short); }
+WEFT_WEAK int __VERIFIER_nondet_int(void) { return (int) weft_nondet_bits(int); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int) weft_nondet_bits(unsigned int); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned_int(void) { return (unsigned int) weft_nondet_bits(unsigned int); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned int) weft_nondet_bits(unsigned int); }
+WEFT_WEAK unsigned char __VERIFIER_nondet_unsigned_char(void) { return (unsigned char) weft_nondet_bits(unsigned char); }
+WEFT_WEAK unsigned short __VERIFIER_nondet_unsigned_short(void) { return (unsigned short) weft_nondet_bits(unsigned short); }
+WEFT_WEAK unsigned long __VERIFIER_nondet_unsigned_long(void) { return (unsigned long) weft_nondet_bits(unsigned long); }
+WEFT_WEAK _Bool __VERIFIER_nondet__Bool(void) { return weft_nondet_bits(_Bool) & 1; }
+WEFT_WEAK signed char __VERIFIER_nondet_schar(void) { return (signed char) weft_nondet_bits(signed char); }
+WEFT_WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t) weft_nondet_bits(size_t); }
+WEFT_WEAK long long __VERIFIER_nondet_loff_t(void) { return (long long) weft_nondet_bits(long long); }
+WEFT_WEAK unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int) weft_nondet_bits(unsigned int); }
+WEFT_WEAK unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short) weft_nondet_bits(unsigned short); }
+WEFT_WEAK unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char) weft_nondet_bits(unsigned char); }
+WEFT_WEAK __int128 __VERIFIER_nondet_int128(void) { return (__int128) weft_nondet_wide(1, __builtin_return_address(0)); }
+WEFT_WEAK unsigned __int128 __VERIFIER_nondet_uint128(void) { return weft_nondet_wide(0, __builtin_return_address(0)); }
+WEFT_WEAK long __VERIFIER_nondet_long(void) { return (long) weft_nondet_bits(long); }
+WEFT_WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long) weft_nondet_bits(unsigned long); }
+WEFT_WEAK long long __VERIFIER_nondet_longlong(void) { return (long long) weft_nondet_bits(long long); }
+WEFT_WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return (unsigned long long) weft_nondet_bits(unsigned long long); }
+WEFT_WEAK float __VERIFIER_nondet_float(void) { return weft_nondet_float_bits(__builtin_return_address(0)); }
+WEFT_WEAK double __VERIFIER_nondet_double(void) { return weft_nondet_double_bits(__builtin_return_address(0)); }
 WEFT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
 WEFT_WEAK void __VERIFIER_assume(int condition) { if (!condition) exit(0); }
-WEFT_WEAK void __VERIFIER_error(void) { abort(); }
-WEFT_WEAK void __VERIFIER_assert(int condition) { if (!condition) abort(); }
-WEFT_WEAK void reach_error(void) { abort(); }
+/* A failed check aborts, but ends the run quietly under
+   WEFT_VERIFIER_ERROR=exit: a fuzzer hunting hangs then counts only the
+   monitor's reports as crashes. */
+static void weft_verifier_error(void)
+{
+    const char *how = getenv("WEFT_VERIFIER_ERROR");
+    if (how && strcmp(how, "exit") == 0)
+        exit(0);
+    abort();
+}
+
+WEFT_WEAK void __VERIFIER_error(void) { weft_verifier_error(); }
+WEFT_WEAK void __VERIFIER_assert(int condition) { if (!condition) weft_verifier_error(); }
+WEFT_WEAK void reach_error(void) { weft_verifier_error(); }
 WEFT_WEAK void __VERIFIER_atomic_begin(void) {}
 WEFT_WEAK void __VERIFIER_atomic_end(void) {}
 "#;
@@ -310,5 +416,12 @@ mod tests {
     #[test]
     fn the_harness_writes_the_mark_the_check_reads() {
         assert!(SVCOMP_HARNESS.contains(&format!("\"%s/{STACK_OVERFLOW_MARK}\"")));
+    }
+
+    /// The variable the harness reads its input from is the documented
+    /// one.
+    #[test]
+    fn the_harness_reads_the_input_variable() {
+        assert!(SVCOMP_HARNESS.contains(&format!("getenv(\"{INPUT_VARIABLE}\")")));
     }
 }
