@@ -6,28 +6,12 @@
 //! the same on every machine; only the budget's run count varies.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("weft runs")
-}
+#[path = "setup_support/mod.rs"]
+mod setup_support;
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn write(dir: &Path, name: &str, source: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, source).unwrap();
-    path.display().to_string()
-}
+use setup_support::{text, weft, write};
 
 /// `check --svcomp --src off --json` with `args`: the exit status, each
 /// run's ending and the whole output.

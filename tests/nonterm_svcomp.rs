@@ -7,26 +7,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("weft runs")
-}
+#[path = "setup_support/mod.rs"]
+mod setup_support;
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn write(dir: &Path, name: &str, source: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, source).unwrap();
-    path.display().to_string()
-}
+use setup_support::{text, weft, write};
 
 #[test]
 fn the_harness_defines_every_nondet_type_and_verifier_assert() {

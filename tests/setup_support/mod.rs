@@ -227,3 +227,30 @@ pub fn assert_same_report_tables(resumed: &std::path::Path, whole: &std::path::P
     }
     compared
 }
+
+/// `weft ARGS…`, run to its end.
+#[allow(dead_code)]
+pub fn weft(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .output()
+        .expect("weft runs")
+}
+
+/// A run's standard output followed by its standard error.
+#[allow(dead_code)]
+pub fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Writes `source` as `dir/name` and gives its path.
+#[allow(dead_code)]
+pub fn write(dir: &std::path::Path, name: &str, source: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path.display().to_string()
+}

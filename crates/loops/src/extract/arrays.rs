@@ -12,7 +12,6 @@
 //! cells and variables is judged by [`Extractor::apart`].
 
 use tree_sitter::Node;
-use weft_c::sema::{DeclKind, TypeKind};
 use weft_weave::joinpoint as cells;
 
 use super::{Extractor, Partial, R};
@@ -72,23 +71,7 @@ impl Extractor<'_> {
 
     /// The element type of array or pointer `base`, and what it is.
     fn array_type(&self, base: &str) -> R<(IntType, Array)> {
-        let (sema, file) = self.sema.ok_or("arrays need the program's semantics")?;
-        let d = sema
-            .lookup(file, self.at, base)
-            .filter(|d| matches!(d.kind, DeclKind::Variable | DeclKind::Parameter))
-            .ok_or_else(|| format!("{base} is not a declared variable"))?;
-        let (inner, pointer) = match &d.ty.kind {
-            TypeKind::Pointer(inner) => (inner, true),
-            TypeKind::Array(inner) => (inner, false),
-            _ => return Err(format!("{base} is neither a pointer nor an array")),
-        };
-        if inner.is_volatile || d.ty.is_volatile {
-            return Err("volatile (it may change outside the loop)".into());
-        }
-        let TypeKind::Integer(name) = &inner.kind else {
-            return Err("its element is not of a C integer type".into());
-        };
-        let t = IntType::from_name(name).ok_or_else(|| format!("of type {name}"))?;
+        let (t, pointer, d) = self.element_type(base, "arrays")?;
         let size = (!pointer).then(|| declared_size(&d.written)).flatten();
         Ok((t, Array { pointer, size }))
     }

@@ -9,7 +9,7 @@
 //! variables, may share an address ([`Extractor::apart`]).
 
 use tree_sitter::Node;
-use weft_c::sema::{DeclKind, TypeKind};
+use weft_c::sema::{DeclKind, Declaration, TypeKind};
 use weft_weave::joinpoint as cells;
 
 use super::{Extractor, R};
@@ -62,7 +62,7 @@ pub(super) fn surely_read(text: &str, lp: Node<'_>) -> Vec<String> {
     keys
 }
 
-impl Extractor<'_> {
+impl<'a> Extractor<'a> {
     /// The variable standing for the memory cell `node` (`*p`, `a[K]`),
     /// or why it is none.
     pub(super) fn cell(&mut self, node: Node<'_>) -> R<String> {
@@ -117,7 +117,17 @@ impl Extractor<'_> {
 
     /// The element type of a cell's base and whether the base is a pointer.
     fn cell_type(&self, base: &str) -> R<(IntType, bool)> {
-        let (sema, file) = self.sema.ok_or("cells need the program's semantics")?;
+        let (t, pointer, _) = self.element_type(base, "cells")?;
+        Ok((t, pointer))
+    }
+
+    /// The integer element type of pointer or array `base` (cells and
+    /// arrays, `what`, need it), whether `base` is a pointer, and its
+    /// declaration.
+    pub(super) fn element_type(&self, base: &str, what: &str) -> R<(IntType, bool, &'a Declaration)> {
+        let (sema, file) = self
+            .sema
+            .ok_or_else(|| format!("{what} need the program's semantics"))?;
         let d = sema
             .lookup(file, self.at, base)
             .filter(|d| matches!(d.kind, DeclKind::Variable | DeclKind::Parameter))
@@ -130,12 +140,11 @@ impl Extractor<'_> {
         if inner.is_volatile || d.ty.is_volatile {
             return Err("volatile (it may change outside the loop)".into());
         }
-        match &inner.kind {
-            TypeKind::Integer(name) => IntType::from_name(name)
-                .map(|t| (t, pointer))
-                .ok_or_else(|| format!("of type {name}")),
-            _ => Err("its element is not of a C integer type".into()),
-        }
+        let TypeKind::Integer(name) = &inner.kind else {
+            return Err("its element is not of a C integer type".into());
+        };
+        let t = IntType::from_name(name).ok_or_else(|| format!("of type {name}"))?;
+        Ok((t, pointer, d))
     }
 
     /// The type of member `field` of structure `base` (or of the
