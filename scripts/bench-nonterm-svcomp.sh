@@ -44,7 +44,9 @@ one() {
     fi
     d=no s=no
     jq -e '.loops | length > 0' "$c.json" >/dev/null 2>&1 && d=yes
-    jq -e 'select(.results != null) | .results[] | select(.src != null)' "$a.json" >/dev/null 2>&1 && s=yes
+    # One JSON value per loop: slurped, so that an SRC of any loop counts
+    # (jq -e alone judges by the last loop's output only).
+    jq -s -e 'any(.[]; (.results // []) | any(.src != null))' "$a.json" >/dev/null 2>&1 && s=yes
     [ -e "$a.over" ] && s=no
     cause=
     if [ $d = no ]; then
