@@ -6,28 +6,24 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `weft ARGS PATHS…` run in the checkout (the docs' commands name
+/// `aspects/…` from there), which must succeed: its standard output.
 fn weft(args: &[&str], paths: &[PathBuf]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(args)
         .args(paths)
         .current_dir(root())
         .output()
         .expect("weft runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "weft {args:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    weft_support::exited(&out, 0).0
 }
 
 /// gzip's own top-level .c files (not gnulib's, the tests' or the samples').

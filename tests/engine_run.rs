@@ -3,6 +3,7 @@
 //! and error locations.
 
 mod engine_support;
+mod weft_support;
 
 use engine_support::{MockHost, ROOT, s};
 use weft::diag::SourceFile;
@@ -435,7 +436,7 @@ fn a_refused_insert_is_shown_at_the_aspect_with_the_c_location() {
         "aspectdef A\n  select function.return end\n  apply\n    $return.insert after 'x();';\n  end\nend\n",
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .arg("weave")
         .arg("--aspect")
         .arg(&aspect)

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 mod setup_support;
+mod weft_support;
 
 /// The reduced calendar study in a new directory, with the first `tests`
 /// of its tests: (the directory, its study file).
@@ -72,7 +73,7 @@ const TESTS: &str = include_str!("../examples/calendar-faults/tests.txt");
 #[test]
 fn invariants_beat_the_all_pass_baseline_on_the_calendar_study() {
     let (tmp, file) = calendar_study(usize::MAX);
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
 
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())
@@ -123,7 +124,7 @@ fn scratch_areas(work: &Path) -> Vec<PathBuf> {
 /// study ended before the signal (its runs are stored all the same).
 fn terminate_while_scoring(file: &Path) -> bool {
     use std::io::BufRead as _;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["experiment", "-j", "2"])
         .arg(file)
         .stdout(std::process::Stdio::null())
@@ -177,11 +178,11 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
         unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) },
         0
     );
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
     assert_eq!(scratch_areas(&work), vec![live]);
 
     let (whole, whole_file) = calendar_study(60);
-    setup_support::experiment(&whole_file);
+    weft_support::experiment(&whole_file);
     let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 5, "{compared} files compared");
 }
@@ -255,14 +256,14 @@ fn tables_by_strategy(
 fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone() {
     let dir = tempfile::tempdir().unwrap();
     let together = judged_study(dir.path(), 30, &JUDGES, "together");
-    setup_support::experiment(&together);
+    weft_support::experiment(&together);
     let tables = tables_by_strategy(&dir.path().join("together/report.json"));
     assert_eq!(tables.len(), JUDGES.len());
     let mut differ = std::collections::BTreeSet::new();
     for judge in JUDGES {
         // The same runs (one arm, the same work directory), scored alone.
         let alone = judged_study(dir.path(), 30, &[judge], judge.0);
-        setup_support::experiment(&alone);
+        weft_support::experiment(&alone);
         let single = tables_by_strategy(&dir.path().join(judge.0).join("report.json"));
         assert_eq!(
             single[judge.0], tables[judge.0],

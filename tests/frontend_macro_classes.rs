@@ -7,6 +7,7 @@
 //! original, every function reporting its entry.
 
 mod frontend_support;
+mod weft_support;
 use std::path::Path;
 use std::process::Command;
 
@@ -115,7 +116,7 @@ fn build_and_run(dir: &Path, flags: &[String]) -> (String, String) {
 fn weave(dir: &Path, out: &Path) {
     let aspect = dir.join("entry.lara");
     std::fs::write(&aspect, ENTRY).unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let run = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(&aspect)
         .arg("--output")

@@ -5,11 +5,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod weft_support;
+
 fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
+    weft_support::command().args(args).output().expect("run weft")
 }
 
 const PROG: &str = "#include <stdio.h>\n\nint twice(int x)\n{\n    return x + x;\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", twice(21));\n    return 0;\n}\n";

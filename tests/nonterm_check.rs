@@ -5,7 +5,9 @@
 //! repeats is a timeout without a report; bad input is exit status 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod weft_support;
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,7 +16,7 @@ fn corpus(name: &str) -> PathBuf {
 }
 
 fn check(args: &[&str], files: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+    weft_support::command()
         .args(["nonterm", "check"])
         .args(args)
         .args(files)

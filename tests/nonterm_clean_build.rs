@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod setup_support;
+mod weft_support;
 
 fn build(source: &Path, exe: &Path) {
     let out = Command::new("gcc")
@@ -29,7 +29,7 @@ fn a_loop_overwriting_its_temporaries_builds_with_werror_and_runs_as_before() {
     let tmp = tempfile::tempdir().unwrap();
     build(&fixture, &tmp.path().join("plain"));
     let woven = tmp.path().join("woven");
-    setup_support::weave("nonterm.lara", &[], &woven, &fixture);
+    weft_support::weave("nonterm.lara", &[], &woven, &fixture);
     build(&woven.join("overwritten.c"), &tmp.path().join("monitored"));
     let run = |exe: &str| {
         Command::new(tmp.path().join(exe))

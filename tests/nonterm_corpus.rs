@@ -5,6 +5,7 @@
 //! print what its plain build prints, with no report at all.
 
 mod corpus_support;
+mod weft_support;
 use corpus_support::{corpus, corpus_dir};
 
 use std::path::Path;
@@ -81,7 +82,7 @@ fn check_corpus(schedule: &str) {
     let dir = tempfile::tempdir().unwrap();
     let woven_root = dir.path().join("woven");
     let woven = woven_root.join("corpus");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let weave = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
         .arg("--arg")

@@ -10,8 +10,10 @@ use std::process::Command;
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
-use setup_support::{text, weft, write};
+use setup_support::write;
+use weft_support::{text, weft};
 
 /// `check --svcomp --src off --json` with `args`: the exit status, each
 /// run's ending and the whole output.
@@ -337,7 +339,7 @@ fn the_input_file_gives_the_values_in_order_little_endian_then_zeros() {
 /// `check --svcomp --src off --runs 1 FILE` with its values from
 /// `input`: the exit status and the whole output.
 fn check_input(file: &str, input: &Path) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args([
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", file,
         ])

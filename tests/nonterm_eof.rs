@@ -6,9 +6,9 @@
 //! report and prints what its plain build prints. Needs z3 and gcc.
 
 mod corpus_support;
-mod setup_support;
+mod weft_support;
 use corpus_support::{Program, corpus, corpus_dir};
-use setup_support::weave;
+use weft_support::weave;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -141,7 +141,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
 fn analyse_says_the_assumption() {
     let file = corpus_dir().join("getc_line_length.c");
     let analyse = |json: bool| {
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let out = weft_support::command()
             .args(["nonterm", "analyse", "--semantics", "bitvector"])
             .args(json.then_some("--json"))
             .arg(&file)

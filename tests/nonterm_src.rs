@@ -8,6 +8,8 @@
 //! Needs z3 (scripts/install-deps.sh).
 
 mod corpus_support;
+mod program_support;
+mod weft_support;
 use corpus_support::{corpus, corpus_dir};
 
 use std::collections::BTreeMap;
@@ -87,19 +89,7 @@ fn build_and_run(dir: &Path, name: &str, text: &str, arg: &str) -> String {
 /// Builds `source` into `exe` and runs it with `arg` and `env`; its
 /// standard error. A run still going after 5 s is killed.
 fn build_and_run_file(source: &Path, exe: &Path, arg: &str, env: &[(&str, &Path)]) -> String {
-    let text = std::fs::read_to_string(source).unwrap();
-    let name = source.display();
-    let out = Command::new("gcc")
-        .args(["-std=gnu99", "-O0", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{name}: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=gnu99", "-O0", "-w"], source, exe);
     let out = Command::new("timeout")
         .args(["-s", "KILL", "5"])
         .arg(exe)
@@ -113,22 +103,8 @@ fn build_and_run_file(source: &Path, exe: &Path, arg: &str, env: &[(&str, &Path)
 /// The corpus woven by aspects/nonterm.lara with its bit-vector SRC
 /// checks on, in `dir/woven/corpus` (the input directory mirrored).
 fn weave_corpus_with_the_aspect(dir: &Path) -> PathBuf {
-    let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara");
     let woven = dir.join("woven");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(aspect)
-        .args(["--arg", "src=bitvector", "--output"])
-        .arg(&woven)
-        .arg(corpus_dir())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = weft_support::weave("nonterm.lara", &["--arg", "src=bitvector"], &woven, &corpus_dir());
     assert!(stdout.contains("recurrence conditions checked: "), "{stdout}");
     woven.join("corpus")
 }
@@ -280,18 +256,14 @@ fn recurrence_conditions_on_the_corpus() {
     }
 }
 
-fn weft(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .arg("nonterm")
-        .arg("analyse")
-        .args(args)
-        .output()
-        .unwrap()
+/// `weft nonterm analyse ARGS…`.
+fn nonterm_analyse(args: &[&str]) -> std::process::Output {
+    weft_support::weft(["nonterm", "analyse"].iter().chain(args))
 }
 
 /// `weft nonterm analyse --semantics SEMANTICS --weave WOVEN SOURCE`.
 fn weave_checks_into(woven: &Path, semantics: &str, source: &Path) -> std::process::Output {
-    weft(&[
+    nonterm_analyse(&[
         "--semantics",
         semantics,
         "--weave",
@@ -319,7 +291,7 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
     // `volatile`, which puts a variable outside the fragment.
     let dir = tempfile::tempdir().unwrap();
     let source = grow_c(dir.path());
-    let out = weft(&[source.to_str().unwrap()]);
+    let out = nonterm_analyse(&[source.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
@@ -399,7 +371,7 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
     let dir = tempfile::tempdir().unwrap();
     let source = grow_c(dir.path());
     let check = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["nonterm", "check"])
             .args(extra)
             .arg(&source)
@@ -416,7 +388,7 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
     );
     // The variables the condition reads join the state with src on, so
     // the witness holds them even when the loop never writes them.
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["nonterm", "check", "--src", "bitvector"])
         .arg(corpus_dir().join("missing_update_while.c"))
         .args(["--", "5"])
@@ -438,7 +410,7 @@ fn weaving_src_checks_without_a_solver_is_exit_status_two() {
     let dir = tempfile::tempdir().unwrap();
     let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara");
     let weave = |src: &str| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["weave", "--aspect"])
             .arg(&aspect)
             .args(["--arg", src, "--output"])
@@ -511,13 +483,13 @@ fn shifting_paths_get_their_weakest_src_and_it_fires_exactly_on_the_starts_that_
 #[test]
 fn json_output_and_loops_outside_the_fragment() {
     let file = corpus_dir().join("scan_skip_spaces.c");
-    let out = weft(&["--json", file.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--json", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["fragment"], false);
     assert_eq!(line["outside"], "p is a pointer");
     let file = corpus_dir().join("missing_update_while.c");
-    let out = weft(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["results"][0]["src"], "i < n");
     assert_eq!(line["results"][0]["semantics"], "bitvector");
@@ -526,11 +498,11 @@ fn json_output_and_loops_outside_the_fragment() {
 
 #[test]
 fn bad_input_and_missing_solver_are_exit_status_two() {
-    let out = weft(&["/nonexistent/missing.c"]);
+    let out = nonterm_analyse(&["/nonexistent/missing.c"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.c"));
     let file = corpus_dir().join("missing_update_while.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["nonterm", "analyse", file.to_str().unwrap()])
         .env("PATH", "/nonexistent")
         .output()
@@ -609,7 +581,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
     )
     .unwrap();
     let src = "(((int)(x + y)) > 0) && (y == 0)";
-    let out = weft(&["--semantics", "bitvector", source.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--semantics", "bitvector", source.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!(
@@ -629,7 +601,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
     assert!(!build_and_run(dir.path(), "checked", &text, "t").contains(REPORT));
     // `check` makes it a `for (;;)` on the same line, whose `src` is the same.
     let check = |arg: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["nonterm", "check", "--src", "bitvector", "--timeout", "5"])
             .arg(&source)
             .arg("--")

@@ -4,13 +4,15 @@
 //! check, a relative `--keep`, runs that never end without a report.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
-use setup_support::{text, weft, write};
+use setup_support::write;
+use weft_support::{text, weft};
 
 #[test]
 fn the_harness_defines_every_nondet_type_and_verifier_assert() {
@@ -130,7 +132,7 @@ fn a_killed_check_leaves_no_process_and_no_temporary_directory() {
     );
     let tmp = scratch.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["nonterm", "check", "--src", "off", "--timeout", "60", &source])
         .env("TMPDIR", &tmp)
         .stdout(std::process::Stdio::null())
@@ -191,7 +193,7 @@ fn a_relative_keep_works_and_a_run_without_a_report_is_not_an_end() {
         "spin.c",
         "int main(int argc, char **argv)\n{\n    unsigned long i = argc;\n    while (i + 1 != 0)\n        i++;\n    return 0;\n}\n",
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args([
             "nonterm",
             "check",

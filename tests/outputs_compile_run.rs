@@ -12,6 +12,8 @@ use std::process::{Command, Output, Stdio};
 use weft::monitor::ReadError;
 use weft::monitor::outputs::{OutputRecord, read_dir};
 
+mod weft_support;
+
 const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"];
 const FUNCTIONS: &str = "functions=add, scale,sum_prod,clear,name_of,fails";
 
@@ -38,7 +40,7 @@ fn gcc(dir: &Path, exe: &str, source: &Path) {
 /// Weaves the aspect with `args` into `source`, into `dir/woven`; returns
 /// what the weave printed.
 fn weave(dir: &Path, args: &[&str], source: &Path) -> String {
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let weave = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/outputs.lara"))
         .args(args.iter().flat_map(|a| ["--arg", a]))

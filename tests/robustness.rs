@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod weft_support;
+
 /// A directory holding one small C program, `ok.c`.
 struct Case {
     dir: tempfile::TempDir,
@@ -39,7 +41,7 @@ impl Case {
 
     /// `weave` with extra options (`--limit …`) before the input.
     fn weave_with(&self, aspect: &Path, input: &str, options: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("weave")
             .arg("--aspect")
             .arg(aspect)
@@ -427,7 +429,7 @@ fn limit_settings_are_checked_and_shared_by_check_and_weave() {
     let out = case.weave_with(&aspect, "ok.c", &["--limit", "string=lots"]);
     assert_refused(&case, &out, 2, "not a count");
     let check = |options: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("check")
             .args(options)
             .arg(&aspect)
@@ -445,7 +447,7 @@ fn limit_settings_are_checked_and_shared_by_check_and_weave() {
 
 /// `weft check FILE`: its exit status and stderr.
 fn check(aspect: &Path) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .arg("check")
         .arg(aspect)
         .output()
@@ -553,7 +555,7 @@ fn c_on_standard_input_is_refused_or_named() {
     let case = Case::new();
     let aspect = ascv3();
     let weave_stdin = |stdin: std::process::Stdio| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["weave", "--aspect"])
             .arg(&aspect)
             .args(["--diff", "/dev/stdin"])
@@ -563,7 +565,7 @@ fn c_on_standard_input_is_refused_or_named() {
             .expect("weft runs")
     };
     // A pipe: refused, with what to do instead.
-    let mut piped = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut piped = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(&aspect)
         .args(["--diff", "/dev/stdin"])

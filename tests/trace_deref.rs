@@ -5,7 +5,7 @@
 //! weft, decides how the value is read: the woven file builds in both, and
 //! the value is recorded where it is an `int`, missing where it is a struct.
 
-mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -19,7 +19,7 @@ const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"
 fn weave(dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let woven = dir.join("woven");
-    setup_support::weave(
+    weft_support::weave(
         "invariants.lara",
         &[],
         &woven,
@@ -131,7 +131,7 @@ fn the_value_behind_a_pointer_is_traced_at_entry_and_exit_across_calls() {
         let names: Vec<&str> = point.vars.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, vars);
     }
-    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let learned = weft_support::command()
         .args(["invariants", "learn"])
         .arg(dir.path().join("traced.out"))
         .output()

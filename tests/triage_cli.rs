@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod weft_support;
+
 const PROGRAM: &str = r#"#include <stdio.h>
 #include <stdlib.h>
 
@@ -96,7 +98,7 @@ impl Fixture {
 
     /// Runs `weft triage ARGS` in the fixture's directory.
     fn triage(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("triage")
             .args(args)
             .current_dir(self.dir.path())
@@ -366,7 +368,7 @@ fn captured_outputs_tell_apart_revisions_that_print_the_same() {
     let f = Fixture::new();
     std::fs::write(f.path("calc.c"), CAPTURING).unwrap();
     let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/outputs.lara");
-    let woven = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let woven = weft_support::command()
         .args([
             "weave",
             "--aspect",
@@ -480,7 +482,7 @@ fn bad_input_is_status_2_with_a_clear_message_and_no_report() {
 
 #[test]
 fn help_teaches_with_an_example() {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["triage", "--help"])
         .output()
         .unwrap();
@@ -499,7 +501,7 @@ fn a_triage_stopped_by_a_signal_removes_its_scratch_and_writes_no_report() {
     std::fs::create_dir(&tmp).unwrap();
     // Revision 6 spins on d-seven until the 30 s timeout: the signal comes
     // while runs are going.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args([
             "triage",
             "--revisions",

@@ -8,28 +8,28 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod program_support;
+mod weft_support;
+
 fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples/patch-triage")
         .join(name)
 }
 
-fn weft(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+/// `weft ARGS…` run in `cwd` (the paths it is given are relative to it),
+/// which must succeed.
+fn weft_in(cwd: &Path, args: &[&str]) {
+    let out = weft_support::command()
         .args(args)
         .current_dir(cwd)
         .output()
-        .expect("run weft")
+        .expect("weft runs");
+    weft_support::exited(&out, 0);
 }
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program_support::gcc(&[], source, exe);
 }
 
 /// Exit status and stdout of `exe` with `input` on stdin.
@@ -69,8 +69,7 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
         .collect();
     let mut args = vec!["multiversion", "-o", "meta", "tree"];
     args.extend(patches.iter().map(String::as_str));
-    let made = weft(&args, dir.path());
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    weft_in(dir.path(), &args);
     let meta = dir.path().join("meta/prog");
     gcc(&dir.path().join("meta/prog.c"), &meta);
 
@@ -110,7 +109,8 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
 
     let report = dir.path().join("triage.json");
     let range = format!("1-{}", patches.len());
-    let triaged = weft(
+    weft_in(
+        dir.path(),
         &[
             "triage",
             "--revisions",
@@ -124,13 +124,6 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
             "--",
             meta.to_str().unwrap(),
         ],
-        dir.path(),
-    );
-    assert_eq!(
-        triaged.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&triaged.stderr)
     );
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let mut found: Vec<Vec<usize>> = json["classes"]

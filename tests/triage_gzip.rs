@@ -9,6 +9,7 @@
 //! `cargo test --test triage_gzip -- --ignored` (scripts/test.sh does).
 
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -64,7 +65,7 @@ fn gzip_meta_program_matches_each_patch_and_triage_separates_wrong_ones() {
         .collect();
     let mut args = vec!["multiversion", "-o", "meta", "tree"];
     args.extend(patches.iter().map(String::as_str));
-    let made = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let made = weft_support::command()
         .args(&args)
         .current_dir(tmp)
         .output()
@@ -104,7 +105,7 @@ fn gzip_meta_program_matches_each_patch_and_triage_separates_wrong_ones() {
 
     let range = format!("1-{}", patches.len());
     let report = tmp.join("triage.json");
-    let triaged = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let triaged = weft_support::command()
         .args(["triage", "--revisions", &range, "--tests"])
         .arg(ex.join("tests.txt"))
         .arg("--truth")

@@ -2,13 +2,12 @@
 //! written on failure, `--diff`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod weft_support;
 
 fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
+    weft_support::command().args(args).output().expect("run weft")
 }
 
 fn example() -> String {
@@ -96,7 +95,7 @@ fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
     let dir = tempfile::tempdir().unwrap();
     let woven = |input: &str, out: &str| {
         let out = dir.path().join(out);
-        let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let run = weft_support::command()
             .current_dir(root)
             .args(["weave", "--aspect", "aspects/ascv3.lara", "--output"])
             .arg(&out)

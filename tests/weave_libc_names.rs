@@ -10,7 +10,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Command;
 
-mod setup_support;
+mod weft_support;
 
 /// Each monitor's aspect, its arguments, the record's extension and a text
 /// the record must hold.
@@ -75,7 +75,7 @@ fn check(fixture: &str) {
             tmp.path().join(format!("{ext}.exe")),
             tmp.path().join(format!("{ext}.out")),
         );
-        setup_support::weave(aspect, args, &woven, &source);
+        weft_support::weave(aspect, args, &woven, &source);
         build(&woven.join(fixture), &exe);
         assert_eq!(run(&exe, &out), expected, "{aspect}");
         let records: Vec<_> = std::fs::read_dir(&out)
