@@ -6,21 +6,11 @@
 use std::path::Path;
 use std::process::Command;
 
+mod program_support;
 mod weft_support;
 
 fn build(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::build_strict(source, exe, &["-std=c99", "-O2"]);
 }
 
 #[test]

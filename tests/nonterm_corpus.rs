@@ -5,6 +5,7 @@
 //! print what its plain build prints, with no report at all.
 
 mod corpus_support;
+mod program_support;
 mod weft_support;
 use corpus_support::{corpus, corpus_dir};
 
@@ -16,18 +17,7 @@ use weft::monitor::nonterm::record::FORMAT;
 use weft::monitor::nonterm::{ReportFile, Verdict, read_reports};
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-O1", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=c99", "-O1", "-w"], source, exe);
 }
 
 /// Runs `exe ARG` with `WEFT_OUT=out`, killed after ten seconds.

@@ -6,6 +6,7 @@
 //! report and prints what its plain build prints. Needs z3 and gcc.
 
 mod corpus_support;
+mod program_support;
 mod weft_support;
 use corpus_support::{Program, corpus, corpus_dir};
 use weft_support::weave;
@@ -30,13 +31,7 @@ fn has_src(path: &Path) -> bool {
 }
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=gnu99", "-O1", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program_support::gcc(&["-std=gnu99", "-O1", "-w"], source, exe);
 }
 
 /// Runs `exe arg` with reports going to `out` (no revisit patience set:

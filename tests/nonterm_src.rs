@@ -458,13 +458,7 @@ fn shifting_paths_get_their_weakest_src_and_it_fires_exactly_on_the_starts_that_
     );
     assert!(text.contains("shifts.c:10: while loop: SRC under bit-vectors at the types' widths: (x < 100) && (((int)(((unsigned int)x) << 1)) < 100)"), "{text}");
     let exe = dir.path().join("shifts");
-    let built = Command::new("gcc")
-        .args(["-O1", "-w", "-o"])
-        .arg(&exe)
-        .arg(woven.join("shifts.c"))
-        .status()
-        .unwrap();
-    assert!(built.success());
+    program_support::gcc(&["-O1", "-w"], &woven.join("shifts.c"), &exe);
     let fires = |args: &[&str]| {
         let out = Command::new("timeout")
             .args(["-s", "KILL", "5"])
@@ -545,15 +539,7 @@ fn a_read_result_is_trusted_only_after_a_round() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let build = |src: &Path, exe: &Path| {
-        let out = Command::new("gcc")
-            .args(["-std=gnu99", "-O0", "-w", "-o"])
-            .arg(exe)
-            .arg(src)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    };
+    let build = |src: &Path, exe: &Path| program_support::gcc(&["-std=gnu99", "-O0", "-w"], src, exe);
     build(&woven, &dir.path().join("woven"));
     build(&source, &dir.path().join("plain"));
     // want = 4: the first read returns the 5 bytes there are.

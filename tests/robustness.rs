@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod program_support;
 mod weft_support;
 
 /// A directory holding one small C program, `ok.c`.
@@ -201,16 +202,7 @@ fn weave_and_compile(case: &Case, name: &str) -> String {
     let out = case.weave(&ascv3(), name);
     assert!(out.status.success(), "{}", stderr(&out));
     let woven = case.path("out").join(name);
-    let built = Command::new("gcc")
-        .args(["-c", "-o", "/dev/null"])
-        .arg(&woven)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    program_support::gcc(&["-c"], &woven, Path::new("/dev/null"));
     std::fs::read_to_string(woven).unwrap()
 }
 

@@ -14,6 +14,7 @@ use std::process::Command;
 use weft::monitor::trace::{PointKind, TraceFile, read_trace};
 use weft_invariants::Value;
 
+mod program_support;
 mod weft_support;
 
 const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"];
@@ -25,33 +26,9 @@ fn build(dir: &Path, name: &str) {
         .join("tests/fixtures/trace")
         .join(name);
     let woven = dir.join("woven");
-    let weave = weft_support::command()
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/invariants.lara"))
-        .arg("--output")
-        .arg(&woven)
-        .arg(&fixture)
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     for (exe, source) in [("plain", fixture.clone()), ("traced", woven.join(name))] {
-        let gcc = Command::new("gcc")
-            .args(STRICT)
-            .arg("-O2")
-            .arg("-o")
-            .arg(dir.join(exe))
-            .arg(&source)
-            .output()
-            .unwrap();
-        assert!(
-            gcc.status.success(),
-            "{exe}: {}",
-            String::from_utf8_lossy(&gcc.stderr)
-        );
+        program_support::gcc(&[STRICT, &["-O2"]].concat(), &source, &dir.join(exe));
     }
 }
 

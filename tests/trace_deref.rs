@@ -5,6 +5,7 @@
 //! weft, decides how the value is read: the woven file builds in both, and
 //! the value is recorded where it is an `int`, missing where it is a struct.
 
+mod program_support;
 mod weft_support;
 
 use std::path::{Path, PathBuf};
@@ -31,19 +32,7 @@ fn weave(dir: &Path) -> PathBuf {
 /// Builds `source` as `exe` with `defines`, runs it with every sample kept
 /// and its traces in `dir/<exe>.out`.
 fn build_and_run(dir: &Path, exe: &str, source: &Path, defines: &[&str]) -> Output {
-    let gcc = Command::new("gcc")
-        .args(STRICT)
-        .args(defines)
-        .arg("-o")
-        .arg(dir.join(exe))
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        gcc.status.success(),
-        "{exe}: {}",
-        String::from_utf8_lossy(&gcc.stderr)
-    );
+    program_support::gcc(&[STRICT, defines].concat(), source, &dir.join(exe));
     let run = Command::new(dir.join(exe))
         .arg("20")
         .env("WEFT_OUT", dir.join(format!("{exe}.out")))

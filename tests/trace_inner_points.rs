@@ -257,11 +257,8 @@ fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
         (Some("-DSTRICT"), "300", 0),
     ] {
         let exe = tmp.path().join(format!("split{}", flags.unwrap_or("")));
-        let mut gcc = Command::new("gcc");
-        gcc.args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(&exe);
-        let out = gcc.args(flags).arg(&source).output().expect("gcc runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let strict: Vec<&str> = ["-std=c99", "-O2"].into_iter().chain(flags).collect();
+        program_support::build_strict(&source, &exe, &strict);
         let dir = tmp.path().join(format!("out-{}-{arg}", flags.unwrap_or("")));
         let run = Command::new(&exe)
             .arg(arg)

@@ -10,6 +10,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Command;
 
+mod program_support;
 mod weft_support;
 
 /// Each monitor's aspect, its arguments, the record's extension and a text
@@ -27,18 +28,7 @@ const MONITORS: &[(&str, &[&str], &str, &str)] = &[
 ];
 
 fn build(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-Wall", "-Werror", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=c99", "-Wall", "-Werror"], source, exe);
 }
 
 /// Runs the program with its records going to `out` and the non-termination
