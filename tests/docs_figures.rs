@@ -6,6 +6,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
 mod weft_support;
 
 use std::path::{Path, PathBuf};
@@ -28,13 +29,7 @@ fn weft(args: &[&str], paths: &[PathBuf]) -> String {
 
 /// gzip's own top-level .c files (not gnulib's, the tests' or the samples').
 fn own_files(gzip: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(gzip)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    files
+    sources_support::c_files(gzip)
 }
 
 /// `understood/total` function definitions, as `weft parse-health` says.

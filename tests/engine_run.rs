@@ -2,6 +2,7 @@
 //! joins, interpolation, insert order, control flow, calls, inputs, limits
 //! and error locations.
 
+mod aspect_support;
 mod engine_support;
 mod weft_support;
 
@@ -14,14 +15,7 @@ fn run_with(src: &str, host: &mut MockHost, args: &[(&str, &str)]) -> Result<Run
     let module = weft::aspect::load_source(SourceFile::new("t.lara", src), &weft::Limits::default())
         .unwrap_or_else(|e| panic!("does not parse:\n{e}"));
     let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    weft::engine::run(
-        &module,
-        None,
-        &args,
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        host,
-    )
+    aspect_support::run_aspect(&module, &args, host)
 }
 
 fn run(src: &str, host: &mut MockHost) -> RunReport {
