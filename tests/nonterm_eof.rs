@@ -75,19 +75,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
     weave("nonterm.lara", &["--arg", "src=bitvector"], &woven, &input);
     let mut reported = 0;
     for p in &programs {
-        let exe = |suffix: &str| dir.path().join(format!("{}{suffix}", p.name));
-        gcc(&woven.join("input").join(format!("{}.c", p.name)), &exe(""));
-        gcc(
-            &woven.join("input").join(format!("{}.twin.c", p.name)),
-            &exe(".twin"),
-        );
-        gcc(&corpus_dir().join(format!("{}.twin.c", p.name)), &exe(".plain"));
-
-        let twin_out = dir.path().join(format!("{}.twin.out", p.name));
-        let twin = run(&exe(".twin"), &p.arg, &twin_out);
-        let plain = run(&exe(".plain"), &p.arg, &dir.path().join("unused"));
-        assert!(twin.status.success(), "{} twin: {:?}", p.name, twin.status);
-        assert_eq!(twin.stdout, plain.stdout, "{}: the twin's output changed", p.name);
+        let (bug_exe, twin_out) = p.build_and_run_twins(dir.path(), &woven.join("input"), gcc, run);
         assert_eq!(
             reports(&twin_out),
             vec![],
@@ -96,7 +84,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
         );
 
         let bug_out = dir.path().join(format!("{}.out", p.name));
-        let bug = run(&exe(""), &p.arg, &bug_out);
+        let bug = run(&bug_exe, &p.arg, &bug_out);
         let found = reports(&bug_out);
         if !has_src(&corpus_dir().join(format!("{}.c", p.name))) {
             continue;
