@@ -13,14 +13,9 @@ use weft_support::{weft, weft_exits};
 /// The traced fixture built in `dir`, and runs `r1`..`r5` (argument 1..5)
 /// plus `odd` (argument 3, an extra argument) under `dir/runs`.
 fn traced_runs(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace/calls.c");
     let woven = dir.join("woven");
-    weft_support::weave(
-        "invariants.lara",
-        &[],
-        &woven,
-        &root.join("tests/fixtures/trace/calls.c"),
-    );
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     let exe = dir.join("calls");
     program_support::gcc(&["-O2"], &woven.join("calls.c"), &exe);
     let runs = dir.join("runs");

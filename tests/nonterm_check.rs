@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod weft_support;
+use weft_support::stdout;
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -22,10 +23,6 @@ fn check(args: &[&str], files: &[&Path]) -> Output {
         .args(files)
         .output()
         .expect("weft runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

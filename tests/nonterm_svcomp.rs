@@ -12,7 +12,7 @@ mod setup_support;
 mod weft_support;
 
 use setup_support::write;
-use weft_support::{text, weft};
+use weft_support::{text, weft, weft_prints};
 
 #[test]
 fn the_harness_defines_every_nondet_type_and_verifier_assert() {
@@ -39,9 +39,8 @@ fn the_harness_defines_every_nondet_type_and_verifier_assert() {
         "extern void __VERIFIER_assert(int);\n{decls}int main(void)\n{{\n{uses}    __VERIFIER_assert(1);\n    return 0;\n}}\n"
     );
     let file = write(dir.path(), "types.c", &source);
-    let out = weft(&["nonterm", "check", "--svcomp", "--runs", "2", &file]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("2 runs: 2 ended"), "{}", text(&out));
+    let printed = weft_prints(0, &["nonterm", "check", "--svcomp", "--runs", "2", &file]);
+    assert!(printed.contains("2 runs: 2 ended"), "{printed}");
 }
 
 #[test]
@@ -53,9 +52,10 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
         "rotate.c",
         "int main(int argc, char **argv)\n{\n    int x = argc, y = 2, old_x;\n    while (1) {\n        old_x = x;\n        x = -y;\n        y = old_x;\n    }\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &rotation]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let t = weft_prints(
+        1,
+        &["nonterm", "check", "--src", "off", "--timeout", "5", &rotation],
+    );
     // No condition: the state is empty, and the first revisit is a hang.
     assert!(t.contains("rotate.c:4: loop in main does not terminate"), "{t}");
     // A loop with no exit that reads input is not exact: not monitored
@@ -66,9 +66,10 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
         "serve.c",
         "#include <stdio.h>\nint main(void)\n{\n    long n = 0;\n    for (;;) {\n        int c = getchar();\n        n += c;\n    }\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "0.5", &server]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(3), "{t}");
+    let t = weft_prints(
+        3,
+        &["nonterm", "check", "--src", "off", "--timeout", "0.5", &server],
+    );
     assert!(
         t.contains("0 loops reported; 1 run: 1 timed out without a report"),
         "{t}"
@@ -97,9 +98,8 @@ fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
         );
     }
     let file = dir.path().join("wrap_unsigned_char.c").display().to_string();
-    let out = weft(&["nonterm", "check", "--src", "ideal", &file]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("1 run: 1 ended"), "{}", text(&out));
+    let printed = weft_prints(0, &["nonterm", "check", "--src", "ideal", &file]);
+    assert!(printed.contains("1 run: 1 ended"), "{printed}");
 }
 
 #[test]
@@ -117,9 +117,8 @@ fn a_recurrence_condition_that_divides_checks_its_divisor_first() {
     assert!(guard < src.find("/ x").expect(&src), "{src}");
     // Woven, x = 1 is reported and x = 0 dies of the program's own division,
     // never of the check's.
-    let out = weft(&["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("recurrence condition"), "{}", text(&out));
+    let printed = weft_prints(1, &["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
+    assert!(printed.contains("recurrence condition"), "{printed}");
 }
 
 #[test]
@@ -232,9 +231,7 @@ fn a_loop_that_spends_its_analysis_budget_says_so() {
         "budget.c",
         "int main(void)\n{\n    int x = 1, y = 2;\n    while (x != y)\n        x = x + 3;\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "analyse", "--budget", "0.000001", &file]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, &["nonterm", "analyse", "--budget", "0.000001", &file]);
     assert!(t.contains("time budget spent"), "{t}");
 }
 
@@ -348,9 +345,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         (&cycle, "retry.c:5: loop in main does not terminate"),
         (&stuck, "stuck.c:3: loop in main does not terminate"),
     ] {
-        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", file]);
-        let t = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{t}");
+        let t = weft_prints(1, &["nonterm", "check", "--src", "off", "--timeout", "5", file]);
         assert!(t.contains(line), "{t}");
     }
     // The twin counts down and ends, with no report; a goto loop that
@@ -360,9 +355,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         "twin.c",
         "int main(int argc, char **argv)\n{\n    int x = argc + 5, i = 0;\nagain:\n    x = x - 1;\n    if (x > 0)\n        goto again;\ntop:\n    while (i < 3) { i++; if (i == 2) goto top; }\n    return x;\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, &["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
     assert!(t.contains("0 loops reported; 1 run: 1 ended"), "{t}");
     assert!(
         t.contains("not monitored: ")
@@ -397,9 +390,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
             "extern int __VERIFIER_nondet_int(void);\nextern long __VERIFIER_nondet_long(void);\n{body}"
         );
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "1", &file]);
-        let all = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{name}: {all}");
+        let all = weft_prints(1, &["nonterm", "check", "--svcomp", "--runs", "1", &file]);
         assert!(all.contains(model), "{name}: {all}");
         assert!(all.contains("1 run: 1 reported"), "{name}: {all}");
     }
@@ -416,9 +407,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
     for (name, body) in twins {
         let source = format!("extern int __VERIFIER_nondet_int(void);\n{body}");
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "4", &file]);
-        let all = text(&out);
-        assert_eq!(out.status.code(), Some(0), "{name}: {all}");
+        let all = weft_prints(0, &["nonterm", "check", "--svcomp", "--runs", "4", &file]);
         assert!(!all.contains("inputs reaching"), "{name}: {all}");
     }
 }
@@ -445,17 +434,13 @@ fn a_polynomial_guard_the_body_keeps_is_reported_and_its_twin_is_not() {
     let hangs = write(dir.path(), "ps.c", &program("y + x"));
     let mut args = vec!["nonterm", "check", "--svcomp", "--runs", "1"];
     args.extend(sanitize);
-    let out = weft(&[&args[..], &[hangs.as_str()]].concat());
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let t = weft_prints(1, &[&args[..], &[hangs.as_str()]].concat());
     assert!(
         t.contains("recurrence condition") && t.contains("(unsigned int)y"),
         "{t}"
     );
     let twin = write(dir.path(), "twin.c", &program("x + 2 * y"));
-    let out = weft(&[&args[..], &[twin.as_str()]].concat());
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, &[&args[..], &[twin.as_str()]].concat());
     assert!(!t.contains("does not terminate"), "{t}");
 }
 

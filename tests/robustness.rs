@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 mod program_support;
 mod weft_support;
+use weft_support::stderr;
 
 /// A directory holding one small C program, `ok.c`.
 struct Case {
@@ -52,10 +53,6 @@ impl Case {
             .output()
             .expect("weft runs")
     }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Requires a refusal: exit status `code`, `message` in stderr, no panic,

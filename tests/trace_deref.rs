@@ -18,14 +18,9 @@ const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"
 
 /// Weaves the invariants aspect into the fixture; returns the woven file.
 fn weave(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace/deref.c");
     let woven = dir.join("woven");
-    weft_support::weave(
-        "invariants.lara",
-        &[],
-        &woven,
-        &root.join("tests/fixtures/trace/deref.c"),
-    );
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     woven.join("deref.c")
 }
 

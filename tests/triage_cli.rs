@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod weft_support;
+use weft_support::{stderr, stdout};
 
 const PROGRAM: &str = r#"#include <stdio.h>
 #include <stdlib.h>
@@ -111,14 +112,6 @@ impl Fixture {
         std::fs::write(&path, text).unwrap();
         path
     }
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn json(path: &Path) -> serde_json::Value {

@@ -34,6 +34,15 @@ pub fn weft_exits<S: AsRef<OsStr>>(code: i32, args: impl IntoIterator<Item = S>)
     exited(&weft(args), code)
 }
 
+/// `weft ARGS…`, which must exit with `code`: what it printed, its
+/// standard output followed by its standard error.
+#[allow(dead_code)]
+pub fn weft_prints<S: AsRef<OsStr>>(code: i32, args: impl IntoIterator<Item = S>) -> String {
+    let out = weft(args);
+    exited(&out, code);
+    text(&out)
+}
+
 /// Asserts that `out` exited with `code` (the failure shows both streams):
 /// its standard output and standard error.
 #[allow(dead_code)]
