@@ -133,9 +133,7 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
     ];
     for (says, bytes) in cases {
         std::fs::write(&db, &bytes).unwrap();
-        let out = experiment(&file);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let (_, err) = weft_support::exited(&experiment(&file), 2);
         assert!(err.contains("study.sqlite") && err.contains(says), "{err}");
         assert!(
             err.contains("left as it is") && !err.contains("panicked"),

@@ -291,9 +291,7 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
     // `volatile`, which puts a variable outside the fragment.
     let dir = tempfile::tempdir().unwrap();
     let source = grow_c(dir.path());
-    let out = nonterm_analyse(&[source.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (text, _) = weft_support::exited(&nonterm_analyse(&[source.to_str().unwrap()]), 0);
     assert!(
         text.contains("grow.c:4: while loop: SRC under ideal integers: x > 0"),
         "{text}"
@@ -346,9 +344,7 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     )
     .unwrap();
     let woven = dir.path().join("woven");
-    let out = weave_checks_into(&woven, "bitvector", &source);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (text, _) = weft_support::exited(&weave_checks_into(&woven, "bitvector", &source), 0);
     assert!(
         text.contains(
             "t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != (2 - 2)) && "
@@ -378,9 +374,7 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
             .output()
             .unwrap()
     };
-    let out = check(&["--src", "ideal", "--timeout", "2"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["--src", "ideal", "--timeout", "2"]), 1);
     assert!(text.contains("recurrence condition: grow.c:4: x > 0"), "{text}");
     assert!(
         text.contains("grow.c:4: loop in main does not terminate: its recurrence condition x > 0 holds at iteration 1 (x = 1)"),
@@ -420,9 +414,7 @@ fn weaving_src_checks_without_a_solver_is_exit_status_two() {
             .output()
             .unwrap()
     };
-    let out = weave("src=bitvector");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (_, err) = weft_support::exited(&weave("src=bitvector"), 2);
     assert!(
         err.contains("no SMT solver found") && err.contains("`src`"),
         "{err}"
@@ -595,9 +587,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
             .output()
             .unwrap()
     };
-    let out = check(&["h"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["h"]), 1);
     assert!(
         text.contains(&format!("recurrence condition: spin.c:5: {src}")),
         "{text}"

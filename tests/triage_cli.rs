@@ -235,9 +235,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
         "# 1 and 2 are right\n0 wrong\n1 correct\n2 correct\n3 wrong\n4 wrong\n5 wrong\n6 wrong\n",
     );
     let args = "--revisions 0-6 --tests tests.txt --timeout 1 --truth truth";
-    let out = f.run(&format!("{args} --json t.json"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{args} --json t.json")), 0);
     for class in CLASSES {
         assert!(text.contains(class), "{class}\n{text}");
     }
@@ -261,9 +259,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
 
     // Label revision 5 right: its class mixes labels.
     f.write("truth", "0 wrong\n1 correct\n2 correct\n5 correct\n");
-    let out = f.run(args);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&f.run(args), 1);
     assert!(
         text.contains(
             "Purity 0.75 over 4 labelled revisions; labels mixed in class 1; unlabelled: revisions 3, 4, 6."
@@ -280,9 +276,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
 fn what_is_compared_decides_the_classes() {
     let f = Fixture::new();
     let base = "--revisions 1-2 --no-original --inputs inputs --compare";
-    let out = f.run(&format!("{base} status,stdout,stderr -- ./abs"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{base} status,stdout,stderr -- ./abs")), 0);
     assert!(
         text.contains("class 1: revision 1\n  class 2: revision 2"),
         "{text}"
@@ -381,9 +375,7 @@ fn captured_outputs_tell_apart_revisions_that_print_the_same() {
         .unwrap();
     assert!(built.status.success(), "{}", stderr(&built));
     let args = "--revisions 1-2 --inputs inputs --json t.json";
-    let out = f.run(&format!("{args} -- ./calc"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{args} -- ./calc")), 0);
     assert!(text.contains("3 behaviour classes"), "{text}");
     assert!(
         text.contains(r#"3) stdout "3\n" | outputs calc.c{r=-3}   -> class 3 (revision 2)"#),
