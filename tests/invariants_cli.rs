@@ -134,39 +134,13 @@ fn bad_input_is_refused_with_the_file_named() {
     // takes one for learned invariants.
     let notes = tmp.path().join("notes.txt");
     std::fs::write(&notes, "mine\n").unwrap();
-    let (_, stderr) = weft_exits(
-        2,
-        [
-            "invariants",
-            "learn",
-            "-o",
-            notes.to_str().unwrap(),
-            run.to_str().unwrap(),
-        ],
-    );
+    let (notes_arg, run_arg) = (notes.to_str().unwrap(), run.to_str().unwrap());
+    let (_, stderr) = weft_exits(2, ["invariants", "learn", "-o", notes_arg, run_arg]);
     assert!(stderr.contains("refusing to replace"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
-    weft_exits(
-        2,
-        [
-            "invariants",
-            "export",
-            "-o",
-            notes.to_str().unwrap(),
-            run.to_str().unwrap(),
-        ],
-    );
+    weft_exits(2, ["invariants", "export", "-o", notes_arg, run_arg]);
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
-    let (_, stderr) = weft_exits(
-        2,
-        [
-            "invariants",
-            "check",
-            "--learned",
-            notes.to_str().unwrap(),
-            run.to_str().unwrap(),
-        ],
-    );
+    let (_, stderr) = weft_exits(2, ["invariants", "check", "--learned", notes_arg, run_arg]);
     assert!(stderr.contains("not a set of learned invariants"), "{stderr}");
     // A bad run after a violating one: the check is refused whole, in text
     // and JSON alike, rather than reporting the runs before it.

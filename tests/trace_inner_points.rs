@@ -154,13 +154,14 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
     // A run with n = 7 dies too, with other values there.
     let seven = tmp.path().join("seven");
     run(tmp.path(), "traced", "7", &seven);
+    let learned_arg = learned.to_str().unwrap();
     let (report, _) = weft_exits(
         1,
         [
             "invariants",
             "check",
             "--learned",
-            learned.to_str().unwrap(),
+            learned_arg,
             seven.to_str().unwrap(),
         ],
     );
