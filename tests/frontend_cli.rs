@@ -23,12 +23,12 @@ fn json_report_has_the_documented_fields() {
 
 #[test]
 fn text_report_and_help() {
-    let help = weft(&["parse-health", "--help"]);
+    let help = weft(["parse-health", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--macro-file") && help.contains("culprits"));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.c"), "int f(void) { return 0; }\n").unwrap();
-    let out = weft(&["parse-health", dir.path().to_str().unwrap()]);
+    let out = weft(["parse-health", dir.path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("1/1 function definitions understood"));
 }
 

@@ -61,14 +61,14 @@ fn learn_check_and_daikon_export() {
 
     // A training run violates nothing; the run with an extra argument
     // violates `argc == 2`, and says with which value.
-    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let check = |run: &str| weft(["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
     let (good, _) = weft_support::exited(&check(&training[0]), 0);
     assert!(good.contains("0 of 1 runs violate"));
     let odd = runs.join("odd").display().to_string();
     let (stdout, _) = weft_support::exited(&check(&odd), 1);
     assert!(stdout.contains("calls.c.main():::ENTER: argc == 2"), "{stdout}");
     assert!(stdout.contains("first: argc = 3"), "{stdout}");
-    let json = weft(&[
+    let json = weft([
         "invariants",
         "check",
         "--json",

@@ -236,7 +236,7 @@ fn a_run_of_another_program_is_not_taken_for_a_passing_run() {
     let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
     args.extend(runs.iter().map(String::as_str));
     weft_exits(0, &args);
-    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let check = |run: &str| weft(["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
     let (_, same) = exited(&check(&runs[0]), 0);
     assert!(!same.contains("no training run reached"));
     let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c", &[]);

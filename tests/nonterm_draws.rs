@@ -19,7 +19,7 @@ use weft_support::{text, weft, weft_prints};
 /// run's ending and the whole output.
 fn endings(file: &str, args: &[&str]) -> (Option<i32>, Vec<String>, String) {
     let out = weft(
-        &[
+        [
             &["nonterm", "check", "--svcomp", "--src", "off", "--json"],
             args,
             &[file],
@@ -110,7 +110,7 @@ fn drawn_sizes_fit_on_the_stack_but_in_full_range_runs_where_an_overflow_is_told
             "{name}: {t}"
         );
         let runs = (overflowed[0] + 1).to_string();
-        let out = weft(&[
+        let out = weft([
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", &runs, &file,
         ]);
         assert!(
@@ -177,7 +177,7 @@ fn the_budget_adds_runs_until_a_report_and_runs_alone_are_exact() {
     assert_eq!(runs.last().map(String::as_str), Some("reported"), "{t}");
     let (_, exact, t) = endings(&rare, &["--runs", &runs.len().to_string()]);
     assert_eq!(exact, runs, "{t}");
-    let printed = weft_prints(2, &["nonterm", "check", "--svcomp", "--budget=-1", &rare]);
+    let printed = weft_prints(2, ["nonterm", "check", "--svcomp", "--budget=-1", &rare]);
     assert!(printed.contains("--budget must be"), "{printed}");
 }
 
@@ -194,15 +194,12 @@ fn a_run_that_timed_out_is_given_the_rest_of_the_budget_once() {
         "late.c",
         "#include <unistd.h>\nint main(void)\n{\n    sleep(1);\n    int x = 0;\n    while (x != 1)\n        x = (x + 2) % 4;\n    return 0;\n}\n",
     );
-    let printed = weft_prints(
-        3,
-        &["nonterm", "check", "--src", "off", "--timeout", "0.5", &file],
-    );
+    let printed = weft_prints(3, ["nonterm", "check", "--src", "off", "--timeout", "0.5", &file]);
     assert!(printed.contains("1 timed out without a report"), "{printed}");
     let args = ["--timeout", "0.5", "--budget", "4"];
     let t = weft_prints(
         1,
-        &[&["nonterm", "check", "--src", "off"], &args[..], &[file.as_str()]].concat(),
+        [&["nonterm", "check", "--src", "off"], &args[..], &[file.as_str()]].concat(),
     );
     assert!(
         t.contains("period 2 (x = ") && t.contains("first in run 0"),
@@ -412,7 +409,7 @@ fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
     let seeds = dir.path().join("seeds");
     weft_prints(
         0,
-        &[
+        [
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", "--keep",
         ]
         .into_iter()
@@ -421,7 +418,7 @@ fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
     );
     weft_prints(
         0,
-        &["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
+        ["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
     );
     let program = dir.path().join("above-afl");
     let out = Command::new("afl-cc")
@@ -469,17 +466,14 @@ fn seeds_are_written_into_a_new_directory_and_never_over_a_users_files() {
     let seeds = dir.path().join("seeds");
     weft_prints(
         0,
-        &["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
+        ["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
     );
     let bytes = std::fs::read(seeds.join("const77")).unwrap();
     assert_eq!(&bytes[..4], 77i32.to_le_bytes());
     let mine = dir.path().join("mine");
     std::fs::create_dir(&mine).unwrap();
     std::fs::write(mine.join("zero"), "the user's").unwrap();
-    let printed = weft_prints(
-        2,
-        &["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file],
-    );
+    let printed = weft_prints(2, ["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file]);
     assert!(printed.contains("exists and is not empty"), "{printed}");
     assert_eq!(std::fs::read_to_string(mine.join("zero")).unwrap(), "the user's");
 }

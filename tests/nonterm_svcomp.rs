@@ -39,7 +39,7 @@ fn the_harness_defines_every_nondet_type_and_verifier_assert() {
         "extern void __VERIFIER_assert(int);\n{decls}int main(void)\n{{\n{uses}    __VERIFIER_assert(1);\n    return 0;\n}}\n"
     );
     let file = write(dir.path(), "types.c", &source);
-    let printed = weft_prints(0, &["nonterm", "check", "--svcomp", "--runs", "2", &file]);
+    let printed = weft_prints(0, ["nonterm", "check", "--svcomp", "--runs", "2", &file]);
     assert!(printed.contains("2 runs: 2 ended"), "{printed}");
 }
 
@@ -54,7 +54,7 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
     );
     let t = weft_prints(
         1,
-        &["nonterm", "check", "--src", "off", "--timeout", "5", &rotation],
+        ["nonterm", "check", "--src", "off", "--timeout", "5", &rotation],
     );
     // No condition: the state is empty, and the first revisit is a hang.
     assert!(t.contains("rotate.c:4: loop in main does not terminate"), "{t}");
@@ -68,7 +68,7 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
     );
     let t = weft_prints(
         3,
-        &["nonterm", "check", "--src", "off", "--timeout", "0.5", &server],
+        ["nonterm", "check", "--src", "off", "--timeout", "0.5", &server],
     );
     assert!(
         t.contains("0 loops reported; 1 run: 1 timed out without a report"),
@@ -90,7 +90,7 @@ fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
                 "int main(void)\n{{\n    {ty} c = 250;\n    while (c != 4)\n        c++;\n    return 0;\n}}\n"
             ),
         );
-        let out = weft(&["nonterm", "analyse", "--semantics", "ideal", &file]);
+        let out = weft(["nonterm", "analyse", "--semantics", "ideal", &file]);
         let t = text(&out);
         assert!(
             t.contains("no SRC under ideal integers") && t.contains("wraps by definition"),
@@ -98,7 +98,7 @@ fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
         );
     }
     let file = dir.path().join("wrap_unsigned_char.c").display().to_string();
-    let printed = weft_prints(0, &["nonterm", "check", "--src", "ideal", &file]);
+    let printed = weft_prints(0, ["nonterm", "check", "--src", "ideal", &file]);
     assert!(printed.contains("1 run: 1 ended"), "{printed}");
 }
 
@@ -110,14 +110,14 @@ fn a_recurrence_condition_that_divides_checks_its_divisor_first() {
         "div.c",
         "int main(int argc, char **argv)\n{\n    int x = argc - 1, y = 5;\n    while (x < y && x < y / x)\n        y = y + 0;\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "analyse", "--semantics", "bitvector", "--json", &file]);
+    let out = weft(["nonterm", "analyse", "--semantics", "bitvector", "--json", &file]);
     let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let src = found["results"][0]["src"].as_str().expect("an SRC").to_string();
     let guard = src.find("x != 0").expect(&src);
     assert!(guard < src.find("/ x").expect(&src), "{src}");
     // Woven, x = 1 is reported and x = 0 dies of the program's own division,
     // never of the check's.
-    let printed = weft_prints(1, &["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
+    let printed = weft_prints(1, ["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
     assert!(printed.contains("recurrence condition"), "{printed}");
 }
 
@@ -217,7 +217,7 @@ fn a_relative_keep_works_and_a_run_without_a_report_is_not_an_end() {
 
 #[test]
 fn nonterm_help_describes_every_subcommand() {
-    let t = text(&weft(&["nonterm", "--help"]));
+    let t = text(&weft(["nonterm", "--help"]));
     for word in ["show", "check", "analyse", "weav", "recurrence"] {
         assert!(t.contains(word), "{word}: {t}");
     }
@@ -231,7 +231,7 @@ fn a_loop_that_spends_its_analysis_budget_says_so() {
         "budget.c",
         "int main(void)\n{\n    int x = 1, y = 2;\n    while (x != y)\n        x = x + 3;\n    return 0;\n}\n",
     );
-    let t = weft_prints(0, &["nonterm", "analyse", "--budget", "0.000001", &file]);
+    let t = weft_prints(0, ["nonterm", "analyse", "--budget", "0.000001", &file]);
     assert!(t.contains("time budget spent"), "{t}");
 }
 
@@ -253,7 +253,7 @@ fn check_with_own_assert(dir: &Path, name: &str, body: &str) -> (Output, String)
             "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
         ),
     );
-    let out = weft(&[
+    let out = weft([
         "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
     ]);
     let t = text(&out);
@@ -309,7 +309,7 @@ fn seeds_3_mod_4_keep_one_choice_per_call_site_so_a_choice_sequence_is_sustained
         "choices.c",
         "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int a[512], len = 0;\n    while (__VERIFIER_nondet_int()) {\n        if (len == 511)\n            len = 0;\n        a[len] = 0;\n        len++;\n    }\n    return a[0];\n}\n",
     );
-    let out = weft(&[
+    let out = weft([
         "nonterm", "check", "--svcomp", "--src", "off", "--runs", "10", "--json", &file,
     ]);
     let t = text(&out);
@@ -345,7 +345,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         (&cycle, "retry.c:5: loop in main does not terminate"),
         (&stuck, "stuck.c:3: loop in main does not terminate"),
     ] {
-        let t = weft_prints(1, &["nonterm", "check", "--src", "off", "--timeout", "5", file]);
+        let t = weft_prints(1, ["nonterm", "check", "--src", "off", "--timeout", "5", file]);
         assert!(t.contains(line), "{t}");
     }
     // The twin counts down and ends, with no report; a goto loop that
@@ -355,7 +355,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         "twin.c",
         "int main(int argc, char **argv)\n{\n    int x = argc + 5, i = 0;\nagain:\n    x = x - 1;\n    if (x > 0)\n        goto again;\ntop:\n    while (i < 3) { i++; if (i == 2) goto top; }\n    return x;\n}\n",
     );
-    let t = weft_prints(0, &["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
+    let t = weft_prints(0, ["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
     assert!(t.contains("0 loops reported; 1 run: 1 ended"), "{t}");
     assert!(
         t.contains("not monitored: ")
@@ -390,7 +390,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
             "extern int __VERIFIER_nondet_int(void);\nextern long __VERIFIER_nondet_long(void);\n{body}"
         );
         let file = write(dir.path(), name, &source);
-        let all = weft_prints(1, &["nonterm", "check", "--svcomp", "--runs", "1", &file]);
+        let all = weft_prints(1, ["nonterm", "check", "--svcomp", "--runs", "1", &file]);
         assert!(all.contains(model), "{name}: {all}");
         assert!(all.contains("1 run: 1 reported"), "{name}: {all}");
     }
@@ -407,7 +407,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
     for (name, body) in twins {
         let source = format!("extern int __VERIFIER_nondet_int(void);\n{body}");
         let file = write(dir.path(), name, &source);
-        let all = weft_prints(0, &["nonterm", "check", "--svcomp", "--runs", "4", &file]);
+        let all = weft_prints(0, ["nonterm", "check", "--svcomp", "--runs", "4", &file]);
         assert!(!all.contains("inputs reaching"), "{name}: {all}");
     }
 }
@@ -434,13 +434,13 @@ fn a_polynomial_guard_the_body_keeps_is_reported_and_its_twin_is_not() {
     let hangs = write(dir.path(), "ps.c", &program("y + x"));
     let mut args = vec!["nonterm", "check", "--svcomp", "--runs", "1"];
     args.extend(sanitize);
-    let t = weft_prints(1, &[&args[..], &[hangs.as_str()]].concat());
+    let t = weft_prints(1, [&args[..], &[hangs.as_str()]].concat());
     assert!(
         t.contains("recurrence condition") && t.contains("(unsigned int)y"),
         "{t}"
     );
     let twin = write(dir.path(), "twin.c", &program("x + 2 * y"));
-    let t = weft_prints(0, &[&args[..], &[twin.as_str()]].concat());
+    let t = weft_prints(0, [&args[..], &[twin.as_str()]].concat());
     assert!(!t.contains("does not terminate"), "{t}");
 }
 
@@ -454,7 +454,7 @@ fn a_hang_through_a_memory_cell_is_reported_and_its_twin_is_not() {
     };
     let check = |name: &str, source: String| {
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &file]);
+        let out = weft(["nonterm", "check", "--src", "off", "--timeout", "5", &file]);
         let t = text(&out);
         (out.status.code(), t)
     };
