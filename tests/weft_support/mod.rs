@@ -4,7 +4,7 @@
 //! the run printed.
 
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// The built `weft`'s path, for code under test that runs it itself.
@@ -70,20 +70,14 @@ pub fn text(out: &Output) -> String {
     format!("{}{}", stdout(out), stderr(out))
 }
 
-/// `aspects/NAME` in the checkout (an absolute NAME stays as it is).
-#[allow(dead_code)]
-pub fn aspect(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects").join(name)
-}
-
 /// Runs `weft weave --aspect aspects/ASPECT ARGS --output OUTPUT INPUT`
 /// (an absolute ASPECT names an aspect file elsewhere), which must
 /// succeed: what it printed.
 #[allow(dead_code)]
-pub fn weave(aspect_name: &str, args: &[&str], output: &Path, input: &Path) -> String {
+pub fn weave(aspect: &str, args: &[&str], output: &Path, input: &Path) -> String {
     let out = command()
         .args(["weave", "--aspect"])
-        .arg(aspect(aspect_name))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects").join(aspect))
         .args(args)
         .arg("--output")
         .arg(output)
@@ -109,13 +103,10 @@ pub fn ranges_shown(args: &[&str], records: &Path) -> String {
 /// Runs `weft experiment -j 2 STUDY`, which must succeed.
 #[allow(dead_code)]
 pub fn experiment(study: &Path) {
-    weft_exits(
-        0,
-        [
-            OsStr::new("experiment"),
-            OsStr::new("-j"),
-            OsStr::new("2"),
-            study.as_os_str(),
-        ],
-    );
+    let out = command()
+        .args(["experiment", "-j", "2"])
+        .arg(study)
+        .output()
+        .expect("weft runs");
+    exited(&out, 0);
 }
