@@ -17,7 +17,7 @@ fn root() -> PathBuf {
 
 /// `weft ARGS PATHS…` run in the checkout (the docs' commands name
 /// `aspects/…` from there), which must succeed: its standard output.
-fn weft(args: &[&str], paths: &[PathBuf]) -> String {
+fn weft_in_checkout(args: &[&str], paths: &[PathBuf]) -> String {
     let out = weft_support::command()
         .args(args)
         .args(paths)
@@ -34,7 +34,8 @@ fn own_files(gzip: &Path) -> Vec<PathBuf> {
 
 /// `understood/total` function definitions, as `weft parse-health` says.
 fn health(paths: &[PathBuf]) -> (u64, u64) {
-    let json: serde_json::Value = serde_json::from_str(&weft(&["parse-health", "--json"], paths)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&weft_in_checkout(&["parse-health", "--json"], paths)).unwrap();
     (
         json["functions_ok"].as_u64().unwrap(),
         json["functions"].as_u64().unwrap(),
@@ -73,7 +74,7 @@ fn front_end_figures_are_measured() {
 fn weave_counts(aspect: &str) -> String {
     let out = tempfile::tempdir().unwrap();
     let woven = out.path().join("woven");
-    let log = weft(
+    let log = weft_in_checkout(
         &[
             "weave",
             "--aspect",
