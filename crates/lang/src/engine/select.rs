@@ -15,39 +15,67 @@ pub type Tuple = Vec<(String, JoinPoint)>;
 
 /// The tuples `chain` selects. `values` are the right-hand sides of the
 /// chain's filter comparisons, in source order.
+///
+/// The chain is followed depth first: each join point of a step is taken
+/// down the steps after it before the next one is looked at. That gives
+/// the tuples in the same order as stepping breadth first (by the first
+/// step's order, then the next's), but a step's join points are visited
+/// while the tree their parent came from is still at hand, rather than in
+/// a second walk over the whole file (a large file's trees are parsed
+/// again by each walk).
 pub fn select(chain: &Chain, values: &[Value], host: &mut dyn Host) -> Result<Vec<Tuple>, HostError> {
-    let mut tuples: Vec<Tuple> = vec![Vec::new()];
     let mut values = values.iter();
-    for (i, step) in chain.steps.iter().enumerate() {
-        let filter: Vec<(&str, CmpOp, &Value)> = step
-            .filter
-            .iter()
-            .map(|c| {
-                (
-                    c.attribute.name.as_str(),
-                    c.op,
-                    values.next().unwrap_or(&Value::Null),
-                )
-            })
-            .collect();
-        let mut next = Vec::new();
-        for tuple in tuples {
-            let candidates = match tuple.last() {
-                None if i == 0 && step.kind.name == "program" => vec![host.root()],
-                None => host.select(&host.root(), &step.kind.name)?,
-                Some((_, parent)) => host.select(parent, &step.kind.name)?,
-            };
-            for jp in candidates {
-                if passes(&jp, &filter, host)? {
-                    let mut extended = tuple.clone();
-                    extended.push((step.kind.name.clone(), jp));
-                    next.push(extended);
-                }
-            }
+    let filters: Vec<Filter> = chain
+        .steps
+        .iter()
+        .map(|step| {
+            step.filter
+                .iter()
+                .map(|c| {
+                    (
+                        c.attribute.name.as_str(),
+                        c.op,
+                        values.next().unwrap_or(&Value::Null),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    extend(chain, &filters, Vec::new(), host, &mut out)?;
+    Ok(out)
+}
+
+/// One step's filter: attribute, comparison, value.
+type Filter<'a> = Vec<(&'a str, CmpOp, &'a Value)>;
+
+/// Appends to `out` every tuple that extends `tuple` (the join points of
+/// the chain's first steps) through the chain's remaining steps.
+fn extend(
+    chain: &Chain,
+    filters: &[Filter],
+    tuple: Tuple,
+    host: &mut dyn Host,
+    out: &mut Vec<Tuple>,
+) -> Result<(), HostError> {
+    let i = tuple.len();
+    let Some(step) = chain.steps.get(i) else {
+        out.push(tuple);
+        return Ok(());
+    };
+    let candidates = match tuple.last() {
+        None if i == 0 && step.kind.name == "program" => vec![host.root()],
+        None => host.select(&host.root(), &step.kind.name)?,
+        Some((_, parent)) => host.select(parent, &step.kind.name)?,
+    };
+    for jp in candidates {
+        if passes(&jp, &filters[i], host)? {
+            let mut extended = tuple.clone();
+            extended.push((step.kind.name.clone(), jp));
+            extend(chain, filters, extended, host, out)?;
         }
-        tuples = next;
     }
-    Ok(tuples)
+    Ok(())
 }
 
 /// A join point passes a filter if any comparison holds (LARA's comma is
