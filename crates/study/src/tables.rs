@@ -365,18 +365,21 @@ pub fn reach_table(r: &ArmReach) -> Table {
     Table {
         id: format!("reach-{}", r.strategies.first().map_or("", String::as_str)),
         title: format!(
-            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach)",
+            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a sample no original run has)",
             r.strategies.join(", "),
             r.reachable(),
-            r.versions.len()
+            r.versions.len(),
+            r.novel()
         ),
         header: [
             "Version",
             "Failing runs",
             "Crashed or timed out",
             "Traces differ",
+            "With a sample no original run has",
             "Passing runs whose traces differ",
             "Within reach",
+            "Novel",
         ]
         .map(String::from)
         .to_vec(),
@@ -389,8 +392,10 @@ pub fn reach_table(r: &ArmReach) -> Table {
                     v.failing.to_string(),
                     v.failing_abnormal.to_string(),
                     v.failing_differ.to_string(),
+                    v.failing_novel.to_string(),
                     v.passing_differ.to_string(),
                     if v.reachable() { "yes" } else { "no" }.to_string(),
+                    if v.novel() { "yes" } else { "no" }.to_string(),
                 ]
             })
             .collect(),
