@@ -68,6 +68,10 @@ fn run_study(args: Args) -> anyhow::Result<i32> {
     if args.reach {
         for arm in experiment::reach_only(&study, &weft)? {
             println!("{}", experiment::reach_table(&arm).to_markdown());
+            for noise in &arm.unstable {
+                println!("- left out as noise: {noise}");
+            }
+            println!();
         }
         return Ok(0);
     }

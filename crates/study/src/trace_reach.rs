@@ -10,9 +10,11 @@
 //! original's runs could flag; a failing run that only recombines samples
 //! of correct runs is beyond any detector that judges samples one by one).
 //!
-//! Runs are compared as multisets of samples, each sample its point and
-//! its values. What differs between two runs of one binary anyway is left
-//! out: nonces, and addresses (a pointer counts as null or not). A
+//! Two runs differ when a point was reached a different number of times,
+//! or a variable took another multiset of values at a point. What differs
+//! between two runs of one binary anyway is left out: nonces, addresses (a
+//! pointer counts as null or not), and the (point, variable) pairs that
+//! differ on passing runs of most versions ([`reach`]). A
 //! version's point is named by the original's point it stands for: the
 //! two units' point lists (each point as its function, kind and variable
 //! names, in declaration order) are aligned by a diff, so a fault that
@@ -27,7 +29,7 @@ use std::hash::{Hash, Hasher};
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::Value;
-use weft_monitor::trace::PointDecl;
+use weft_monitor::trace::{PointDecl, TraceFile};
 
 use super::matrix::{FaultMatrix, Observation};
 use super::run_records::read_traces;
@@ -71,6 +73,10 @@ pub struct ArmReach {
     /// The invariant strategies scored from these runs.
     pub strategies: Vec<String>,
     pub versions: Vec<VersionReach>,
+    /// The (point, variable) pairs left out as noise: their values
+    /// differed from the original's on passing runs of most versions
+    /// (`function kind variable (unit:line)`, the line in the edited text).
+    pub unstable: Vec<String>,
 }
 
 impl ArmReach {
@@ -89,50 +95,138 @@ impl ArmReach {
 /// Per unit (as the weaver names it), the original's points' signatures.
 type Units = HashMap<String, Vec<String>>;
 
+/// A run as compared: per (point, variable) key, a digest of the values
+/// the variable took there (a multiset), and per point key how often it
+/// was reached.
+type Digests = HashMap<u64, u64>;
+
 /// Per version row of `observed` (row 0 the original, then the oracle's
 /// versions), per test: the run's observation.
+///
+/// Values that differ between runs of one program anyway (a string read
+/// from a buffer the function has yet to fill: stack garbage) would make
+/// every run differ. A (point, variable) whose values differ from the
+/// original's on a passing run in more than half of the faulty versions is
+/// taken for such noise and left out ([`ArmReach::unstable`]): a fault
+/// changes what it changes in its own version.
 pub fn reach(
     strategies: Vec<String>,
     oracle: &FaultMatrix,
     observed: &[Vec<Observation>],
 ) -> anyhow::Result<ArmReach> {
     let mut units = Units::new();
-    let original: Vec<Option<Vec<u64>>> = observed[0]
+    let mut names = HashMap::new();
+    let original: Vec<Option<Digests>> = observed[0]
         .par_iter()
-        .map(|o| fingerprint(o, None))
+        .map(|o| read(o, None))
         .collect::<anyhow::Result<Vec<_>>>()?
         .into_iter()
         .map(|run| {
-            run.map(|(hashes, seen)| {
-                units.extend(seen);
-                hashes
+            run.map(|r| {
+                units.extend(r.units);
+                names.extend(r.names);
+                r.digests
             })
         })
         .collect();
-    let seen: HashSet<u64> = original.iter().flatten().flatten().copied().collect();
+    let rows: Vec<Vec<Option<Digests>>> = observed[1..]
+        .iter()
+        .map(|row| {
+            row.par_iter()
+                .map(|o| Ok(read(o, Some(&units))?.map(|r| r.digests)))
+                .collect::<anyhow::Result<_>>()
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let unstable = unstable(oracle, &original, &rows);
+    let seen: HashSet<u64> = observed[0]
+        .par_iter()
+        .map(|o| samples(o, None, &unstable))
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let versions = oracle
         .versions
         .iter()
         .enumerate()
         .map(|(v, name)| {
-            let row = &observed[v + 1];
-            let compared: Vec<Compared> = row
-                .par_iter()
-                .zip(&original)
-                .map(|(o, orig)| {
-                    let Some((mine, _)) = fingerprint(o, Some(&units))? else {
+            let compared: Vec<Compared> = (0..oracle.tests.len())
+                .into_par_iter()
+                .map(|t| {
+                    let (Some(mine), Some(orig)) = (&rows[v][t], &original[t]) else {
                         return Ok(Compared::default());
                     };
+                    let failing = !oracle.cells[v][t];
+                    let novel = failing
+                        && samples(&observed[v + 1][t], Some(&units), &unstable)?
+                            .iter()
+                            .any(|h| !seen.contains(h));
                     Ok(Compared {
-                        differs: orig.as_ref().is_some_and(|orig| &mine != orig),
-                        novel: mine.iter().any(|h| !seen.contains(h)),
+                        differs: !differing(mine, orig, &unstable).is_empty(),
+                        novel,
                     })
                 })
                 .collect::<anyhow::Result<_>>()?;
-            Ok(count(name, &oracle.cells[v], row, &compared))
+            Ok(count(name, &oracle.cells[v], &observed[v + 1], &compared))
         })
         .collect::<anyhow::Result<_>>()?;
-    Ok(ArmReach { strategies, versions })
+    let mut unstable: Vec<String> = unstable
+        .iter()
+        .map(|k| {
+            names
+                .get(k)
+                .cloned()
+                .unwrap_or_else(|| "a point of a faulty version only".into())
+        })
+        .collect();
+    unstable.sort();
+    unstable.dedup();
+    Ok(ArmReach {
+        strategies,
+        versions,
+        unstable,
+    })
+}
+
+/// The (point, variable) keys whose values differ from the original's on
+/// a passing run in more than half of the faulty versions.
+fn unstable(
+    oracle: &FaultMatrix,
+    original: &[Option<Digests>],
+    rows: &[Vec<Option<Digests>>],
+) -> HashSet<u64> {
+    let none = HashSet::new();
+    let mut versions_of: HashMap<u64, usize> = HashMap::new();
+    for (v, row) in rows.iter().enumerate() {
+        let mut keys = HashSet::new();
+        for (t, run) in row.iter().enumerate() {
+            if let (true, Some(mine), Some(orig)) = (oracle.cells[v][t], run, &original[t]) {
+                keys.extend(differing(mine, orig, &none));
+            }
+        }
+        for k in keys {
+            *versions_of.entry(k).or_default() += 1;
+        }
+    }
+    versions_of
+        .into_iter()
+        .filter(|&(_, n)| 2 * n > rows.len())
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// The keys, but `skip`, whose digests differ between two runs (or that
+/// one of them lacks).
+fn differing(a: &Digests, b: &Digests, skip: &HashSet<u64>) -> Vec<u64> {
+    let one_way = |x: &Digests, y: &Digests| -> Vec<u64> {
+        x.iter()
+            .filter(|&(k, d)| !skip.contains(k) && y.get(k) != Some(d))
+            .map(|(k, _)| *k)
+            .collect()
+    };
+    let mut keys = one_way(a, b);
+    keys.extend(one_way(b, a));
+    keys
 }
 
 /// How a version's run compares with the original's runs.
@@ -168,38 +262,102 @@ fn count(name: &str, passes: &[bool], row: &[Observation], compared: &[Compared]
     r
 }
 
-/// A run's traces as a sorted multiset of sample hashes, and its units'
-/// point signatures; `None` for a run that did not end normally (it has
-/// no comparable trace). With `original`, points are named by the
+/// A run read for comparison: its digests, its units' point signatures
+/// and the names of its keys.
+struct Read {
+    digests: Digests,
+    units: Units,
+    names: HashMap<u64, String>,
+}
+
+/// Reads a run's traces; `None` for a run that did not end normally (it
+/// has no comparable trace). With `original`, points are named by the
 /// original's points they align with; without, by their own.
-fn fingerprint(
-    observed: &Observation,
-    original: Option<&Units>,
-) -> anyhow::Result<Option<(Vec<u64>, Units)>> {
+fn read(observed: &Observation, original: Option<&Units>) -> anyhow::Result<Option<Read>> {
     let Observation::Trace(packed) = observed else {
         return Ok(None);
     };
-    let mut hashes = Vec::new();
-    let mut units = Units::new();
+    let mut values: HashMap<u64, Vec<u64>> = HashMap::new();
+    let mut run = Read {
+        digests: Digests::new(),
+        units: Units::new(),
+        names: HashMap::new(),
+    };
     for (_, trace) in read_traces(packed)? {
-        let signatures: Vec<String> = trace.points.iter().map(signature).collect();
-        let names = match original {
-            None => (0..signatures.len()).map(|i| i.to_string()).collect(),
-            Some(units) => aligned(units.get(&trace.unit).map_or(&[][..], |o| &o[..]), &signatures),
-        };
-        hashes.extend(trace.samples.iter().map(|s| {
-            let mut h = DefaultHasher::new();
-            (&trace.unit, &names[s.point]).hash(&mut h);
+        let (signatures, names) = point_names(&trace, original);
+        for s in &trace.samples {
+            let point = hash(&(&trace.unit, &names[s.point]));
+            *run.digests.entry(point).or_default() += 1;
             for (var, value) in trace.points[s.point].vars.iter().zip(&s.values) {
-                var.name.hash(&mut h);
-                comparable(value).hash(&mut h);
+                let key = hash(&(point, &var.name));
+                values.entry(key).or_default().push(hash(&comparable(value)));
+                if original.is_none() {
+                    let p = &trace.points[s.point];
+                    run.names.entry(key).or_insert_with(|| {
+                        format!(
+                            "{} {} {} ({}:{})",
+                            p.function,
+                            p.kind.as_str(),
+                            var.name,
+                            trace.unit,
+                            p.line
+                        )
+                    });
+                }
             }
-            h.finish()
-        }));
-        units.insert(trace.unit, signatures);
+        }
+        run.units.insert(trace.unit, signatures);
     }
-    hashes.sort_unstable();
-    Ok(Some((hashes, units)))
+    for (key, mut v) in values {
+        v.sort_unstable();
+        run.digests.insert(key, hash(&v));
+    }
+    Ok(Some(run))
+}
+
+/// Each sample of a run as one hash of its point and the values of its
+/// variables but the `unstable` ones.
+fn samples(
+    observed: &Observation,
+    original: Option<&Units>,
+    unstable: &HashSet<u64>,
+) -> anyhow::Result<Vec<u64>> {
+    let Observation::Trace(packed) = observed else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (_, trace) in read_traces(packed)? {
+        let (_, names) = point_names(&trace, original);
+        for s in &trace.samples {
+            let point = hash(&(&trace.unit, &names[s.point]));
+            let mut h = DefaultHasher::new();
+            point.hash(&mut h);
+            for (var, value) in trace.points[s.point].vars.iter().zip(&s.values) {
+                if !unstable.contains(&hash(&(point, &var.name))) {
+                    (&var.name, comparable(value)).hash(&mut h);
+                }
+            }
+            out.push(h.finish());
+        }
+    }
+    Ok(out)
+}
+
+/// A unit's point signatures, and each point's name: its own index, or
+/// with `original` the index of the original's point it aligns with.
+fn point_names(trace: &TraceFile, original: Option<&Units>) -> (Vec<String>, Vec<String>) {
+    let signatures: Vec<String> = trace.points.iter().map(signature).collect();
+    let names = match original {
+        None => (0..signatures.len()).map(|i| i.to_string()).collect(),
+        Some(units) => aligned(units.get(&trace.unit).map_or(&[][..], |o| &o[..]), &signatures),
+    };
+    (signatures, names)
+}
+
+fn hash<T: Hash + ?Sized>(value: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    value.hash(&mut h);
+    h.finish()
 }
 
 /// What names a point apart from its line: function, kind, variables.
@@ -271,6 +429,29 @@ mod tests {
         assert_eq!(aligned(&original, &version), ["0", "1", "new 2", "2", "3"]);
         assert_eq!(aligned(&original, &original), ["0", "1", "2", "3"]);
         assert_eq!(aligned(&[], &original[..1]), ["new 0"]);
+    }
+
+    #[test]
+    fn what_differs_on_passing_runs_of_most_versions_is_noise() {
+        let digests = |pairs: &[(u64, u64)]| Some(pairs.iter().copied().collect::<Digests>());
+        let original = [digests(&[(1, 10), (2, 20)]), digests(&[(1, 10), (2, 20)])];
+        // Key 1 differs in v1 and v2 on a passing run, key 2 in v3 only,
+        // and on v1's failing run (which does not count).
+        let rows = [
+            vec![digests(&[(1, 11), (2, 20)]), digests(&[(1, 10), (2, 21)])],
+            vec![digests(&[(1, 12), (2, 20)]), None],
+            vec![digests(&[(1, 10)]), digests(&[(1, 10), (2, 20)])],
+        ];
+        let oracle = FaultMatrix {
+            versions: ["v1", "v2", "v3"].map(String::from).to_vec(),
+            tests: ["t1", "t2"].map(String::from).to_vec(),
+            cells: vec![vec![true, false], vec![true, true], vec![true, true]],
+        };
+        let noise = unstable(&oracle, &original, &rows);
+        assert_eq!(noise, HashSet::from([1]));
+        let (mine, orig) = (rows[0][1].as_ref().unwrap(), original[1].as_ref().unwrap());
+        assert_eq!(differing(mine, orig, &noise), [2, 2]);
+        assert!(differing(rows[0][0].as_ref().unwrap(), orig, &noise).is_empty());
     }
 
     #[test]
