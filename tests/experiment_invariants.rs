@@ -316,6 +316,8 @@ fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_
         reachable += usize::from(differ > 0);
     }
     assert!(reachable > 0, "no faulty version's traces differ: {reach}");
+    assert_eq!(count(reach, "original_runs"), 60, "{reach}");
+    assert!(count(reach, "original_novel") <= 60, "{reach}");
 
     // `--reach` alone prints the report's tables, scoring nothing.
     let out = setup_support::weft(&["experiment", file.to_str().unwrap(), "--reach"]);

@@ -365,11 +365,13 @@ pub fn reach_table(r: &ArmReach) -> Table {
     Table {
         id: format!("reach-{}", r.strategies.first().map_or("", String::as_str)),
         title: format!(
-            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a sample no original run has; {} noisy variables left out)",
+            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a sample no original run has, which {} of the original's {} runs have against the others; {} noisy variables left out)",
             r.strategies.join(", "),
             r.reachable(),
             r.versions.len(),
             r.novel(),
+            r.original_novel,
+            r.original_runs,
             r.unstable.len()
         ),
         header: [

@@ -77,6 +77,12 @@ pub struct ArmReach {
     /// differed from the original's on passing runs of most versions
     /// (`function kind variable (unit:line)`, the line in the edited text).
     pub unstable: Vec<String>,
+    /// The original's runs that ended normally, and those with a sample
+    /// no other run of the original has: the alarms a detector flagging
+    /// every sample it never saw would raise on the original's unseen
+    /// runs, trained on all the others (leave one out).
+    pub original_runs: usize,
+    pub original_novel: usize,
 }
 
 impl ArmReach {
@@ -138,13 +144,19 @@ pub fn reach(
         })
         .collect::<anyhow::Result<_>>()?;
     let unstable = unstable(oracle, &original, &rows);
-    let seen: HashSet<u64> = observed[0]
+    let original_samples: Vec<HashSet<u64>> = observed[0]
         .par_iter()
-        .map(|o| samples(o, None, &unstable))
-        .collect::<anyhow::Result<Vec<_>>>()?
-        .into_iter()
-        .flatten()
-        .collect();
+        .map(|o| Ok(samples(o, None, &unstable)?.into_iter().collect()))
+        .collect::<anyhow::Result<_>>()?;
+    // In how many of the original's runs each sample is.
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for h in original_samples.iter().flatten() {
+        *seen.entry(*h).or_default() += 1;
+    }
+    let original_novel = original_samples
+        .iter()
+        .filter(|run| run.iter().any(|h| seen[h] == 1))
+        .count();
     let versions = oracle
         .versions
         .iter()
@@ -160,7 +172,7 @@ pub fn reach(
                     let novel = failing
                         && samples(&observed[v + 1][t], Some(&units), &unstable)?
                             .iter()
-                            .any(|h| !seen.contains(h));
+                            .any(|h| !seen.contains_key(h));
                     Ok(Compared {
                         differs: !differing(mine, orig, &unstable).is_empty(),
                         novel,
@@ -185,6 +197,8 @@ pub fn reach(
         strategies,
         versions,
         unstable,
+        original_runs: original.iter().flatten().count(),
+        original_novel,
     })
 }
 
