@@ -311,7 +311,7 @@ fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_
         assert!(differ + count(v, "failing_abnormal") <= failing, "{v}");
         assert!(
             novel <= differ,
-            "a sample no original run has makes the run differ: {v}"
+            "a value no original run has makes the run differ: {v}"
         );
         reachable += usize::from(differ > 0);
     }

@@ -365,7 +365,7 @@ pub fn reach_table(r: &ArmReach) -> Table {
     Table {
         id: format!("reach-{}", r.strategies.first().map_or("", String::as_str)),
         title: format!(
-            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a sample no original run has, which {} of the original's {} runs have against the others; {} noisy variables left out)",
+            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a value no original run has, which {} of the original's {} runs have against the others; {} noisy variables left out)",
             r.strategies.join(", "),
             r.reachable(),
             r.versions.len(),
@@ -379,7 +379,7 @@ pub fn reach_table(r: &ArmReach) -> Table {
             "Failing runs",
             "Crashed or timed out",
             "Traces differ",
-            "With a sample no original run has",
+            "With a value no original run has",
             "Passing runs whose traces differ",
             "Within reach",
             "Novel",

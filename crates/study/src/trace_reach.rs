@@ -5,10 +5,12 @@
 //! crashed) is out of reach of any detector over these traces, whatever
 //! its scoring: it bounds detection from above (a per-test oracle would
 //! catch exactly the others). A narrower bound needs no per-test oracle:
-//! the failing runs with a sample that none of the original's runs has,
-//! on any test (what a detector that remembers every sample of the
-//! original's runs could flag; a failing run that only recombines samples
-//! of correct runs is beyond any detector that judges samples one by one).
+//! the failing runs that reach a point, or see a value of a variable at a
+//! point, that none of the original's runs did, on any test (what a
+//! detector that remembers every value the original's runs showed could
+//! flag; a failing run that only recombines values of correct runs is
+//! beyond any detector that judges values one by one, as ranges and
+//! `one of` invariants do).
 //!
 //! Two runs differ when a point was reached a different number of times,
 //! or a variable took another multiset of values at a point. What differs
@@ -45,8 +47,9 @@ pub struct VersionReach {
     /// Failing runs that ended normally with traces that differ from the
     /// original's on the same test.
     pub failing_differ: usize,
-    /// Failing runs that ended normally with a sample (a point and its
-    /// values) that none of the original's runs, on any test, has.
+    /// Failing runs that ended normally and reached a point, or saw a
+    /// value of a variable at a point, that none of the original's runs
+    /// did, on any test.
     pub failing_novel: usize,
     /// Passing runs whose traces differ (the fault changed state, not output).
     pub passing_differ: usize,
@@ -59,9 +62,9 @@ impl VersionReach {
         self.failing_abnormal + self.failing_differ > 0
     }
 
-    /// Whether a detector that knows every sample of the original's runs
+    /// Whether a detector that knows every value of the original's runs
     /// (and no test's own) could flag one of its failing runs: one crashed
-    /// or has a sample no original run has.
+    /// or has a value no original run has.
     pub fn novel(&self) -> bool {
         self.failing_abnormal + self.failing_novel > 0
     }
@@ -77,9 +80,9 @@ pub struct ArmReach {
     /// differed from the original's on passing runs of most versions
     /// (`function kind variable (unit:line)`, the line in the edited text).
     pub unstable: Vec<String>,
-    /// The original's runs that ended normally, and those with a sample
+    /// The original's runs that ended normally, and those with a value
     /// no other run of the original has: the alarms a detector flagging
-    /// every sample it never saw would raise on the original's unseen
+    /// every value it never saw would raise on the original's unseen
     /// runs, trained on all the others (leave one out).
     pub original_runs: usize,
     pub original_novel: usize,
@@ -91,7 +94,7 @@ impl ArmReach {
         self.versions.iter().filter(|v| v.reachable()).count()
     }
 
-    /// Faulty versions some failing run of which has a sample no original
+    /// Faulty versions some failing run of which has a value no original
     /// run has, or crashed.
     pub fn novel(&self) -> usize {
         self.versions.iter().filter(|v| v.novel()).count()
@@ -144,16 +147,16 @@ pub fn reach(
         })
         .collect::<anyhow::Result<_>>()?;
     let unstable = unstable(oracle, &original, &rows);
-    let original_samples: Vec<HashSet<u64>> = observed[0]
+    let original_values: Vec<HashSet<u64>> = observed[0]
         .par_iter()
-        .map(|o| Ok(samples(o, None, &unstable)?.into_iter().collect()))
+        .map(|o| Ok(values(o, None, &unstable)?.into_iter().collect()))
         .collect::<anyhow::Result<_>>()?;
-    // In how many of the original's runs each sample is.
+    // In how many of the original's runs each point and value is.
     let mut seen: HashMap<u64, usize> = HashMap::new();
-    for h in original_samples.iter().flatten() {
+    for h in original_values.iter().flatten() {
         *seen.entry(*h).or_default() += 1;
     }
-    let original_novel = original_samples
+    let original_novel = original_values
         .iter()
         .filter(|run| run.iter().any(|h| seen[h] == 1))
         .count();
@@ -170,7 +173,7 @@ pub fn reach(
                     };
                     let failing = !oracle.cells[v][t];
                     let novel = failing
-                        && samples(&observed[v + 1][t], Some(&units), &unstable)?
+                        && values(&observed[v + 1][t], Some(&units), &unstable)?
                             .iter()
                             .any(|h| !seen.contains_key(h));
                     Ok(Compared {
@@ -248,7 +251,7 @@ fn differing(a: &Digests, b: &Digests, skip: &HashSet<u64>) -> Vec<u64> {
 struct Compared {
     /// Its traces differ from the original's on the same test.
     differs: bool,
-    /// It has a sample none of the original's runs has.
+    /// It has a value none of the original's runs has.
     novel: bool,
 }
 
@@ -329,9 +332,9 @@ fn read(observed: &Observation, original: Option<&Units>) -> anyhow::Result<Opti
     Ok(Some(run))
 }
 
-/// Each sample of a run as one hash of its point and the values of its
-/// variables but the `unstable` ones.
-fn samples(
+/// What a run shows, one hash each: every point it reached, and every
+/// (point, variable, value) it saw, but of the `unstable` variables.
+fn values(
     observed: &Observation,
     original: Option<&Units>,
     unstable: &HashSet<u64>,
@@ -344,14 +347,13 @@ fn samples(
         let (_, names) = point_names(&trace, original);
         for s in &trace.samples {
             let point = hash(&(&trace.unit, &names[s.point]));
-            let mut h = DefaultHasher::new();
-            point.hash(&mut h);
+            out.push(point);
             for (var, value) in trace.points[s.point].vars.iter().zip(&s.values) {
-                if !unstable.contains(&hash(&(point, &var.name))) {
-                    (&var.name, comparable(value)).hash(&mut h);
+                let key = hash(&(point, &var.name));
+                if !unstable.contains(&key) {
+                    out.push(hash(&(key, comparable(value))));
                 }
             }
-            out.push(h.finish());
         }
     }
     Ok(out)
