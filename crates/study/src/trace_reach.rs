@@ -16,7 +16,7 @@
 //! or a variable took another multiset of values at a point. What differs
 //! between two runs of one binary anyway is left out: nonces, addresses (a
 //! pointer counts as null or not), and the (point, variable) pairs that
-//! differ on passing runs of most versions ([`reach`]). A
+//! differ on passing runs of every version ([`reach`]). A
 //! version's point is named by the original's point it stands for: the
 //! two units' point lists (each point as its function, kind and variable
 //! names, in declaration order) are aligned by a diff, so a fault that
@@ -77,7 +77,7 @@ pub struct ArmReach {
     pub strategies: Vec<String>,
     pub versions: Vec<VersionReach>,
     /// The (point, variable) pairs left out as noise: their values
-    /// differed from the original's on passing runs of most versions
+    /// differed from the original's on passing runs of every version
     /// (`function kind variable (unit:line)`, the line in the edited text).
     pub unstable: Vec<String>,
     /// The original's runs that ended normally, and those with a value
@@ -115,9 +115,10 @@ type Digests = HashMap<u64, u64>;
 /// Values that differ between runs of one program anyway (a string read
 /// from a buffer the function has yet to fill: stack garbage) would make
 /// every run differ. A (point, variable) whose values differ from the
-/// original's on a passing run in more than half of the faulty versions is
-/// taken for such noise and left out ([`ArmReach::unstable`]): a fault
-/// changes what it changes in its own version.
+/// original's on a passing run of every faulty version is taken for such
+/// noise and left out ([`ArmReach::unstable`]): a fault changes what it
+/// changes in its own version, and faults seeded in one function do not
+/// all change its variables on passing runs.
 pub fn reach(
     strategies: Vec<String>,
     oracle: &FaultMatrix,
@@ -206,7 +207,7 @@ pub fn reach(
 }
 
 /// The (point, variable) keys whose values differ from the original's on
-/// a passing run in more than half of the faulty versions.
+/// a passing run of every faulty version (of two or more).
 fn unstable(
     oracle: &FaultMatrix,
     original: &[Option<Digests>],
@@ -227,7 +228,7 @@ fn unstable(
     }
     versions_of
         .into_iter()
-        .filter(|&(_, n)| 2 * n > rows.len())
+        .filter(|&(_, n)| rows.len() > 1 && n == rows.len())
         .map(|(k, _)| k)
         .collect()
 }
@@ -451,12 +452,12 @@ mod tests {
     fn what_differs_on_passing_runs_of_most_versions_is_noise() {
         let digests = |pairs: &[(u64, u64)]| Some(pairs.iter().copied().collect::<Digests>());
         let original = [digests(&[(1, 10), (2, 20)]), digests(&[(1, 10), (2, 20)])];
-        // Key 1 differs in v1 and v2 on a passing run, key 2 in v3 only,
-        // and on v1's failing run (which does not count).
+        // Key 1 differs in every version on a passing run; key 2 in v3
+        // (missing) and v2, and on v1's failing run (which does not count).
         let rows = [
             vec![digests(&[(1, 11), (2, 20)]), digests(&[(1, 10), (2, 21)])],
-            vec![digests(&[(1, 12), (2, 20)]), None],
-            vec![digests(&[(1, 10)]), digests(&[(1, 10), (2, 20)])],
+            vec![digests(&[(1, 12), (2, 22)]), None],
+            vec![digests(&[(1, 10)]), digests(&[(1, 13), (2, 20)])],
         ];
         let oracle = FaultMatrix {
             versions: ["v1", "v2", "v3"].map(String::from).to_vec(),
