@@ -275,3 +275,63 @@ fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone
     // The settings judge differently, so sharing could have mixed them up.
     assert!(differ.len() >= 3, "only {} distinct tables", differ.len());
 }
+
+#[test]
+fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_differs_nowhere() {
+    let (tmp, file) = calendar_study(60);
+    let study = std::fs::read_to_string(&file).unwrap();
+    let cal = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/calendar-faults/cal.c");
+    let copy = format!("[[version]]\nname = \"copy\"\nsource = \"{}\"\n\n", cal.display());
+    std::fs::write(&file, study.replace("[[strategy]]", &(copy + "[[strategy]]"))).unwrap();
+    setup_support::experiment(&file);
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())
+            .unwrap();
+    let reach = &report["results"]["trace_reach"][0];
+    assert_eq!(reach["strategies"], serde_json::json!(["INV"]));
+    let versions = reach["versions"].as_array().unwrap();
+    let count = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    let names: Vec<&str> = versions.iter().map(|v| v["version"].as_str().unwrap()).collect();
+    assert_eq!(names, ["v2", "v3", "v10", "copy"]);
+    // Another build of the original's source, run on every test: its
+    // traces are the original's (no address, no nonce tells them apart).
+    let same = &versions[3];
+    assert_eq!(
+        (count(same, "failing"), count(same, "passing_differ")),
+        (0, 0),
+        "{same}"
+    );
+    let mut reachable = 0;
+    for v in &versions[..3] {
+        let (failing, differ, novel) = (
+            count(v, "failing"),
+            count(v, "failing_differ"),
+            count(v, "failing_novel"),
+        );
+        assert!(differ + count(v, "failing_abnormal") <= failing, "{v}");
+        assert!(
+            novel <= differ,
+            "a value no original run has makes the run differ: {v}"
+        );
+        reachable += usize::from(differ > 0);
+    }
+    assert!(reachable > 0, "no faulty version's traces differ: {reach}");
+    assert_eq!(count(reach, "original_runs"), 60, "{reach}");
+    assert!(count(reach, "original_novel") <= 60, "{reach}");
+
+    // `--reach` alone prints the report's tables, scoring nothing.
+    let out = setup_support::weft(&["experiment", file.to_str().unwrap(), "--reach"]);
+    assert!(out.status.success(), "{}", setup_support::text(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let md = std::fs::read_to_string(tmp.path().join("report/report.md")).unwrap();
+    let table = printed.trim();
+    assert!(
+        table.starts_with("### INV: failing runs whose traces differ"),
+        "{printed}"
+    );
+    assert!(
+        md.contains(table),
+        "report.md lacks the printed table:\n{printed}\n{md}"
+    );
+}
