@@ -283,7 +283,7 @@ fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_
     let cal = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/calendar-faults/cal.c");
     let copy = format!("[[version]]\nname = \"copy\"\nsource = \"{}\"\n\n", cal.display());
     std::fs::write(&file, study.replace("[[strategy]]", &(copy + "[[strategy]]"))).unwrap();
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
 
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())
@@ -321,9 +321,7 @@ fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_
     assert!(count(reach, "original_novel") <= 60, "{reach}");
 
     // `--reach` alone prints the report's tables, scoring nothing.
-    let out = setup_support::weft(&["experiment", file.to_str().unwrap(), "--reach"]);
-    assert!(out.status.success(), "{}", setup_support::text(&out));
-    let printed = String::from_utf8_lossy(&out.stdout);
+    let (printed, _) = weft_support::weft_exits(0, ["experiment", file.to_str().unwrap(), "--reach"]);
     let md = std::fs::read_to_string(tmp.path().join("report/report.md")).unwrap();
     let table = printed.trim();
     assert!(
