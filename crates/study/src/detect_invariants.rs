@@ -56,6 +56,7 @@ use weft_monitor::trace::runs::{check_traces, learn_file};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::matrix::{FaultMatrix, Observation};
+use super::rarity::Rarity;
 use super::run_records::read_traces;
 use super::study::Holdout;
 use weft_run::Progress;
@@ -113,6 +114,8 @@ enum Rule {
     /// More violated pairs at entries and exits than the first, or more
     /// at inner points than the second, flag it.
     OverEither([usize; 2]),
+    /// A rarity score of the violated pairs over this flags it.
+    Weighted(Rarity, f64),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -357,12 +360,10 @@ fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// What hold-out found per subset: the pairs that did not hold from one
-/// half to the other, and how many pairs each run violated there.
+/// What hold-out found per subset: per training run, the pairs it
+/// violated against the other half's set.
 struct HeldOut {
-    unstable: Vec<Pairs>,
-    /// Per run: pairs at entries and exits, pairs at inner points.
-    counts: Vec<Vec<[usize; 2]>>,
+    runs: Vec<Vec<Pairs>>,
 }
 
 /// Checks each training run of one half against the other half's set.
@@ -374,8 +375,7 @@ fn hold_out(
 ) -> anyhow::Result<HeldOut> {
     let subsets = parts.len() / 3;
     let mut held = HeldOut {
-        unstable: vec![Pairs::new(); subsets],
-        counts: vec![Vec::new(); subsets],
+        runs: vec![Vec::new(); subsets],
     };
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
@@ -388,8 +388,7 @@ fn hold_out(
             .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
             .collect::<anyhow::Result<_>>()?;
         for (subset, pairs) in found {
-            held.counts[subset].push(split_count(&pairs));
-            held.unstable[subset].extend(pairs);
+            held.runs[subset].push(pairs);
         }
     }
     Ok(held)
@@ -400,12 +399,15 @@ fn hold_out(
 fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
     (0..checks.len() / 3)
         .map(|i| {
+            let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
             // The counts of one class of point (0: entries and exits, 1:
             // inner points), or of both (2).
             let counts = |class: usize| -> Vec<usize> {
-                let runs = held.map_or(&[][..], |h| &h.counts[i][..]);
                 runs.iter()
-                    .map(|c| if class == 2 { c[0] + c[1] } else { c[class] })
+                    .map(|pairs| {
+                        let c = split_count(pairs);
+                        if class == 2 { c[0] + c[1] } else { c[class] }
+                    })
                     .collect()
             };
             let budget = options.alarm_budget;
@@ -419,7 +421,13 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
-                Holdout::Pairs => Rule::Stable(held.map_or_else(Pairs::new, |h| h.unstable[i].clone())),
+                Holdout::Score => {
+                    let rarity = Rarity::new(runs);
+                    let scores = runs.iter().map(|pairs| rarity.left_out_score(pairs)).collect();
+                    let most = conformal_threshold(scores, budget);
+                    Rule::Weighted(rarity, most)
+                }
+                Holdout::Pairs => Rule::Stable(runs.iter().flatten().cloned().collect()),
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
@@ -453,10 +461,10 @@ fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
 /// `allowed` largest of `counts` may be over it, where `allowed + 1` runs
 /// of the `n + 1` are within the budget; the largest count when even one
 /// run over would exceed it (0 for no counts: any violation flags).
-fn conformal_threshold(mut counts: Vec<usize>, budget: f64) -> usize {
-    counts.sort_unstable_by(|a, b| b.cmp(a));
+fn conformal_threshold<T: PartialOrd + Copy + Default>(mut counts: Vec<T>, budget: f64) -> T {
+    counts.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
     let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
-    counts.get(over.saturating_sub(1)).copied().unwrap_or(0)
+    counts.get(over.saturating_sub(1)).copied().unwrap_or_default()
 }
 
 /// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
@@ -524,41 +532,42 @@ fn verdicts(
 /// The kinds of the findings that flag `run` under one learned set's rule
 /// (none: it passes).
 fn judged(run: &mut Checked, l: &Learned, unseen: UnseenPoints) -> anyhow::Result<BTreeSet<String>> {
-    let kinds = |pairs: &Pairs| pairs.iter().map(|(_, kind)| kind.clone()).collect();
-    Ok(match &l.rule {
-        Rule::OverBoth([a, b], most) => {
-            let a = run.pairs(a, unseen)?.clone();
-            let b = run.pairs(b, unseen)?;
-            if a.len() > *most && b.len() > *most {
-                a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
-            } else {
-                BTreeSet::new()
-            }
+    if let Rule::OverBoth([a, b], most) = &l.rule {
+        let a = run.pairs(a, unseen)?.clone();
+        let b = run.pairs(b, unseen)?;
+        return Ok(if a.len() > *most && b.len() > *most {
+            a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
+        } else {
+            BTreeSet::new()
+        });
+    }
+    Ok(flagging(&l.rule, run.pairs(&l.checks, unseen)?))
+}
+
+/// The kinds of the pairs, violated against a subset's whole set, that
+/// flag a run under `rule` (none: it passes).
+fn flagging(rule: &Rule, pairs: &Pairs) -> BTreeSet<String> {
+    let flagged = match rule {
+        Rule::Stable(unstable) => {
+            return pairs
+                .iter()
+                .filter(|pair| !unstable.contains(*pair))
+                .map(|(_, kind)| kind.clone())
+                .collect();
         }
-        Rule::Stable(unstable) => run
-            .pairs(&l.checks, unseen)?
-            .iter()
-            .filter(|pair| !unstable.contains(*pair))
-            .map(|(_, kind)| kind.clone())
-            .collect(),
-        Rule::Over(most) => {
-            let pairs = run.pairs(&l.checks, unseen)?;
-            if pairs.len() > *most {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
-        }
+        Rule::Over(most) => pairs.len() > *most,
+        Rule::Weighted(rarity, most) => rarity.score(pairs) > *most,
         Rule::OverEither(most) => {
-            let pairs = run.pairs(&l.checks, unseen)?;
             let count = split_count(pairs);
-            if count[0] > most[0] || count[1] > most[1] {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
+            count[0] > most[0] || count[1] > most[1]
         }
-    })
+        Rule::OverBoth(..) => unreachable!("judged against each half's set"),
+    };
+    if flagged {
+        pairs.iter().map(|(_, kind)| kind.clone()).collect()
+    } else {
+        BTreeSet::new()
+    }
 }
 
 /// How many of `pairs` are at function entries and exits, and how many at
@@ -573,7 +582,83 @@ fn split_count(pairs: &Pairs) -> [usize; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::{Pairs, conformal_threshold, split_count, threshold};
+    use std::sync::Arc;
+
+    use weft_invariants::{Checks, Config, Engine};
+    use weft_monitor::trace::UnseenPoints;
+
+    use super::{
+        HeldOut, Holdout, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count, threshold,
+    };
+
+    fn pairs(points: &[&str]) -> Pairs {
+        points
+            .iter()
+            .map(|p| (format!("u.c.{p}():::ENTER"), "OneOf".to_string()))
+            .collect()
+    }
+
+    /// One subset whose five held-out runs broke `a` four times, `b`
+    /// twice, `c` once and `d` never; its rule under `holdout`.
+    fn fixture_rule(holdout: Holdout, alarm_budget: f64) -> Rule {
+        let held = HeldOut {
+            runs: vec![vec![
+                pairs(&["a", "b"]),
+                pairs(&["a", "b"]),
+                pairs(&["a", "c"]),
+                pairs(&["a"]),
+                pairs(&[]),
+            ]],
+        };
+        let empty = || Arc::new(Checks::new(Engine::new(Config::default()).finish()));
+        let options = Options {
+            holdout,
+            unseen: UnseenPoints::Off,
+            confidence: 0.99,
+            alarm_budget,
+        };
+        let mut learned = rules(&[empty(), empty(), empty()], Some(&held), options);
+        assert_eq!(learned.len(), 1);
+        learned.remove(0).rule
+    }
+
+    #[test]
+    fn the_score_rule_weighs_pairs_by_rarity_and_flags_over_the_left_out_scores_rank() {
+        // Left out, each run's pairs weigh ln(5 / b): a ln(5/4), b ln(5/2),
+        // c ln(5/1). Scores: ln 6.25, ln 3.125 twice, ln 1.25, 0. At 50%
+        // of 5 + 1 runs three may be over: the test run and the two
+        // largest: the threshold is the third largest, ln 3.125.
+        let rule = fixture_rule(Holdout::Score, 50.0);
+        let Rule::Weighted(_, most) = &rule else {
+            panic!("the score hold-out makes a weighted rule");
+        };
+        assert!((most - 3.125f64.ln()).abs() < 1e-12);
+        // A test run's pairs weigh ln(6 / (b + 1)): a ln 1.2, b ln 2, c
+        // ln 3, d ln 6.
+        let flagged = |points: &[&str]| !flagging(&rule, &pairs(points)).is_empty();
+        assert!(flagged(&["d"]), "ln 6 > ln 3.125");
+        assert!(!flagged(&["c"]), "ln 3 < ln 3.125");
+        assert!(flagged(&["a", "c"]), "ln 3.6 > ln 3.125");
+        assert!(!flagged(&["a", "b"]), "ln 2.4 < ln 3.125");
+        assert!(!flagged(&[]));
+        // The count rule at the same budget: counts 2, 2, 2, 1, 0, two of
+        // five may be over: 2. One rare pair does not flag; three common
+        // ones do.
+        let count = fixture_rule(Holdout::Count, 50.0);
+        assert!(flagging(&count, &pairs(&["d"])).is_empty());
+        assert!(!flagging(&count, &pairs(&["a", "b", "c"])).is_empty());
+        // At 1% no rank is safe with six runs: the largest score, ln 6.25.
+        let strict = fixture_rule(Holdout::Score, 1.0);
+        assert!(flagging(&strict, &pairs(&["d"])).is_empty(), "ln 6 < ln 6.25");
+        assert!(
+            !flagging(&strict, &pairs(&["c", "d"])).is_empty(),
+            "ln 18 > ln 6.25"
+        );
+        // The pairs hold-out drops every pair broken there: only `d` flags.
+        let stable = fixture_rule(Holdout::Pairs, 1.0);
+        assert_eq!(flagging(&stable, &pairs(&["a", "b", "c"])).len(), 0);
+        assert!(!flagging(&stable, &pairs(&["a", "d"])).is_empty());
+    }
 
     #[test]
     fn pairs_at_inner_points_are_counted_apart_from_entries_and_exits() {
@@ -622,7 +707,7 @@ mod tests {
         assert_eq!(conformal_threshold(counts, 1.0), 150);
         // Too few runs for the budget: the largest count.
         assert_eq!(conformal_threshold(vec![3, 7, 5], 1.0), 7);
-        assert_eq!(conformal_threshold(Vec::new(), 1.0), 0);
+        assert_eq!(conformal_threshold(Vec::<usize>::new(), 1.0), 0);
         // 20% of 5 + 1 runs: one may be over, the test run: the largest.
         assert_eq!(conformal_threshold(vec![0, 9, 1, 0, 5], 20.0), 9);
         // 40%: two: the test run and the largest count.

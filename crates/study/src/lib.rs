@@ -41,6 +41,7 @@ mod matrix;
 mod metrics;
 mod oracle;
 mod plot;
+mod rarity;
 mod report;
 mod report_stage;
 mod run_records;

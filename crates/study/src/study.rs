@@ -276,6 +276,13 @@ pub enum Holdout {
     /// a fault that breaks a few pairs at inner points is not drowned by
     /// the many pairs unusual correct runs break at entries and exits.
     Split,
+    /// `holdout = "score"`: each (program point, kind) pair weighs the log
+    /// of how rarely the held-out training runs broke it (`rarity`); a run
+    /// is flagged when the weights of the pairs it breaks sum to more than
+    /// all but the alarm budget's share of the held-out runs' own scores
+    /// (each weighed by the other held-out runs), the test run counted
+    /// among them (the conformal rank of [`Holdout::Halves`]).
+    Score,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -626,10 +633,11 @@ impl ParseCx<'_> {
                     "count" => Holdout::Count,
                     "halves" => Holdout::Halves,
                     "split" => Holdout::Split,
+                    "score" => Holdout::Score,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\" or \"split\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\" or \"score\")"
                         )
                     )),
                 },
