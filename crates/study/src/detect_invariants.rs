@@ -96,6 +96,19 @@ type Verdicts = Vec<(bool, BTreeSet<String>)>;
 /// the other.
 type Pairs = BTreeSet<(String, String)>;
 
+/// What a run violated against one learned set, keyed two ways: by
+/// (program point, kind), and by (program point, invariant), an invariant
+/// named by its kind and variables (its constants differ from one learned
+/// set to another).
+type Keyed = [Pairs; 2];
+
+/// Which of a [`Keyed`]'s sets a rule weighs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Key {
+    Pair = 0,
+    Invariant = 1,
+}
+
 /// One learned set, and what hold-out decided for it.
 struct Learned {
     checks: Arc<Checks>,
@@ -114,8 +127,9 @@ enum Rule {
     /// More violated pairs at entries and exits than the first, or more
     /// at inner points than the second, flag it.
     OverEither([usize; 2]),
-    /// A rarity score of the violated pairs over this flags it.
-    Weighted(Rarity, f64),
+    /// A rarity score of the violated pairs (or invariants) over this
+    /// flags it.
+    Weighted(Rarity, f64, Key),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -360,10 +374,10 @@ fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// What hold-out found per subset: per training run, the pairs it
-/// violated against the other half's set.
+/// What hold-out found per subset: per training run, what it violated
+/// against the other half's set.
 struct HeldOut {
-    runs: Vec<Vec<Pairs>>,
+    runs: Vec<Vec<Keyed>>,
 }
 
 /// Checks each training run of one half against the other half's set.
@@ -379,7 +393,7 @@ fn hold_out(
     };
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
-        let found: Vec<(usize, Pairs)> = parts
+        let found: Vec<(usize, Keyed)> = parts
             .par_iter()
             .enumerate()
             .filter(|(e, part)| {
@@ -404,8 +418,8 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
             // inner points), or of both (2).
             let counts = |class: usize| -> Vec<usize> {
                 runs.iter()
-                    .map(|pairs| {
-                        let c = split_count(pairs);
+                    .map(|keyed| {
+                        let c = split_count(&keyed[Key::Pair as usize]);
                         if class == 2 { c[0] + c[1] } else { c[class] }
                     })
                     .collect()
@@ -421,13 +435,13 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
-                Holdout::Score => {
-                    let rarity = Rarity::new(runs);
-                    let scores = runs.iter().map(|pairs| rarity.left_out_score(pairs)).collect();
-                    let most = conformal_threshold(scores, budget);
-                    Rule::Weighted(rarity, most)
-                }
-                Holdout::Pairs => Rule::Stable(runs.iter().flatten().cloned().collect()),
+                Holdout::Score => weighted(runs, Key::Pair, budget),
+                Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget),
+                Holdout::Pairs => Rule::Stable(
+                    runs.iter()
+                        .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
+                        .collect(),
+                ),
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
@@ -438,14 +452,31 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
         .collect()
 }
 
-/// The (program point, kind) pairs a run's traces violate against `checks`.
+/// The rule of the `score` hold-outs: `key`'s rarity over the held-out
+/// `runs`, and the conformal rank of their left-out scores.
+fn weighted(runs: &[Keyed], key: Key, budget: f64) -> Rule {
+    let sets = || runs.iter().map(|keyed| &keyed[key as usize]);
+    let rarity = Rarity::new(sets());
+    let scores = sets().map(|set| rarity.left_out_score(set)).collect();
+    let most = conformal_threshold(scores, budget);
+    Rule::Weighted(rarity, most, key)
+}
+
+/// What a run's traces violate against `checks`, keyed both ways.
 fn violated(
     checks: &Checks,
     traces: &[(std::path::PathBuf, weft_monitor::trace::TraceFile)],
     unseen: UnseenPoints,
-) -> anyhow::Result<Pairs> {
+) -> anyhow::Result<Keyed> {
     let result = check_traces(checks, traces, unseen)?;
-    Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+    let mut keyed = Keyed::default();
+    for f in result.findings {
+        let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
+        let invariant = format!("{}({})", f.kind, vars.join(", "));
+        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant));
+        keyed[Key::Pair as usize].insert((f.point, f.kind));
+    }
+    Ok(keyed)
 }
 /// The fewest violated pairs that at most `budget` percent of `counts`
 /// exceed (0 for no counts: any violation flags).
@@ -476,12 +507,12 @@ fn sibling(e: usize) -> usize {
 /// learned set checked so far (a set several judges share is checked once).
 struct Checked {
     traces: Vec<(std::path::PathBuf, weft_monitor::trace::TraceFile)>,
-    done: Vec<(Arc<Checks>, UnseenPoints, Pairs)>,
+    done: Vec<(Arc<Checks>, UnseenPoints, Keyed)>,
 }
 
 impl Checked {
-    /// The pairs the run violates against `checks`.
-    fn pairs(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Pairs> {
+    /// What the run violates against `checks`.
+    fn violated(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Keyed> {
         let at = match self
             .done
             .iter()
@@ -533,20 +564,21 @@ fn verdicts(
 /// (none: it passes).
 fn judged(run: &mut Checked, l: &Learned, unseen: UnseenPoints) -> anyhow::Result<BTreeSet<String>> {
     if let Rule::OverBoth([a, b], most) = &l.rule {
-        let a = run.pairs(a, unseen)?.clone();
-        let b = run.pairs(b, unseen)?;
+        let a = run.violated(a, unseen)?[Key::Pair as usize].clone();
+        let b = &run.violated(b, unseen)?[Key::Pair as usize];
         return Ok(if a.len() > *most && b.len() > *most {
             a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
         } else {
             BTreeSet::new()
         });
     }
-    Ok(flagging(&l.rule, run.pairs(&l.checks, unseen)?))
+    Ok(flagging(&l.rule, run.violated(&l.checks, unseen)?))
 }
 
-/// The kinds of the pairs, violated against a subset's whole set, that
-/// flag a run under `rule` (none: it passes).
-fn flagging(rule: &Rule, pairs: &Pairs) -> BTreeSet<String> {
+/// The kinds of what a run violated against a subset's whole set, when
+/// that flags it under `rule` (none: it passes).
+fn flagging(rule: &Rule, keyed: &Keyed) -> BTreeSet<String> {
+    let pairs = &keyed[Key::Pair as usize];
     let flagged = match rule {
         Rule::Stable(unstable) => {
             return pairs
@@ -556,7 +588,7 @@ fn flagging(rule: &Rule, pairs: &Pairs) -> BTreeSet<String> {
                 .collect();
         }
         Rule::Over(most) => pairs.len() > *most,
-        Rule::Weighted(rarity, most) => rarity.score(pairs) > *most,
+        Rule::Weighted(rarity, most, key) => rarity.score(&keyed[*key as usize]) > *most,
         Rule::OverEither(most) => {
             let count = split_count(pairs);
             count[0] > most[0] || count[1] > most[1]
@@ -588,27 +620,28 @@ mod tests {
     use weft_monitor::trace::UnseenPoints;
 
     use super::{
-        HeldOut, Holdout, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count, threshold,
+        HeldOut, Holdout, Keyed, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count,
+        threshold,
     };
 
-    fn pairs(points: &[&str]) -> Pairs {
-        points
-            .iter()
-            .map(|p| (format!("u.c.{p}():::ENTER"), "OneOf".to_string()))
-            .collect()
+    /// What a run violated: `OneOf` over the variable `x` at each point
+    /// of `points`, a point followed by `.y` over `y` instead.
+    fn keyed(points: &[&str]) -> Keyed {
+        let mut keyed = Keyed::default();
+        for p in points {
+            let (point, var) = p.split_once('.').unwrap_or((p, "x"));
+            let point = format!("u.c.{point}():::ENTER");
+            keyed[1].insert((point.clone(), format!("OneOf({var})")));
+            keyed[0].insert((point, "OneOf".to_string()));
+        }
+        keyed
     }
 
-    /// One subset whose five held-out runs broke `a` four times, `b`
-    /// twice, `c` once and `d` never; its rule under `holdout`.
-    fn fixture_rule(holdout: Holdout, alarm_budget: f64) -> Rule {
+    /// The rule under `holdout` of one subset whose held-out runs broke
+    /// `runs`.
+    fn rule_of(runs: &[&[&str]], holdout: Holdout, alarm_budget: f64) -> Rule {
         let held = HeldOut {
-            runs: vec![vec![
-                pairs(&["a", "b"]),
-                pairs(&["a", "b"]),
-                pairs(&["a", "c"]),
-                pairs(&["a"]),
-                pairs(&[]),
-            ]],
+            runs: vec![runs.iter().map(|r| keyed(r)).collect()],
         };
         let empty = || Arc::new(Checks::new(Engine::new(Config::default()).finish()));
         let options = Options {
@@ -622,42 +655,60 @@ mod tests {
         learned.remove(0).rule
     }
 
+    /// Five held-out runs that broke `a` four times, `b` twice, `c` once
+    /// and `d` never.
+    const FIVE: [&[&str]; 5] = [&["a", "b"], &["a", "b"], &["a", "c"], &["a"], &[]];
+
+    fn flags(rule: &Rule, points: &[&str]) -> bool {
+        !flagging(rule, &keyed(points)).is_empty()
+    }
+
     #[test]
     fn the_score_rule_weighs_pairs_by_rarity_and_flags_over_the_left_out_scores_rank() {
         // Left out, each run's pairs weigh ln(5 / b): a ln(5/4), b ln(5/2),
         // c ln(5/1). Scores: ln 6.25, ln 3.125 twice, ln 1.25, 0. At 50%
         // of 5 + 1 runs three may be over: the test run and the two
         // largest: the threshold is the third largest, ln 3.125.
-        let rule = fixture_rule(Holdout::Score, 50.0);
-        let Rule::Weighted(_, most) = &rule else {
+        let rule = rule_of(&FIVE, Holdout::Score, 50.0);
+        let Rule::Weighted(_, most, _) = &rule else {
             panic!("the score hold-out makes a weighted rule");
         };
         assert!((most - 3.125f64.ln()).abs() < 1e-12);
         // A test run's pairs weigh ln(6 / (b + 1)): a ln 1.2, b ln 2, c
         // ln 3, d ln 6.
-        let flagged = |points: &[&str]| !flagging(&rule, &pairs(points)).is_empty();
-        assert!(flagged(&["d"]), "ln 6 > ln 3.125");
-        assert!(!flagged(&["c"]), "ln 3 < ln 3.125");
-        assert!(flagged(&["a", "c"]), "ln 3.6 > ln 3.125");
-        assert!(!flagged(&["a", "b"]), "ln 2.4 < ln 3.125");
-        assert!(!flagged(&[]));
+        assert!(flags(&rule, &["d"]), "ln 6 > ln 3.125");
+        assert!(!flags(&rule, &["c"]), "ln 3 < ln 3.125");
+        assert!(flags(&rule, &["a", "c"]), "ln 3.6 > ln 3.125");
+        assert!(!flags(&rule, &["a", "b"]), "ln 2.4 < ln 3.125");
+        assert!(!flags(&rule, &[]));
         // The count rule at the same budget: counts 2, 2, 2, 1, 0, two of
         // five may be over: 2. One rare pair does not flag; three common
         // ones do.
-        let count = fixture_rule(Holdout::Count, 50.0);
-        assert!(flagging(&count, &pairs(&["d"])).is_empty());
-        assert!(!flagging(&count, &pairs(&["a", "b", "c"])).is_empty());
+        let count = rule_of(&FIVE, Holdout::Count, 50.0);
+        assert!(!flags(&count, &["d"]));
+        assert!(flags(&count, &["a", "b", "c"]));
         // At 1% no rank is safe with six runs: the largest score, ln 6.25.
-        let strict = fixture_rule(Holdout::Score, 1.0);
-        assert!(flagging(&strict, &pairs(&["d"])).is_empty(), "ln 6 < ln 6.25");
-        assert!(
-            !flagging(&strict, &pairs(&["c", "d"])).is_empty(),
-            "ln 18 > ln 6.25"
-        );
+        let strict = rule_of(&FIVE, Holdout::Score, 1.0);
+        assert!(!flags(&strict, &["d"]), "ln 6 < ln 6.25");
+        assert!(flags(&strict, &["c", "d"]), "ln 18 > ln 6.25");
         // The pairs hold-out drops every pair broken there: only `d` flags.
-        let stable = fixture_rule(Holdout::Pairs, 1.0);
-        assert_eq!(flagging(&stable, &pairs(&["a", "b", "c"])).len(), 0);
-        assert!(!flagging(&stable, &pairs(&["a", "d"])).is_empty());
+        let stable = rule_of(&FIVE, Holdout::Pairs, 1.0);
+        assert!(!flags(&stable, &["a", "b", "c"]));
+        assert!(flags(&stable, &["a", "d"]));
+    }
+
+    #[test]
+    fn the_invariant_score_tells_invariants_of_one_pair_apart() {
+        // Every held-out run broke `a` over `x`: left out, each scores
+        // ln(4 / 4) = 0 both ways, and the threshold is 0.
+        let runs: [&[&str]; 4] = [&["a"]; 4];
+        let pairs = rule_of(&runs, Holdout::Score, 1.0);
+        let invariants = rule_of(&runs, Holdout::ScoreInvariants, 1.0);
+        // Breaking `a` over `y`: the same pair, weighing ln(5 / 5) = 0; an
+        // invariant none broke, weighing ln 5.
+        assert!(!flags(&pairs, &["a.y"]));
+        assert!(flags(&invariants, &["a.y"]));
+        assert!(!flags(&invariants, &["a"]));
     }
 
     #[test]

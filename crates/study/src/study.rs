@@ -283,6 +283,9 @@ pub enum Holdout {
     /// (each weighed by the other held-out runs), the test run counted
     /// among them (the conformal rank of [`Holdout::Halves`]).
     Score,
+    /// `holdout = "score_invariants"`: [`Holdout::Score`] weighing each
+    /// invariant (its point, kind and variables) instead of each pair.
+    ScoreInvariants,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -634,10 +637,11 @@ impl ParseCx<'_> {
                     "halves" => Holdout::Halves,
                     "split" => Holdout::Split,
                     "score" => Holdout::Score,
+                    "score_invariants" => Holdout::ScoreInvariants,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\" or \"score\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\" or \"score_invariants\")"
                         )
                     )),
                 },
