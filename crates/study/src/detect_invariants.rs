@@ -39,6 +39,12 @@
 //! branch outcomes), each against a threshold at half the alarm budget,
 //! and flags a run over either.
 //!
+//! The `score` hold-out weighs each violated pair by how rarely the
+//! held-out training runs broke it ([`Rarity`]) and flags a run whose
+//! weights sum over the conformal rank of the held-out runs' own scores
+//! (each left out of the weights it is scored with); `score_invariants`
+//! weighs each invariant (point, kind, variables) instead.
+//!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
 //! finding of kind `UnseenPoint`; hold-out judges those like the others (a
