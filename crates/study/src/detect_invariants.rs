@@ -43,7 +43,8 @@
 //! held-out training runs broke it ([`Rarity`]) and flags a run whose
 //! weights sum over the conformal rank of the held-out runs' own scores
 //! (each left out of the weights it is scored with); `score_invariants`
-//! weighs each invariant (point, kind, variables) instead.
+//! weighs each invariant (point, kind, variables) instead, `score_known`
+//! only the pairs of invariants a half learned.
 //!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
@@ -441,8 +442,12 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
-                Holdout::Score => weighted(runs, Key::Pair, budget),
-                Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget),
+                Holdout::Score => weighted(runs, Key::Pair, budget, None),
+                Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
+                Holdout::ScoreKnown => {
+                    let halves = [&*checks[3 * i + 1], &*checks[3 * i + 2]];
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&halves)))
+                }
                 Holdout::Pairs => Rule::Stable(
                     runs.iter()
                         .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
@@ -459,10 +464,15 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
 }
 
 /// The rule of the `score` hold-outs: `key`'s rarity over the held-out
-/// `runs`, and the conformal rank of their left-out scores.
-fn weighted(runs: &[Keyed], key: Key, budget: f64) -> Rule {
+/// `runs` (weighing only the `known` pairs, if given), and the conformal
+/// rank of their left-out scores.
+fn weighted(runs: &[Keyed], key: Key, budget: f64, known: Option<Pairs>) -> Rule {
     let sets = || runs.iter().map(|keyed| &keyed[key as usize]);
     let rarity = Rarity::new(sets());
+    let rarity = match known {
+        Some(known) => rarity.known(known),
+        None => rarity,
+    };
     let scores = sets().map(|set| rarity.left_out_score(set)).collect();
     let most = conformal_threshold(scores, budget);
     Rule::Weighted(rarity, most, key)
@@ -478,11 +488,23 @@ fn violated(
     let mut keyed = Keyed::default();
     for f in result.findings {
         let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
-        let invariant = format!("{}({})", f.kind, vars.join(", "));
-        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant));
+        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant_key(&f.kind, &vars)));
         keyed[Key::Pair as usize].insert((f.point, f.kind));
     }
     Ok(keyed)
+}
+
+/// An invariant's name in [`Key::Invariant`]: its kind and variables.
+fn invariant_key(kind: &str, vars: &[&str]) -> String {
+    format!("{kind}({})", vars.join(", "))
+}
+
+/// The (program point, kind) pairs of the invariants `sets` learned.
+fn learned_keys(sets: &[&Checks]) -> Pairs {
+    sets.iter()
+        .flat_map(|c| c.invariants())
+        .map(|(point, i)| (point.to_string(), i.kind.clone()))
+        .collect()
 }
 /// The fewest violated pairs that at most `budget` percent of `counts`
 /// exceed (0 for no counts: any violation flags).
@@ -715,6 +737,16 @@ mod tests {
         assert!(!flags(&pairs, &["a.y"]));
         assert!(flags(&invariants, &["a.y"]));
         assert!(!flags(&invariants, &["a"]));
+    }
+
+    #[test]
+    fn the_known_score_weighs_nothing_no_half_learned() {
+        // The fixture's halves learned nothing: no pair weighs anything,
+        // where the plain score flags `d` at 50%.
+        assert!(flags(&rule_of(&FIVE, Holdout::Score, 50.0), &["d"]));
+        let known = rule_of(&FIVE, Holdout::ScoreKnown, 50.0);
+        assert!(!flags(&known, &["d"]));
+        assert!(!flags(&known, &["a", "b", "c", "d"]));
     }
 
     #[test]

@@ -14,8 +14,14 @@
 //! weights of the other `n - 1` runs (leave one out), `ln(n / b)` for a
 //! pair it broke (with `b` counting it), exactly as a test run is scored
 //! with the weights of runs it is not among.
+//!
+//! Held-out runs are checked against a half's invariants, a test run
+//! against the whole subset's, which holds some invariants that only more
+//! runs than a half holds justify: no held-out run could break those, so
+//! their rarity is unknown. With `known`, only the pairs of invariants a
+//! half learned weigh anything.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A (program point, kind) pair.
 pub(crate) type Pair = (String, String);
@@ -25,6 +31,8 @@ pub(crate) type Pair = (String, String);
 pub(crate) struct Rarity {
     runs: usize,
     broken: BTreeMap<Pair, usize>,
+    /// The pairs hold-out could have broken (none given: all).
+    known: Option<BTreeSet<Pair>>,
 }
 
 impl Rarity {
@@ -43,11 +51,20 @@ impl Rarity {
         rarity
     }
 
+    /// Weighs only the pairs of `known`.
+    pub(crate) fn known(self, known: BTreeSet<Pair>) -> Self {
+        Rarity {
+            known: Some(known),
+            ..self
+        }
+    }
+
     /// The score of a run that breaks `pairs` and was not held out.
     pub(crate) fn score<'a>(&self, pairs: impl IntoIterator<Item = &'a Pair>) -> f64 {
         let n = self.runs as f64;
         pairs
             .into_iter()
+            .filter(|p| self.known.as_ref().is_none_or(|k| k.contains(*p)))
             .map(|p| {
                 let b = self.broken.get(p).copied().unwrap_or(0) as f64;
                 ((n + 1.0) / (b + 1.0)).ln()
@@ -101,6 +118,16 @@ mod tests {
         // three: ln(4 / 1); `a` by all three others: ln(4 / 4) = 0.
         assert!((rarity.left_out_score(&runs[0]) - 4.0f64.ln()).abs() < 1e-12);
         assert_eq!(rarity.left_out_score(&runs[1]), 0.0);
+    }
+
+    #[test]
+    fn pairs_no_half_learned_weigh_nothing_when_known_is_given() {
+        let (a, b) = (pair("f:::ENTER", "OneOf"), pair("f:::ENTER", "LinearBinary"));
+        let runs = [vec![a.clone()], vec![]];
+        let rarity = Rarity::new(&runs).known([a.clone()].into());
+        // `a`: ln(3 / 2); `b`, which no half learned: nothing.
+        assert!((rarity.score([&a, &b]) - 1.5f64.ln()).abs() < 1e-12);
+        assert!((Rarity::new(&runs).score([&b]) - 3.0f64.ln()).abs() < 1e-12);
     }
 
     #[test]

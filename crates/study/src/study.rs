@@ -286,6 +286,10 @@ pub enum Holdout {
     /// `holdout = "score_invariants"`: [`Holdout::Score`] weighing each
     /// invariant (its point, kind and variables) instead of each pair.
     ScoreInvariants,
+    /// `holdout = "score_known"`: [`Holdout::Score`] weighing only the
+    /// pairs of invariants a half learned: a pair only the whole subset's
+    /// invariants hold, which no held-out run could break, weighs nothing.
+    ScoreKnown,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -638,10 +642,11 @@ impl ParseCx<'_> {
                     "split" => Holdout::Split,
                     "score" => Holdout::Score,
                     "score_invariants" => Holdout::ScoreInvariants,
+                    "score_known" => Holdout::ScoreKnown,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\" or \"score_invariants\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\", \"score_invariants\" or \"score_known\")"
                         )
                     )),
                 },
