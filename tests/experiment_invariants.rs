@@ -189,13 +189,16 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
 
 /// Invariant strategies of every hold-out, unseen-points and confidence
 /// setting, all woven with the same aspect and arguments (one arm).
-const JUDGES: [(&str, &str); 7] = [
+const JUDGES: [(&str, &str); 10] = [
     ("INV", ""),
     ("INV_h", "holdout = true"),
     ("INV_t", "holdout = \"count\""),
     ("INV_b", "holdout = \"halves\""),
     ("INV_hu", "holdout = true\nunseen_points = \"all\""),
     ("INV_s", "holdout = \"split\""),
+    ("INV_w", "holdout = \"score\""),
+    ("INV_wi", "holdout = \"score_invariants\""),
+    ("INV_wk", "holdout = \"score_known\""),
     ("INV_c", "confidence = 0.99999"),
 ];
 

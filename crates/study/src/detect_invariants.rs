@@ -39,6 +39,13 @@
 //! branch outcomes), each against a threshold at half the alarm budget,
 //! and flags a run over either.
 //!
+//! The `score` hold-out weighs each violated pair by how rarely the
+//! held-out training runs broke it ([`Rarity`]) and flags a run whose
+//! weights sum over the conformal rank of the held-out runs' own scores
+//! (each left out of the weights it is scored with); `score_invariants`
+//! weighs each invariant (point, kind, variables) instead, `score_known`
+//! only the pairs of invariants a half learned.
+//!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
 //! finding of kind `UnseenPoint`; hold-out judges those like the others (a
@@ -56,6 +63,7 @@ use weft_monitor::trace::runs::{check_traces, learn_file};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::matrix::{FaultMatrix, Observation};
+use super::rarity::Rarity;
 use super::run_records::read_traces;
 use super::study::Holdout;
 use weft_run::Progress;
@@ -95,6 +103,19 @@ type Verdicts = Vec<(bool, BTreeSet<String>)>;
 /// the other.
 type Pairs = BTreeSet<(String, String)>;
 
+/// What a run violated against one learned set, keyed two ways: by
+/// (program point, kind), and by (program point, invariant), an invariant
+/// named by its kind and variables (its constants differ from one learned
+/// set to another).
+type Keyed = [Pairs; 2];
+
+/// Which of a [`Keyed`]'s sets a rule weighs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Key {
+    Pair = 0,
+    Invariant = 1,
+}
+
 /// One learned set, and what hold-out decided for it.
 struct Learned {
     checks: Arc<Checks>,
@@ -113,6 +134,9 @@ enum Rule {
     /// More violated pairs at entries and exits than the first, or more
     /// at inner points than the second, flag it.
     OverEither([usize; 2]),
+    /// A rarity score of the violated pairs (or invariants) over this
+    /// flags it.
+    Weighted(Rarity, f64, Key),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -357,12 +381,10 @@ fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// What hold-out found per subset: the pairs that did not hold from one
-/// half to the other, and how many pairs each run violated there.
+/// What hold-out found per subset: per training run, what it violated
+/// against the other half's set.
 struct HeldOut {
-    unstable: Vec<Pairs>,
-    /// Per run: pairs at entries and exits, pairs at inner points.
-    counts: Vec<Vec<[usize; 2]>>,
+    runs: Vec<Vec<Keyed>>,
 }
 
 /// Checks each training run of one half against the other half's set.
@@ -374,12 +396,11 @@ fn hold_out(
 ) -> anyhow::Result<HeldOut> {
     let subsets = parts.len() / 3;
     let mut held = HeldOut {
-        unstable: vec![Pairs::new(); subsets],
-        counts: vec![Vec::new(); subsets],
+        runs: vec![Vec::new(); subsets],
     };
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
-        let found: Vec<(usize, Pairs)> = parts
+        let found: Vec<(usize, Keyed)> = parts
             .par_iter()
             .enumerate()
             .filter(|(e, part)| {
@@ -388,8 +409,7 @@ fn hold_out(
             .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
             .collect::<anyhow::Result<_>>()?;
         for (subset, pairs) in found {
-            held.counts[subset].push(split_count(&pairs));
-            held.unstable[subset].extend(pairs);
+            held.runs[subset].push(pairs);
         }
     }
     Ok(held)
@@ -400,12 +420,15 @@ fn hold_out(
 fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
     (0..checks.len() / 3)
         .map(|i| {
+            let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
             // The counts of one class of point (0: entries and exits, 1:
             // inner points), or of both (2).
             let counts = |class: usize| -> Vec<usize> {
-                let runs = held.map_or(&[][..], |h| &h.counts[i][..]);
                 runs.iter()
-                    .map(|c| if class == 2 { c[0] + c[1] } else { c[class] })
+                    .map(|keyed| {
+                        let c = split_count(&keyed[Key::Pair as usize]);
+                        if class == 2 { c[0] + c[1] } else { c[class] }
+                    })
                     .collect()
             };
             let budget = options.alarm_budget;
@@ -419,7 +442,17 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
-                Holdout::Pairs => Rule::Stable(held.map_or_else(Pairs::new, |h| h.unstable[i].clone())),
+                Holdout::Score => weighted(runs, Key::Pair, budget, None),
+                Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
+                Holdout::ScoreKnown => {
+                    let halves = [&*checks[3 * i + 1], &*checks[3 * i + 2]];
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&halves)))
+                }
+                Holdout::Pairs => Rule::Stable(
+                    runs.iter()
+                        .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
+                        .collect(),
+                ),
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
@@ -430,14 +463,48 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
         .collect()
 }
 
-/// The (program point, kind) pairs a run's traces violate against `checks`.
+/// The rule of the `score` hold-outs: `key`'s rarity over the held-out
+/// `runs` (weighing only the `known` pairs, if given), and the conformal
+/// rank of their left-out scores.
+fn weighted(runs: &[Keyed], key: Key, budget: f64, known: Option<Pairs>) -> Rule {
+    let sets = || runs.iter().map(|keyed| &keyed[key as usize]);
+    let rarity = Rarity::new(sets());
+    let rarity = match known {
+        Some(known) => rarity.known(known),
+        None => rarity,
+    };
+    let scores = sets().map(|set| rarity.left_out_score(set)).collect();
+    let most = conformal_threshold(scores, budget);
+    Rule::Weighted(rarity, most, key)
+}
+
+/// What a run's traces violate against `checks`, keyed both ways.
 fn violated(
     checks: &Checks,
     traces: &[(std::path::PathBuf, weft_monitor::trace::TraceFile)],
     unseen: UnseenPoints,
-) -> anyhow::Result<Pairs> {
+) -> anyhow::Result<Keyed> {
     let result = check_traces(checks, traces, unseen)?;
-    Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+    let mut keyed = Keyed::default();
+    for f in result.findings {
+        let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
+        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant_key(&f.kind, &vars)));
+        keyed[Key::Pair as usize].insert((f.point, f.kind));
+    }
+    Ok(keyed)
+}
+
+/// An invariant's name in [`Key::Invariant`]: its kind and variables.
+fn invariant_key(kind: &str, vars: &[&str]) -> String {
+    format!("{kind}({})", vars.join(", "))
+}
+
+/// The (program point, kind) pairs of the invariants `sets` learned.
+fn learned_keys(sets: &[&Checks]) -> Pairs {
+    sets.iter()
+        .flat_map(|c| c.invariants())
+        .map(|(point, i)| (point.to_string(), i.kind.clone()))
+        .collect()
 }
 /// The fewest violated pairs that at most `budget` percent of `counts`
 /// exceed (0 for no counts: any violation flags).
@@ -453,10 +520,10 @@ fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
 /// `allowed` largest of `counts` may be over it, where `allowed + 1` runs
 /// of the `n + 1` are within the budget; the largest count when even one
 /// run over would exceed it (0 for no counts: any violation flags).
-fn conformal_threshold(mut counts: Vec<usize>, budget: f64) -> usize {
-    counts.sort_unstable_by(|a, b| b.cmp(a));
+fn conformal_threshold<T: PartialOrd + Copy + Default>(mut counts: Vec<T>, budget: f64) -> T {
+    counts.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
     let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
-    counts.get(over.saturating_sub(1)).copied().unwrap_or(0)
+    counts.get(over.saturating_sub(1)).copied().unwrap_or_default()
 }
 
 /// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
@@ -468,12 +535,12 @@ fn sibling(e: usize) -> usize {
 /// learned set checked so far (a set several judges share is checked once).
 struct Checked {
     traces: Vec<(std::path::PathBuf, weft_monitor::trace::TraceFile)>,
-    done: Vec<(Arc<Checks>, UnseenPoints, Pairs)>,
+    done: Vec<(Arc<Checks>, UnseenPoints, Keyed)>,
 }
 
 impl Checked {
-    /// The pairs the run violates against `checks`.
-    fn pairs(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Pairs> {
+    /// What the run violates against `checks`.
+    fn violated(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Keyed> {
         let at = match self
             .done
             .iter()
@@ -524,41 +591,43 @@ fn verdicts(
 /// The kinds of the findings that flag `run` under one learned set's rule
 /// (none: it passes).
 fn judged(run: &mut Checked, l: &Learned, unseen: UnseenPoints) -> anyhow::Result<BTreeSet<String>> {
-    let kinds = |pairs: &Pairs| pairs.iter().map(|(_, kind)| kind.clone()).collect();
-    Ok(match &l.rule {
-        Rule::OverBoth([a, b], most) => {
-            let a = run.pairs(a, unseen)?.clone();
-            let b = run.pairs(b, unseen)?;
-            if a.len() > *most && b.len() > *most {
-                a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
-            } else {
-                BTreeSet::new()
-            }
+    if let Rule::OverBoth([a, b], most) = &l.rule {
+        let a = run.violated(a, unseen)?[Key::Pair as usize].clone();
+        let b = &run.violated(b, unseen)?[Key::Pair as usize];
+        return Ok(if a.len() > *most && b.len() > *most {
+            a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
+        } else {
+            BTreeSet::new()
+        });
+    }
+    Ok(flagging(&l.rule, run.violated(&l.checks, unseen)?))
+}
+
+/// The kinds of what a run violated against a subset's whole set, when
+/// that flags it under `rule` (none: it passes).
+fn flagging(rule: &Rule, keyed: &Keyed) -> BTreeSet<String> {
+    let pairs = &keyed[Key::Pair as usize];
+    let flagged = match rule {
+        Rule::Stable(unstable) => {
+            return pairs
+                .iter()
+                .filter(|pair| !unstable.contains(*pair))
+                .map(|(_, kind)| kind.clone())
+                .collect();
         }
-        Rule::Stable(unstable) => run
-            .pairs(&l.checks, unseen)?
-            .iter()
-            .filter(|pair| !unstable.contains(*pair))
-            .map(|(_, kind)| kind.clone())
-            .collect(),
-        Rule::Over(most) => {
-            let pairs = run.pairs(&l.checks, unseen)?;
-            if pairs.len() > *most {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
-        }
+        Rule::Over(most) => pairs.len() > *most,
+        Rule::Weighted(rarity, most, key) => rarity.score(&keyed[*key as usize]) > *most,
         Rule::OverEither(most) => {
-            let pairs = run.pairs(&l.checks, unseen)?;
             let count = split_count(pairs);
-            if count[0] > most[0] || count[1] > most[1] {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
+            count[0] > most[0] || count[1] > most[1]
         }
-    })
+        Rule::OverBoth(..) => unreachable!("judged against each half's set"),
+    };
+    if flagged {
+        pairs.iter().map(|(_, kind)| kind.clone()).collect()
+    } else {
+        BTreeSet::new()
+    }
 }
 
 /// How many of `pairs` are at function entries and exits, and how many at
@@ -573,7 +642,112 @@ fn split_count(pairs: &Pairs) -> [usize; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::{Pairs, conformal_threshold, split_count, threshold};
+    use std::sync::Arc;
+
+    use weft_invariants::{Checks, Config, Engine};
+    use weft_monitor::trace::UnseenPoints;
+
+    use super::{
+        HeldOut, Holdout, Keyed, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count,
+        threshold,
+    };
+
+    /// What a run violated: `OneOf` over the variable `x` at each point
+    /// of `points`, a point followed by `.y` over `y` instead.
+    fn keyed(points: &[&str]) -> Keyed {
+        let mut keyed = Keyed::default();
+        for p in points {
+            let (point, var) = p.split_once('.').unwrap_or((p, "x"));
+            let point = format!("u.c.{point}():::ENTER");
+            keyed[1].insert((point.clone(), format!("OneOf({var})")));
+            keyed[0].insert((point, "OneOf".to_string()));
+        }
+        keyed
+    }
+
+    /// The rule under `holdout` of one subset whose held-out runs broke
+    /// `runs`.
+    fn rule_of(runs: &[&[&str]], holdout: Holdout, alarm_budget: f64) -> Rule {
+        let held = HeldOut {
+            runs: vec![runs.iter().map(|r| keyed(r)).collect()],
+        };
+        let empty = || Arc::new(Checks::new(Engine::new(Config::default()).finish()));
+        let options = Options {
+            holdout,
+            unseen: UnseenPoints::Off,
+            confidence: 0.99,
+            alarm_budget,
+        };
+        let mut learned = rules(&[empty(), empty(), empty()], Some(&held), options);
+        assert_eq!(learned.len(), 1);
+        learned.remove(0).rule
+    }
+
+    /// Five held-out runs that broke `a` four times, `b` twice, `c` once
+    /// and `d` never.
+    const FIVE: [&[&str]; 5] = [&["a", "b"], &["a", "b"], &["a", "c"], &["a"], &[]];
+
+    fn flags(rule: &Rule, points: &[&str]) -> bool {
+        !flagging(rule, &keyed(points)).is_empty()
+    }
+
+    #[test]
+    fn the_score_rule_weighs_pairs_by_rarity_and_flags_over_the_left_out_scores_rank() {
+        // Left out, each run's pairs weigh ln(5 / b): a ln(5/4), b ln(5/2),
+        // c ln(5/1). Scores: ln 6.25, ln 3.125 twice, ln 1.25, 0. At 50%
+        // of 5 + 1 runs three may be over: the test run and the two
+        // largest: the threshold is the third largest, ln 3.125.
+        let rule = rule_of(&FIVE, Holdout::Score, 50.0);
+        let Rule::Weighted(_, most, _) = &rule else {
+            panic!("the score hold-out makes a weighted rule");
+        };
+        assert!((most - 3.125f64.ln()).abs() < 1e-12);
+        // A test run's pairs weigh ln(6 / (b + 1)): a ln 1.2, b ln 2, c
+        // ln 3, d ln 6.
+        assert!(flags(&rule, &["d"]), "ln 6 > ln 3.125");
+        assert!(!flags(&rule, &["c"]), "ln 3 < ln 3.125");
+        assert!(flags(&rule, &["a", "c"]), "ln 3.6 > ln 3.125");
+        assert!(!flags(&rule, &["a", "b"]), "ln 2.4 < ln 3.125");
+        assert!(!flags(&rule, &[]));
+        // The count rule at the same budget: counts 2, 2, 2, 1, 0, two of
+        // five may be over: 2. One rare pair does not flag; three common
+        // ones do.
+        let count = rule_of(&FIVE, Holdout::Count, 50.0);
+        assert!(!flags(&count, &["d"]));
+        assert!(flags(&count, &["a", "b", "c"]));
+        // At 1% no rank is safe with six runs: the largest score, ln 6.25.
+        let strict = rule_of(&FIVE, Holdout::Score, 1.0);
+        assert!(!flags(&strict, &["d"]), "ln 6 < ln 6.25");
+        assert!(flags(&strict, &["c", "d"]), "ln 18 > ln 6.25");
+        // The pairs hold-out drops every pair broken there: only `d` flags.
+        let stable = rule_of(&FIVE, Holdout::Pairs, 1.0);
+        assert!(!flags(&stable, &["a", "b", "c"]));
+        assert!(flags(&stable, &["a", "d"]));
+    }
+
+    #[test]
+    fn the_invariant_score_tells_invariants_of_one_pair_apart() {
+        // Every held-out run broke `a` over `x`: left out, each scores
+        // ln(4 / 4) = 0 both ways, and the threshold is 0.
+        let runs: [&[&str]; 4] = [&["a"]; 4];
+        let pairs = rule_of(&runs, Holdout::Score, 1.0);
+        let invariants = rule_of(&runs, Holdout::ScoreInvariants, 1.0);
+        // Breaking `a` over `y`: the same pair, weighing ln(5 / 5) = 0; an
+        // invariant none broke, weighing ln 5.
+        assert!(!flags(&pairs, &["a.y"]));
+        assert!(flags(&invariants, &["a.y"]));
+        assert!(!flags(&invariants, &["a"]));
+    }
+
+    #[test]
+    fn the_known_score_weighs_nothing_no_half_learned() {
+        // The fixture's halves learned nothing: no pair weighs anything,
+        // where the plain score flags `d` at 50%.
+        assert!(flags(&rule_of(&FIVE, Holdout::Score, 50.0), &["d"]));
+        let known = rule_of(&FIVE, Holdout::ScoreKnown, 50.0);
+        assert!(!flags(&known, &["d"]));
+        assert!(!flags(&known, &["a", "b", "c", "d"]));
+    }
 
     #[test]
     fn pairs_at_inner_points_are_counted_apart_from_entries_and_exits() {
@@ -622,7 +796,7 @@ mod tests {
         assert_eq!(conformal_threshold(counts, 1.0), 150);
         // Too few runs for the budget: the largest count.
         assert_eq!(conformal_threshold(vec![3, 7, 5], 1.0), 7);
-        assert_eq!(conformal_threshold(Vec::new(), 1.0), 0);
+        assert_eq!(conformal_threshold(Vec::<usize>::new(), 1.0), 0);
         // 20% of 5 + 1 runs: one may be over, the test run: the largest.
         assert_eq!(conformal_threshold(vec![0, 9, 1, 0, 5], 20.0), 9);
         // 40%: two: the test run and the largest count.

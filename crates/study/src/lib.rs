@@ -44,6 +44,7 @@ mod matrix;
 mod metrics;
 mod oracle;
 mod plot;
+mod rarity;
 mod report;
 mod report_stage;
 mod run_records;
