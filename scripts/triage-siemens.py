@@ -50,7 +50,9 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-PROGRAMS = ["printtokens", "printtokens2", "replace", "schedule", "schedule2", "totinfo"]
+def programs_in(siemens):
+    """Every program archive (PROGRAM.tar.gz, SIR's layout) in the directory."""
+    return sorted(f[: -len(".tar.gz")] for f in os.listdir(siemens) if f.endswith(".tar.gz"))
 
 
 def patches(root, program, scratch):
@@ -355,12 +357,13 @@ def main():
     ap.add_argument("--siemens", default=os.path.join(here, "..", "..", "shared", "benchmarks", "siemens"))
     ap.add_argument("--weft", default=os.path.join(here, "..", "target", "debug", "weft"))
     ap.add_argument("--every", type=int, default=1, help="run every k-th test of the universe")
-    ap.add_argument("programs", nargs="*", default=PROGRAMS)
+    ap.add_argument("programs", nargs="*", help="default: every PROGRAM.tar.gz in --siemens")
     ap.add_argument("--questions", action="store_true", help="measure the decision tree of `weft triage`")
     ap.add_argument("--before", help="with --questions, a second weft binary measured on the same tests")
     ap.add_argument("--fuzz", type=int, metavar="SECS", help="afl-fuzz SECS seconds per class (weft triage --fuzz)")
     args = ap.parse_args()
     weft = os.path.abspath(args.weft)
+    args.programs = args.programs or programs_in(args.siemens)
     if args.fuzz:
         print("| program | revisions | inputs | campaigns | s per class | classes before | classes after | "
               "inputs found | total s |")

@@ -2,7 +2,9 @@
 """Turns the Siemens programs (SIR) into `weft experiment` studies.
 
 For each program archive in the benchmark directory (default
-../../../shared/benchmarks/siemens, relative to this script) this writes,
+../../../shared/benchmarks/siemens, relative to this script; any archive
+in SIR's layout, PROGRAM.tar.gz holding PROGRAM/source.alt/source.orig,
+versions.alt/versions.orig/vN, inputs and testplans.alt/universe) this writes,
 under the output directory (default `studies/` beside this script, ignored
 by git):
 
@@ -30,6 +32,7 @@ Quirks of the material handled here:
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -39,15 +42,9 @@ import tarfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
-# Program -> (executable, extra libraries).
-PROGRAMS = {
-    "printtokens": ("print_tokens", ""),
-    "printtokens2": ("print_tokens2", ""),
-    "replace": ("replace", ""),
-    "schedule": ("schedule", ""),
-    "schedule2": ("schedule2", ""),
-    "totinfo": ("tot_info", " -lm"),
-}
+# Every program is linked with the maths library: a program that does not
+# use it links the same without it.
+LIBS = " -lm"
 # Files of source.orig and versions.orig/vN that are not program text.
 NOT_SOURCE = {"CONTENTS=ORIG", "UNREACHABLE"}
 
@@ -56,6 +53,25 @@ def natural(name):
     """v2 before v10."""
     digits = "".join(c for c in name if c.isdigit())
     return (name.rstrip("0123456789"), int(digits) if digits else -1)
+
+
+def executable(src, program):
+    """The executable's name: the one SIR's own scripts run
+    (`../source/NAME.exe` in scripts/runall.sh), else the program's."""
+    script = os.path.join(src, "scripts", "runall.sh")
+    if os.path.isfile(script):
+        with open(script, encoding="latin-1") as f:
+            found = re.search(r"\.\./source/([A-Za-z0-9_+-]+)\.exe\b", f.read())
+        if found:
+            return found.group(1)
+    return program
+
+
+def programs_in(benchmarks):
+    """The programs of the archives in the benchmark directory."""
+    if not os.path.isdir(benchmarks):
+        sys.exit(f"{benchmarks}: no such directory (give the benchmark directory with --benchmarks)")
+    return sorted(f[: -len(".tar.gz")] for f in os.listdir(benchmarks) if f.endswith(".tar.gz"))
 
 
 def unpack(archive, into):
@@ -239,13 +255,15 @@ def prepare(program, args):
     archive = os.path.join(args.benchmarks, f"{program}.tar.gz")
     if not os.path.isfile(archive):
         sys.exit(f"{archive}: no such archive (give the benchmark directory with --benchmarks)")
-    exe, libs = PROGRAMS[program]
     out = os.path.join(args.out, program)
     raw = os.path.join(args.out, ".unpacked")
     shutil.rmtree(os.path.join(raw, program), ignore_errors=True)
     os.makedirs(raw, exist_ok=True)
     unpack(archive, raw)
     src = os.path.join(raw, program)
+    if not os.path.isdir(os.path.join(src, "source.alt", "source.orig")):
+        sys.exit(f"{archive}: not in SIR's layout (no {program}/source.alt/source.orig in it)")
+    exe = executable(src, program)
     for sub in ["source", "inputs", "versions"]:
         shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
     os.makedirs(os.path.join(out, "source"))
@@ -269,7 +287,7 @@ def prepare(program, args):
     aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
-            archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=libs,
+            archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=LIBS,
             draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
             strategies=strategies(args, aspects),
@@ -282,7 +300,8 @@ def prepare(program, args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("programs", nargs="*", default=sorted(PROGRAMS), help="default: all six")
+    ap.add_argument("programs", nargs="*",
+                    help="default: every PROGRAM.tar.gz of the benchmark directory (the six Siemens programs)")
     ap.add_argument("--benchmarks", default=os.path.join(REPO, "..", "shared", "benchmarks", "siemens"),
                     help="directory of the PROGRAM.tar.gz archives")
     ap.add_argument("--out", default=os.path.join(HERE, "studies"), help="where the studies are written")
@@ -302,9 +321,11 @@ def main():
     args = ap.parse_args()
     if args.every < 1:
         sys.exit("--every must be at least 1")
-    for p in args.programs:
-        if p not in PROGRAMS:
-            sys.exit(f"unknown program {p} (one of {', '.join(sorted(PROGRAMS))})")
+    known = programs_in(args.benchmarks)
+    for p in args.programs or known:
+        if p not in known:
+            sys.exit(f"unknown program {p}: no {p}.tar.gz in {args.benchmarks} (there: {', '.join(known)})")
+    for p in args.programs or known:
         prepare(p, args)
 
 
