@@ -3,17 +3,15 @@
 
 use serde::Serialize;
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::sync::Arc;
-
-use super::detect_invariants::{Judge, KindBreakdown, Options, evaluate_invariants};
+use super::detect_invariants::{KindBreakdown, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
 use super::jobs::Arm;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
-use super::study::{Detector, Study};
+use super::study::Detector;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use weft_monitor::ranges::learn::Run;
 use weft_run::Progress;
 
@@ -143,24 +141,19 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 scoring.finish();
             }
             Detector::Invariants => {
-                let training: Vec<Arc<[u8]>> = training
-                    .iter()
-                    .filter_map(|(_, o)| match o {
-                        Observation::Trace(packed) => Some(packed.clone()),
-                        _ => None,
-                    })
-                    .collect();
                 // Every invariant strategy of this arm is scored at its first one.
                 if let Entry::Vacant(slot) = scored.entry(arm) {
-                    let judges = judges_of(s, arm);
+                    let learning = ctx.learned(arm)?;
                     let results = evaluate_invariants(
-                        &judges,
+                        &learning.judges,
+                        &learning.sets,
                         &oracle,
-                        (&training, &training_tests),
+                        &learning.training_tests,
                         &observed,
                         &s.schedule(),
                     )?;
-                    slot.insert(judges.into_iter().map(|j| j.name).zip(results).collect());
+                    let names = learning.judges.iter().map(|j| j.name.clone());
+                    slot.insert(names.zip(results).collect());
                 }
                 let (evaluation, kinds) = scored
                     .get_mut(&arm)
@@ -179,24 +172,4 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         kind_breakdowns,
         abnormal,
     })
-}
-
-/// The invariant strategies whose runs are those of arm `arm`, scored
-/// together (see [`evaluate_invariants`]).
-fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
-    (0..s.strategies.len())
-        .filter(|&j| s.runs_of(j) == arm && s.strategies[j].detector == Detector::Invariants)
-        .map(|j| {
-            let st = &s.strategies[j];
-            Judge {
-                name: st.name.clone(),
-                options: Options {
-                    holdout: st.holdout,
-                    unseen: st.unseen_points,
-                    confidence: st.confidence,
-                    alarm_budget: s.alarm_budget,
-                },
-            }
-        })
-        .collect()
 }
