@@ -53,6 +53,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
 use weft_monitor::trace::runs::{check_traces, learn_file};
+use weft_monitor::trace::unseen::UNSEEN_KIND;
 use weft_monitor::trace::{TraceFile, UnseenPoints};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
@@ -183,13 +184,34 @@ impl LearnedSets {
     /// draws' for a faulty version's run, every subset's for the
     /// original's.
     pub fn check(&self, traces: &[(PathBuf, TraceFile)], original: bool) -> anyhow::Result<Findings> {
-        let mut findings = Findings::default();
+        let mut needed: Vec<SetId> = Vec::new();
         for learned in &self.judges {
             for set in learned[..self.take(original)].iter().flat_map(Learned::reads) {
-                if findings.sets.iter().all(|(id, _)| *id != set) {
-                    let checks = &self.checks[set.confidence][set.engine];
-                    findings.sets.push((set, violated(checks, traces, set.unseen)?));
+                if !needed.contains(&set) {
+                    needed.push(set);
                 }
+            }
+        }
+        let mut findings = Findings::default();
+        for &set in &needed {
+            if findings.pairs(set).is_ok() {
+                continue;
+            }
+            let checks = &self.checks[set.confidence][set.engine];
+            let [off, all] = [UnseenPoints::Off, UnseenPoints::All].map(|unseen| SetId { unseen, ..set });
+            if set.unseen != UnseenPoints::Inner && needed.contains(&off) && needed.contains(&all) {
+                // One check reporting every unseen point gives both: those
+                // only add pairs of their own kind.
+                let with_unseen = violated(checks, traces, UnseenPoints::All)?;
+                let without = with_unseen
+                    .iter()
+                    .filter(|(_, kind)| kind != UNSEEN_KIND)
+                    .cloned()
+                    .collect();
+                findings.sets.push((off, without));
+                findings.sets.push((all, with_unseen));
+            } else {
+                findings.sets.push((set, violated(checks, traces, set.unseen)?));
             }
         }
         Ok(findings)
