@@ -93,6 +93,9 @@ pub struct KindRow {
 /// and the kinds of the invariants violated.
 type Verdicts = Vec<(bool, BTreeSet<String>)>;
 
+/// Per distinct confidence, per engine (see [`SetId`]), what it learned.
+type PerConfidence = Vec<Vec<Arc<Checks>>>;
+
 /// One learned set, and what hold-out decided for it.
 struct Learned {
     set: SetId,
@@ -139,8 +142,8 @@ pub struct Judge {
 pub struct LearnedSets {
     /// Per judge, one learned set per subset of [`Schedule::sets`].
     judges: Vec<Vec<Learned>>,
-    /// `checks[confidence][engine]` (see [`SetId`]).
-    checks: Vec<Vec<Arc<Checks>>>,
+    /// `checks[confidence][engine]`.
+    checks: PerConfidence,
     /// How many subsets are draws (they come first): a faulty version's
     /// runs are judged by those only, the original's also by the folds.
     draws: usize,
@@ -354,7 +357,7 @@ fn learn_all(
     subsets: &[TrainingSet],
     judges: &[Judge],
     progress: &Progress,
-) -> anyhow::Result<(Vec<Vec<Learned>>, Vec<Vec<Arc<Checks>>>)> {
+) -> anyhow::Result<(Vec<Vec<Learned>>, PerConfidence)> {
     let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
     let halves_needed: Vec<bool> = (0..confidences.len())
         .map(|c| (0..judges.len()).any(|j| conf_of[j] == c && judges[j].options.holdout != Holdout::Off))
