@@ -308,7 +308,7 @@ fn kept_sizes(db: &Path) -> (usize, usize) {
 #[test]
 fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     let (dir, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let file = judged_study(dir.path(), 120, &JUDGES, "report");
+    let file = judged_study(dir.path(), 60, &JUDGES, "report");
     let db = dir.path().join("work/study.sqlite");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["experiment", "-j", "2"])
@@ -326,7 +326,7 @@ fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     child.kill().unwrap();
     child.wait().unwrap();
     let killed = checked_runs(&db);
-    assert!(killed < 3 * 120, "the study was not killed mid-run: {killed}");
+    assert!(killed < 3 * 60, "the study was not killed mid-run: {killed}");
     // A checked run keeps what it violated, not its traces.
     let (checked, traced) = kept_sizes(&db);
     assert!(
@@ -335,7 +335,7 @@ fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     );
 
     setup_support::experiment(&file);
-    let whole_file = judged_study(whole.path(), 120, &JUDGES, "report");
+    let whole_file = judged_study(whole.path(), 60, &JUDGES, "report");
     setup_support::experiment(&whole_file);
     let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 5, "{compared} files compared");
