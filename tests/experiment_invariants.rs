@@ -335,13 +335,19 @@ fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     );
 
     setup_support::experiment(&file);
-    let whole_file = judged_study(whole.path(), 60, &JUDGES, "report");
-    setup_support::experiment(&whole_file);
-    let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
+    assert_scores_as_executed_at_once(dir.path(), whole.path(), 60);
+}
+
+/// Executes the study of `tests` tests and every judge in the directory
+/// `alone`, locally and never stopped, and checks that the report in
+/// `dir` has the same tables and scores.
+fn assert_scores_as_executed_at_once(dir: &Path, alone: &Path, tests: usize) {
+    setup_support::experiment(&judged_study(alone, tests, &JUDGES, "report"));
+    let compared = setup_support::assert_same_report_tables(dir, alone);
     assert!(compared >= 5, "{compared} files compared");
     assert_eq!(
-        tables_by_strategy(&dir.path().join("report/report.json")),
-        tables_by_strategy(&whole.path().join("report/report.json"))
+        tables_by_strategy(&dir.join("report/report.json")),
+        tables_by_strategy(&alone.join("report/report.json"))
     );
 }
 
@@ -381,12 +387,5 @@ fn a_planned_study_learns_in_a_step_of_its_own_and_scores_as_a_local_one() {
         }
     }
     experiment_with(&["--collect"], &file);
-    let local_file = judged_study(local.path(), 30, &JUDGES, "report");
-    setup_support::experiment(&local_file);
-    let compared = setup_support::assert_same_report_tables(planned.path(), local.path());
-    assert!(compared >= 5, "{compared} files compared");
-    assert_eq!(
-        tables_by_strategy(&planned.path().join("report/report.json")),
-        tables_by_strategy(&local.path().join("report/report.json"))
-    );
+    assert_scores_as_executed_at_once(planned.path(), local.path(), 30);
 }
