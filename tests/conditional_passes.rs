@@ -8,11 +8,11 @@
 //! configuration. Each configuration, built with warnings as errors, enters
 //! each of its functions exactly once and prints what the original prints.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use weft::c::{FileHealth, Sources};
 
@@ -59,14 +59,14 @@ fn every_branch_is_read_by_some_pass() {
 /// its stdout.
 fn build_and_run(source: &Path, exe: &Path, flags: &[&str]) -> String {
     let flags: Vec<&str> = ["-std=c99"].into_iter().chain(flags.iter().copied()).collect();
-    setup_support::build_strict(source, exe, &flags);
-    setup_support::run_ok(exe, &[], None).0
+    program_support::build_strict(source, exe, &flags);
+    program_support::run_ok(exe, &[], None).0
 }
 
 /// Weaves the fixture with `aspect` into `out`, asserts the weave
 /// succeeded and gives its standard error.
 fn weave_fixture(aspect: &Path, out: &Path) -> String {
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let weave = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(aspect)
         .arg("--output")

@@ -6,44 +6,36 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn weft(args: &[&str], paths: &[PathBuf]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+/// `weft ARGS PATHS…` run in the checkout (the docs' commands name
+/// `aspects/…` from there), which must succeed: its standard output.
+fn weft_in_checkout(args: &[&str], paths: &[PathBuf]) -> String {
+    let out = weft_support::command()
         .args(args)
         .args(paths)
         .current_dir(root())
         .output()
         .expect("weft runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "weft {args:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    weft_support::exited(&out, 0).0
 }
 
 /// gzip's own top-level .c files (not gnulib's, the tests' or the samples').
 fn own_files(gzip: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(gzip)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    files
+    sources_support::c_files(gzip)
 }
 
 /// `understood/total` function definitions, as `weft parse-health` says.
 fn health(paths: &[PathBuf]) -> (u64, u64) {
-    let json: serde_json::Value = serde_json::from_str(&weft(&["parse-health", "--json"], paths)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&weft_in_checkout(&["parse-health", "--json"], paths)).unwrap();
     (
         json["functions_ok"].as_u64().unwrap(),
         json["functions"].as_u64().unwrap(),
@@ -82,7 +74,7 @@ fn front_end_figures_are_measured() {
 fn weave_counts(aspect: &str) -> String {
     let out = tempfile::tempdir().unwrap();
     let woven = out.path().join("woven");
-    let log = weft(
+    let log = weft_in_checkout(
         &[
             "weave",
             "--aspect",

@@ -3,10 +3,12 @@
 //! attribute fails here until the reference is regenerated with
 //! `weft joinpoints --markdown > docs/joinpoints.md`.
 
+mod weft_support;
+
 #[test]
 fn the_join_point_reference_is_the_catalogue() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["joinpoints", "--markdown"])
         .output()
         .expect("weft runs");

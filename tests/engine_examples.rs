@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod weft_support;
+
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
 }
@@ -28,7 +30,7 @@ fn example_aspects_check_clean() {
 /// Runs `weft weave` on example `name` into `out`.
 fn weave(name: &str, out: &Path) -> Output {
     let dir = examples().join(name);
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+    weft_support::command()
         .arg("weave")
         .arg("--aspect")
         .arg(dir.join("aspect.lara"))

@@ -1,6 +1,7 @@
 //! Property test: running mutated aspects against a mock program never
 //! panics; every failure is an `EngineError`.
 
+mod aspect_support;
 mod engine_support;
 
 use engine_support::{MockHost, ROOT, s};
@@ -48,15 +49,7 @@ fn program() -> MockHost {
 fn seed_runs() {
     let module =
         weft::aspect::load_source(SourceFile::new("seed.lara", SEED), &weft::Limits::default()).unwrap();
-    let report = weft::engine::run(
-        &module,
-        None,
-        &[],
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        &mut program(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let report = aspect_support::run_aspect(&module, &[], &mut program()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.printed, vec!["[1, 0.3333333333333333, #{\"k\": 1}]"]);
 }
 
@@ -78,7 +71,7 @@ proptest! {
         // from spelling loops so the test stays fast.
         prop_assume!(!text.contains("while") && !text.contains("loop {"));
         if let Ok(module) = weft::aspect::load_source(SourceFile::new("m.lara", text), &weft::Limits::default()) {
-            let _ = weft::engine::run(&module, None, &[], weft_monitor::SCRIPT_APIS, &weft::Limits::default(), &mut program());
+            let _ = aspect_support::run_aspect(&module, &[], &mut program());
         }
     }
 }

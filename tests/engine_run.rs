@@ -2,7 +2,9 @@
 //! joins, interpolation, insert order, control flow, calls, inputs, limits
 //! and error locations.
 
+mod aspect_support;
 mod engine_support;
+mod weft_support;
 
 use engine_support::{MockHost, ROOT, s};
 use weft::diag::SourceFile;
@@ -13,14 +15,7 @@ fn run_with(src: &str, host: &mut MockHost, args: &[(&str, &str)]) -> Result<Run
     let module = weft::aspect::load_source(SourceFile::new("t.lara", src), &weft::Limits::default())
         .unwrap_or_else(|e| panic!("does not parse:\n{e}"));
     let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    weft::engine::run(
-        &module,
-        None,
-        &args,
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        host,
-    )
+    aspect_support::run_aspect(&module, &args, host)
 }
 
 fn run(src: &str, host: &mut MockHost) -> RunReport {
@@ -435,7 +430,7 @@ fn a_refused_insert_is_shown_at_the_aspect_with_the_c_location() {
         "aspectdef A\n  select function.return end\n  apply\n    $return.insert after 'x();';\n  end\nend\n",
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .arg("weave")
         .arg("--aspect")
         .arg(&aspect)
@@ -447,4 +442,39 @@ fn a_refused_insert_is_shown_at_the_aspect_with_the_c_location() {
     assert!(err.contains("a.lara:4:"), "aspect location: {err}");
     assert!(err.contains("a.c:3:"), "C location: {err}");
     assert!(err.contains('^'), "caret: {err}");
+}
+
+/// The tuples of one select are walked as the apply's loop asks for them:
+/// a select failing at a later join point still fails the apply at its
+/// `apply`, with nothing committed, as when every tuple was selected first.
+#[test]
+fn a_select_failing_while_its_apply_walks_it_fails_the_apply_uncommitted() {
+    let mut h = MockHost::new();
+    let f = h.add(ROOT, "function", &[("name", s("f"))]);
+    h.add(f, "loop", &[("rank", Value::Int(1))]);
+    let g = h.add(ROOT, "function", &[("name", s("g"))]);
+    // No `rank`: the filter fails here, after f's tuple was acted on.
+    h.add(g, "loop", &[]);
+    let err = run_with(
+        "aspectdef A\nselect function.loop{rank == 1} end\napply\n  $loop.insert before 'x++;';\nend\nend",
+        &mut h,
+        &[],
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("rank"), "{text}");
+    assert!(text.contains("t.lara:3:1"), "{text}");
+    assert_eq!(h.commits, 0, "an apply whose select failed committed");
+}
+
+/// Walked depth first, a chain gives its tuples in the order of its first
+/// step, then of the next: the order of stepping breadth first.
+#[test]
+fn chains_give_tuples_by_their_first_step_then_the_next() {
+    let mut h = loops();
+    let report = run(
+        "aspectdef A\nselect function.loop.first_stmt end\napply\n  println($loop.name + ' ' + $first_stmt.name);\nend\nend",
+        &mut h,
+    );
+    assert_eq!(report.printed, ["L1 S1", "L2 S2"]);
 }

@@ -1,10 +1,10 @@
 //! `weft select` over real C files.
 
-use std::process::Command;
+mod weft_support;
 
 fn select(args: &[&str]) -> (Option<i32>, String, String) {
     let main_c = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/loop-iterations/main.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .arg("select")
         .args(args)
         .arg(main_c)

@@ -1,6 +1,7 @@
 //! Appendix A strategies run unchanged (but for the noted details) against a
 //! mock program: the language expresses all of them.
 
+mod aspect_support;
 mod engine_support;
 
 use engine_support::{MockHost, ROOT, s};
@@ -64,15 +65,7 @@ fn program() -> MockHost {
 fn ascv3_instruments_parameters_writes_and_returns() {
     let module = load("ascv3.lara");
     let mut h = program();
-    let report = weft::engine::run(
-        &module,
-        None,
-        &[],
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        &mut h,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let report = aspect_support::run_aspect(&module, &[], &mut h).unwrap_or_else(|e| panic!("{e}"));
     assert!(report.warnings.is_empty());
     let log = h.log.join("\n");
     for expected in [
@@ -120,15 +113,8 @@ fn run_choice(file: &str, dir: &std::path::Path) -> Vec<String> {
         ("reportDir".to_string(), format!("{}/", dir.display())),
         ("reportName".to_string(), "gz".to_string()),
     ];
-    let report = weft::engine::run(
-        &module,
-        None,
-        &args,
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        &mut MockHost::new(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let report =
+        aspect_support::run_aspect(&module, &args, &mut MockHost::new()).unwrap_or_else(|e| panic!("{e}"));
     report.printed
 }
 

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 mod setup_support;
+mod weft_support;
 
 /// The reduced calendar study in a new directory, with the first `tests`
 /// of its tests: (the directory, its study file).
@@ -72,7 +73,7 @@ const TESTS: &str = include_str!("../examples/calendar-faults/tests.txt");
 #[test]
 fn invariants_beat_the_all_pass_baseline_on_the_calendar_study() {
     let (tmp, file) = calendar_study(usize::MAX);
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
 
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())
@@ -123,7 +124,7 @@ fn scratch_areas(work: &Path) -> Vec<PathBuf> {
 /// study ended before the signal (its runs are stored all the same).
 fn terminate_while_scoring(file: &Path) -> bool {
     use std::io::BufRead as _;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["experiment", "-j", "2"])
         .arg(file)
         .stdout(std::process::Stdio::null())
@@ -177,24 +178,27 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
         unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) },
         0
     );
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
     assert_eq!(scratch_areas(&work), vec![live]);
 
     let (whole, whole_file) = calendar_study(60);
-    setup_support::experiment(&whole_file);
+    weft_support::experiment(&whole_file);
     let compared = setup_support::assert_same_report_tables(dir.path(), whole.path());
     assert!(compared >= 5, "{compared} files compared");
 }
 
 /// Invariant strategies of every hold-out, unseen-points and confidence
 /// setting, all woven with the same aspect and arguments (one arm).
-const JUDGES: [(&str, &str); 7] = [
+const JUDGES: [(&str, &str); 10] = [
     ("INV", ""),
     ("INV_h", "holdout = true"),
     ("INV_t", "holdout = \"count\""),
     ("INV_b", "holdout = \"halves\""),
     ("INV_hu", "holdout = true\nunseen_points = \"all\""),
     ("INV_s", "holdout = \"split\""),
+    ("INV_w", "holdout = \"score\""),
+    ("INV_wi", "holdout = \"score_invariants\""),
+    ("INV_wk", "holdout = \"score_known\""),
     ("INV_c", "confidence = 0.99999"),
 ];
 
@@ -255,14 +259,14 @@ fn tables_by_strategy(
 fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone() {
     let dir = tempfile::tempdir().unwrap();
     let together = judged_study(dir.path(), 30, &JUDGES, "together");
-    setup_support::experiment(&together);
+    weft_support::experiment(&together);
     let tables = tables_by_strategy(&dir.path().join("together/report.json"));
     assert_eq!(tables.len(), JUDGES.len());
     let mut differ = std::collections::BTreeSet::new();
     for judge in JUDGES {
         // The same runs (one arm, the same work directory), scored alone.
         let alone = judged_study(dir.path(), 30, &[judge], judge.0);
-        setup_support::experiment(&alone);
+        weft_support::experiment(&alone);
         let single = tables_by_strategy(&dir.path().join(judge.0).join("report.json"));
         assert_eq!(
             single[judge.0], tables[judge.0],
@@ -310,7 +314,7 @@ fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     let (dir, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = judged_study(dir.path(), 60, &JUDGES, "report");
     let db = dir.path().join("work/study.sqlite");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["experiment", "-j", "2"])
         .arg(&file)
         .stdout(std::process::Stdio::null())
@@ -334,15 +338,22 @@ fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
         "a checked run keeps {checked} bytes, a traced one {traced}"
     );
 
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
     assert_scores_as_executed_at_once(dir.path(), whole.path(), 60);
+    // The trace reach, from what each run stored as it was checked, is
+    // the same too.
+    let reach = |study: &Path| experiment_with(&["--reach"], study);
+    let whole_file = whole.path().join("report.toml");
+    assert_eq!(reach(&file), reach(&whole_file));
+    let printed = reach(&file);
+    assert!(printed.contains("failing runs whose traces differ"), "{printed}");
 }
 
 /// Executes the study of `tests` tests and every judge in the directory
 /// `alone`, locally and never stopped, and checks that the report in
 /// `dir` has the same tables and scores.
 fn assert_scores_as_executed_at_once(dir: &Path, alone: &Path, tests: usize) {
-    setup_support::experiment(&judged_study(alone, tests, &JUDGES, "report"));
+    weft_support::experiment(&judged_study(alone, tests, &JUDGES, "report"));
     let compared = setup_support::assert_same_report_tables(dir, alone);
     assert!(compared >= 5, "{compared} files compared");
     assert_eq!(
@@ -353,14 +364,10 @@ fn assert_scores_as_executed_at_once(dir: &Path, alone: &Path, tests: usize) {
 
 /// `weft experiment ARGS… FILE`, which must succeed: its standard output.
 fn experiment_with(args: &[&str], file: &Path) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
-        .arg("experiment")
-        .args(args)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+    let mut words = vec!["experiment"];
+    words.extend(args);
+    words.push(file.to_str().unwrap());
+    weft_support::weft_exits(0, words).0
 }
 
 #[test]
@@ -388,4 +395,62 @@ fn a_planned_study_learns_in_a_step_of_its_own_and_scores_as_a_local_one() {
     }
     experiment_with(&["--collect"], &file);
     assert_scores_as_executed_at_once(planned.path(), local.path(), 30);
+}
+
+#[test]
+fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_differs_nowhere() {
+    let (tmp, file) = calendar_study(60);
+    let study = std::fs::read_to_string(&file).unwrap();
+    let cal = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/calendar-faults/cal.c");
+    let copy = format!("[[version]]\nname = \"copy\"\nsource = \"{}\"\n\n", cal.display());
+    std::fs::write(&file, study.replace("[[strategy]]", &(copy + "[[strategy]]"))).unwrap();
+    weft_support::experiment(&file);
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report/report.json")).unwrap())
+            .unwrap();
+    let reach = &report["results"]["trace_reach"][0];
+    assert_eq!(reach["strategies"], serde_json::json!(["INV"]));
+    let versions = reach["versions"].as_array().unwrap();
+    let count = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    let names: Vec<&str> = versions.iter().map(|v| v["version"].as_str().unwrap()).collect();
+    assert_eq!(names, ["v2", "v3", "v10", "copy"]);
+    // Another build of the original's source, run on every test: its
+    // traces are the original's (no address, no nonce tells them apart).
+    let same = &versions[3];
+    assert_eq!(
+        (count(same, "failing"), count(same, "passing_differ")),
+        (0, 0),
+        "{same}"
+    );
+    let mut reachable = 0;
+    for v in &versions[..3] {
+        let (failing, differ, novel) = (
+            count(v, "failing"),
+            count(v, "failing_differ"),
+            count(v, "failing_novel"),
+        );
+        assert!(differ + count(v, "failing_abnormal") <= failing, "{v}");
+        assert!(
+            novel <= differ,
+            "a value no original run has makes the run differ: {v}"
+        );
+        reachable += usize::from(differ > 0);
+    }
+    assert!(reachable > 0, "no faulty version's traces differ: {reach}");
+    assert_eq!(count(reach, "original_runs"), 60, "{reach}");
+    assert!(count(reach, "original_novel") <= 60, "{reach}");
+
+    // `--reach` alone prints the report's tables, scoring nothing.
+    let (printed, _) = weft_support::weft_exits(0, ["experiment", file.to_str().unwrap(), "--reach"]);
+    let md = std::fs::read_to_string(tmp.path().join("report/report.md")).unwrap();
+    let table = printed.trim();
+    assert!(
+        table.starts_with("### INV: failing runs whose traces differ"),
+        "{printed}"
+    );
+    assert!(
+        md.contains(table),
+        "report.md lacks the printed table:\n{printed}\n{md}"
+    );
 }

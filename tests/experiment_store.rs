@@ -3,9 +3,10 @@
 //! leave nothing else on disk.
 
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 /// The tiny fixture's program with its hand-patched range monitor (HAND)
@@ -35,11 +36,11 @@ fn study(n: usize, sleep: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn experiment(file: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+    weft_support::command()
         .args(["experiment", "-j", "1"])
         .arg(file)
         .output()
-        .unwrap()
+        .expect("weft runs")
 }
 
 /// (runs done, runs reused) from the counters line.
@@ -66,7 +67,7 @@ fn stored_runs(db: &Path) -> usize {
 fn an_interrupted_study_resumes_without_redoing_finished_runs() {
     let (dir, file) = study(40, "0.05");
     let db = dir.path().join("work/study.sqlite");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["experiment", "-j", "1"])
         .arg(&file)
         .stdout(std::process::Stdio::null())
@@ -132,9 +133,7 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
     ];
     for (says, bytes) in cases {
         std::fs::write(&db, &bytes).unwrap();
-        let out = experiment(&file);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let (_, err) = weft_support::exited(&experiment(&file), 2);
         assert!(err.contains("study.sqlite") && err.contains(says), "{err}");
         assert!(
             err.contains("left as it is") && !err.contains("panicked"),

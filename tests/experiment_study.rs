@@ -2,16 +2,12 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use weft::experiment::{Study, run_local};
-
-/// The weft executable the studies name (`$WEFT`, the default weaver).
-fn weft() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_weft"))
-}
 
 /// A private copy of the fixture (the study writes beside its file).
 fn fixture() -> (tempfile::TempDir, PathBuf) {
@@ -32,7 +28,7 @@ fn fixture() -> (tempfile::TempDir, PathBuf) {
 fn tiny_study_matrices_and_cache() {
     let (_dir, file) = fixture();
     let study = Study::load(&file).unwrap();
-    let (results, stats) = run_local(&study, 2, weft()).unwrap();
+    let (results, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     // v1 doubles the 7th term (n >= 7 differs); v2 hangs on n = 5.
     assert_eq!(results.oracle.tests, ["n3", "n5", "n6", "n7", "n10", "file"]);
     assert_eq!(
@@ -57,7 +53,7 @@ fn tiny_study_matrices_and_cache() {
     assert!(results.instrumentation_changes[0].1.is_empty());
 
     // A second execution redoes nothing and gives the same results.
-    let (again, stats) = run_local(&study, 2, weft()).unwrap();
+    let (again, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     assert_eq!((stats.built, stats.ran), (0, 0));
     assert_eq!((stats.builds_reused, stats.runs_reused), (6, 36));
     assert_eq!(again.evaluations, results.evaluations);
@@ -68,7 +64,7 @@ fn tiny_study_matrices_and_cache() {
         .replace("-DFAULTY_HANG", "-DFAULTY_HANG -DUNUSED");
     std::fs::write(&file, text).unwrap();
     let study = Study::load(&file).unwrap();
-    let (_, stats) = run_local(&study, 2, weft()).unwrap();
+    let (_, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     assert_eq!((stats.built, stats.ran), (2, 12));
 }
 
@@ -89,7 +85,7 @@ fn strategies_built_and_run_alike_share_builds_and_runs() {
     std::fs::write(&file, text).unwrap();
     let study = Study::load(&file).unwrap();
     assert_eq!((study.runs_of(0), study.runs_of(1), study.runs_of(2)), (0, 0, 2));
-    let (results, stats) = run_local(&study, 2, weft()).unwrap();
+    let (results, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     // plain, HAND (shared by SAME) and OTHER: 3 arms x 3 versions x 6 tests.
     assert_eq!((stats.built, stats.ran), (9, 54));
     assert_eq!(results.evaluations[1].strategy, "SAME");
@@ -101,8 +97,12 @@ fn strategies_built_and_run_alike_share_builds_and_runs() {
 fn results_are_deterministic_for_a_seed() {
     let (_a, fa) = fixture();
     let (_b, fb) = fixture();
-    let ra = run_local(&Study::load(&fa).unwrap(), 1, weft()).unwrap().0;
-    let rb = run_local(&Study::load(&fb).unwrap(), 2, weft()).unwrap().0;
+    let ra = run_local(&Study::load(&fa).unwrap(), 1, weft_support::binary())
+        .unwrap()
+        .0;
+    let rb = run_local(&Study::load(&fb).unwrap(), 2, weft_support::binary())
+        .unwrap()
+        .0;
     assert_eq!(ra.evaluations, rb.evaluations);
     assert_eq!(ra.oracle, rb.oracle);
 }
@@ -141,15 +141,14 @@ fn bad_study_files_name_file_and_key() {
 
 /// `weft experiment --plan DIR FILE`: the phase files it wrote.
 fn plan(dir: &Path, file: &Path) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["experiment", "--plan"])
         .arg(dir)
         .arg(file)
         .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout)
-        .unwrap()
+        .expect("weft runs");
+    weft_support::exited(&out, 0)
+        .0
         .lines()
         .map(String::from)
         .collect()
@@ -159,7 +158,6 @@ fn plan(dir: &Path, file: &Path) -> Vec<String> {
 fn plan_then_collect_with_gnu_parallel() {
     setup_support::require_tool("parallel");
     let (dir, file) = fixture();
-    let weft = env!("CARGO_BIN_EXE_weft");
     let plan_dir = dir.path().join("plan");
     let phases = plan(&plan_dir, &file);
     assert_eq!(phases.len(), 2);
@@ -173,12 +171,12 @@ fn plan_then_collect_with_gnu_parallel() {
             .unwrap();
         assert!(status.success(), "phase {phase} failed");
     }
-    let out = Command::new(weft)
+    let out = weft_support::command()
         .args(["experiment", "--collect"])
         .arg(&file)
         .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        .expect("weft runs");
+    weft_support::exited(&out, 0);
     let oracle = std::fs::read_to_string(dir.path().join("report/matrices/oracle.csv")).unwrap();
     assert_eq!(
         oracle,
@@ -209,7 +207,7 @@ fn plan_then_collect_with_gnu_parallel() {
             assert!(status.success(), "{line}");
         }
     }
-    let out = Command::new(weft)
+    let out = weft_support::command()
         .args(["experiment", "--collect"])
         .arg(&file)
         .output()

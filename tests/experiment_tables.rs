@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-mod setup_support;
+mod weft_support;
 
 /// Every cell of a CSV table by (row label, column header).
 fn cells(csv: &str) -> BTreeMap<(String, String), String> {
@@ -114,7 +114,7 @@ fn compare_with_golden(name: &str, tests: Option<&str>, golden: &str, same: &[&s
     .replace("@TESTS@", &tests_file.display().to_string());
     let file = tmp.path().join("study.toml");
     std::fs::write(&file, study).unwrap();
-    setup_support::experiment(&file);
+    weft_support::experiment(&file);
     let report = tmp.path().join("report");
     let read = |dir: &Path, f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     for f in same {

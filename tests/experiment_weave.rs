@@ -7,12 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use weft::experiment::{Study, run_local};
-
-/// The weft executable the studies name (`$WEFT`, the default weaver).
-fn weft() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_weft"))
-}
 use weft::ranges::RangeSet;
+
+mod weft_support;
 
 const WEAVER: &str = r#"#!/bin/sh
 # weave --aspect FILE [--arg NAME=VALUE]... --output DIR PATH
@@ -88,7 +85,7 @@ fn fixture() -> (tempfile::TempDir, PathBuf) {
 fn woven_strategy_gets_its_args_and_every_report() {
     let (dir, file) = fixture();
     let study = Study::load(&file).unwrap();
-    let (results, stats) = run_local(&study, 2, weft()).unwrap();
+    let (results, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     let work = dir.path().join("work");
 
     // The built-in report: the union of the training runs' ranges.
@@ -134,7 +131,7 @@ fn woven_strategy_gets_its_args_and_every_report() {
     assert_eq!((stats.reports_made, stats.built), (2, 2 + 3 * 3));
 
     // Nothing changed: everything is reused, reports included.
-    let (_, stats) = run_local(&study, 2, weft()).unwrap();
+    let (_, stats) = run_local(&study, 2, weft_support::binary()).unwrap();
     assert_eq!((stats.reports_made, stats.reports_reused, stats.built), (0, 2, 0));
 }
 

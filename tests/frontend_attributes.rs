@@ -10,11 +10,11 @@
 //! declaration is a warning), the program prints what the original
 //! prints.
 
-mod setup_support;
+mod program_support;
 
 mod frontend_support;
+mod weft_support;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use weft::c::FileHealth;
 
@@ -40,8 +40,8 @@ fn attributes_in_compiler_groups_are_understood_and_not_reported() {
 fn build_and_run(dir: &Path, exe: &Path) -> String {
     let include = fixture().join("include");
     let include = format!("-I{}", include.display());
-    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", &include]);
-    setup_support::run_ok(exe, &[], None).0
+    program_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", &include]);
+    program_support::run_ok(exe, &[], None).0
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn inserts_before_functions_keep_their_attributes() {
     )
     .unwrap();
     let out = tmp.path().join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let weave = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(&aspect)
         .arg("--output")

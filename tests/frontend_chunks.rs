@@ -6,8 +6,9 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use weft::c::{FrontEnd, ParsedFile, Sources, parse_chunks};
@@ -115,11 +116,7 @@ fn chunks_have_the_whole_trees_items_on_the_fixture() {
 /// with the whole trees' items; how many were cut, of how many. A file not
 /// cut must be one whose whole tree has an error.
 fn cut_files(dir: &Path) -> (usize, usize) {
-    let files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
+    let files = sources_support::c_files(dir);
     let sources = Sources::collect(&files, false).unwrap();
     let front = sources.front_end(None).unwrap();
     let mut cut = 0;

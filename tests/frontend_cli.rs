@@ -1,13 +1,7 @@
 //! `weft parse-health` output.
 
-use std::process::Command;
-
-fn weft(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod weft_support;
+use weft_support::{weft, weft_exits};
 
 #[test]
 fn json_report_has_the_documented_fields() {
@@ -18,9 +12,8 @@ fn json_report_has_the_documented_fields() {
         "#include \"m.h\"\nlocal int f(void) { return 1; }\nint g(void) {\n  BROKEN(x) + ;\n}\n",
     )
     .unwrap();
-    let out = weft(&["parse-health", "--json", dir.path().to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (stdout, _) = weft_exits(0, ["parse-health", "--json", dir.path().to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["files"], 1);
     assert_eq!(v["functions"], 2);
     assert_eq!(v["functions_ok"], 1);
@@ -30,12 +23,12 @@ fn json_report_has_the_documented_fields() {
 
 #[test]
 fn text_report_and_help() {
-    let help = weft(&["parse-health", "--help"]);
+    let help = weft(["parse-health", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--macro-file") && help.contains("culprits"));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.c"), "int f(void) { return 0; }\n").unwrap();
-    let out = weft(&["parse-health", dir.path().to_str().unwrap()]);
+    let out = weft(["parse-health", dir.path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("1/1 function definitions understood"));
 }
 
@@ -44,9 +37,9 @@ fn text_report_and_help() {
 #[test]
 fn a_closed_pipe_ends_weft_without_a_panic() {
     use std::os::unix::process::ExitStatusExt;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     for args in [&["joinpoints"][..], &["parse-health", "tests/fixtures"][..]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let mut child = weft_support::command()
             .args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdout(Stdio::piped())

@@ -7,11 +7,11 @@
 //! argument, a directive between a declarator and its body): every function is understood, and code woven
 //! around them compiles with warnings as errors and runs like the original.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 mod frontend_support;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generality")
@@ -35,7 +35,7 @@ fn every_function_is_understood() {
 /// Weaves the aspect file over the fixture into `out`; weft must print no
 /// warning (no refused insert).
 fn weave(aspect_file: &Path, out: &Path) {
-    let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let run = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(aspect_file)
         .arg("--output")
@@ -55,8 +55,8 @@ fn build_and_run(dir: &Path, exe: &Path, extra_flags: &[&str], weft_out: &Path) 
         .into_iter()
         .chain(extra_flags.iter().copied())
         .collect();
-    setup_support::build_strict(&dir.join("prog.c"), exe, &flags);
-    setup_support::run_ok(exe, &["12 3", "7", " 4 0"], Some(weft_out)).0
+    program_support::build_strict(&dir.join("prog.c"), exe, &flags);
+    program_support::run_ok(exe, &["12 3", "7", " 4 0"], Some(weft_out)).0
 }
 
 #[test]
@@ -106,6 +106,6 @@ fn code_woven_around_macro_shapes_compiles_and_runs_like_the_original() {
         );
     }
     // ASCV3 reached the parameters of the function with the block macro.
-    let shown = setup_support::ranges_shown(&["--json"], &records);
+    let shown = weft_support::ranges_shown(&["--json"], &records);
     assert!(shown.contains("locked_add"), "{shown}");
 }

@@ -5,6 +5,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,11 +26,7 @@ use setup_support::gzip_dir;
 #[test]
 fn every_gzip_function_is_understood() {
     let dir = gzip_dir();
-    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
+    let files = sources_support::c_files(&dir);
     let sources = Sources::collect(&files, false).unwrap();
     let front = sources.front_end(None).unwrap();
     let health = health_of(&front, sources.parsed.iter());

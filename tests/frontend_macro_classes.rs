@@ -7,6 +7,8 @@
 //! original, every function reporting its entry.
 
 mod frontend_support;
+mod program_support;
+mod weft_support;
 use std::path::Path;
 use std::process::Command;
 
@@ -91,19 +93,11 @@ fn understood(dir: &Path) -> (Vec<String>, usize) {
 /// Compiles `dir/prog.c` with warnings as errors and runs it: (stdout, stderr).
 fn build_and_run(dir: &Path, flags: &[String]) -> (String, String) {
     let exe = dir.join("prog");
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Werror", "-o"])
-        .arg(&exe)
-        .args(flags)
-        .arg(dir.join("prog.c"))
-        .output()
-        .unwrap();
-    assert!(
-        cc.status.success(),
-        "{}: {}",
-        dir.display(),
-        String::from_utf8_lossy(&cc.stderr)
-    );
+    let flags: Vec<&str> = ["-std=gnu99", "-Wall", "-Werror"]
+        .into_iter()
+        .chain(flags.iter().map(String::as_str))
+        .collect();
+    program_support::gcc(&flags, &dir.join("prog.c"), &exe);
     let run = Command::new(&exe).output().unwrap();
     assert!(run.status.success(), "{}", dir.display());
     (
@@ -115,7 +109,7 @@ fn build_and_run(dir: &Path, flags: &[String]) -> (String, String) {
 fn weave(dir: &Path, out: &Path) {
     let aspect = dir.join("entry.lara");
     std::fs::write(&aspect, ENTRY).unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let run = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(&aspect)
         .arg("--output")

@@ -10,11 +10,11 @@
 //! woven around them compiles with warnings as errors and runs like the
 //! original.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 mod frontend_support;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/operator_macros")
@@ -72,8 +72,8 @@ fn uses_are_read_as_their_expansion_and_never_edited_inside() {
 /// Builds `dir/prog.c` into `exe` with warnings as errors and runs it,
 /// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99"]);
-    setup_support::run_ok(exe, &[], Some(weft_out)).0
+    program_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99"]);
+    program_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn code_woven_around_operator_macros_compiles_and_runs_like_the_original() {
     let ascv3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
     for (name, aspect) in [("entry", entry.as_path()), ("ascv3", ascv3.as_path())] {
         let out = tmp.path().join(name);
-        let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let run = weft_support::command()
             .args(["weave", "--aspect"])
             .arg(aspect)
             .arg("--output")
@@ -113,6 +113,6 @@ fn code_woven_around_operator_macros_compiles_and_runs_like_the_original() {
         );
     }
     // ASCV3 monitored the variables of the functions using the macros.
-    let shown = setup_support::ranges_shown(&["--json"], &records);
+    let shown = weft_support::ranges_shown(&["--json"], &records);
     assert!(shown.contains("divided") && shown.contains("summed"), "{shown}");
 }

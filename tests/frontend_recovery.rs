@@ -9,7 +9,8 @@
 //! warnings as errors, enters each of its functions and prints what the
 //! original prints.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 
@@ -53,8 +54,8 @@ fn every_definition_is_understood_in_some_pass() {
 /// stdout and stderr.
 fn build_and_run(source: &Path, exe: &Path, flags: &[&str]) -> (String, String) {
     let flags: Vec<&str> = ["-std=gnu99"].into_iter().chain(flags.iter().copied()).collect();
-    setup_support::build_strict(source, exe, &flags);
-    setup_support::run_ok(exe, &[], None)
+    program_support::build_strict(source, exe, &flags);
+    program_support::run_ok(exe, &[], None)
 }
 
 #[test]
@@ -67,7 +68,7 @@ fn every_configuration_woven_enters_its_functions() {
     )
     .unwrap();
     let out = tmp.path().join("woven");
-    setup_support::weave(aspect.to_str().unwrap(), &[], &out, &fixture());
+    weft_support::weave(aspect.to_str().unwrap(), &[], &out, &fixture());
     let woven = out.join("recovery");
     let threads: &[&str] = &["-DHAS_THREADS=1", "-DMY_INLINE=inline"];
     let windows: &[&str] = &["-D_WIN32", "-DBOOL=int", "-DWINAPI=", "-DDWORD=unsigned"];

@@ -7,7 +7,8 @@
 //! understood, every tag is read as written, and the program woven with
 //! ASCV3 builds with warnings as errors and prints what the original does.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 mod frontend_support;
 use std::path::{Path, PathBuf};
@@ -60,8 +61,8 @@ fn tags_are_read_as_written() {
 /// Builds `dir/prog.c` into `exe` with warnings as errors and runs it,
 /// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    setup_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", "-DHIDDEN="]);
-    setup_support::run_ok(exe, &[], Some(weft_out)).0
+    program_support::build_strict(&dir.join("prog.c"), exe, &["-std=gnu99", "-DHIDDEN="]);
+    program_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]
@@ -71,10 +72,10 @@ fn code_woven_around_tags_builds_and_runs_like_the_original() {
     let expected = build_and_run(&fixture(), &tmp.path().join("original"), &records);
     assert_eq!(expected, "2 7 3 40\n");
     let out = tmp.path().join("woven");
-    setup_support::weave("ascv3.lara", &[], &out, &fixture());
+    weft_support::weave("ascv3.lara", &[], &out, &fixture());
     let woven = out.join("tags");
     assert_eq!(build_and_run(&woven, &woven.join("prog"), &records), expected);
     // The functions returning tagged types were monitored.
-    let shown = setup_support::ranges_shown(&[], &records);
+    let shown = weft_support::ranges_shown(&[], &records);
     assert!(shown.contains("color_of"), "{shown}");
 }

@@ -4,6 +4,7 @@
 //! exactly the expected text. Set WEFT_BLESS=1 to write `expected.c` from the
 //! current output (then review the diff before committing).
 
+mod aspect_support;
 mod setup_support;
 
 use std::fs;
@@ -20,15 +21,7 @@ fn weave(case: &Path) -> Result<String, String> {
     let mut program = Program::new(front, [(path.to_path_buf(), input)]);
     let module =
         weft::aspect::load(&case.join("aspect.lara"), &weft::Limits::default()).map_err(|d| d.to_string())?;
-    weft::engine::run(
-        &module,
-        None,
-        &[],
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        &mut program,
-    )
-    .map_err(|e| e.to_string())?;
+    aspect_support::run_aspect(&module, &[], &mut program).map_err(|e| e.to_string())?;
     program.commit();
     Ok(program.files()[0].text.to_string())
 }

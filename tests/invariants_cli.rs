@@ -4,44 +4,20 @@
 //! back; and bad input refused with a message naming the file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod program_support;
+mod weft_support;
+use weft_support::{weft, weft_exits};
 
 /// The traced fixture built in `dir`, and runs `r1`..`r5` (argument 1..5)
 /// plus `odd` (argument 3, an extra argument) under `dir/runs`.
 fn traced_runs(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace/calls.c");
     let woven = dir.join("woven");
-    let out = weft(&[
-        "weave",
-        "--aspect",
-        root.join("aspects/invariants.lara").to_str().unwrap(),
-        "--output",
-        woven.to_str().unwrap(),
-        root.join("tests/fixtures/trace/calls.c").to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     let exe = dir.join("calls");
-    let gcc = Command::new("gcc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .arg(woven.join("calls.c"))
-        .output()
-        .unwrap();
-    assert!(gcc.status.success(), "{}", String::from_utf8_lossy(&gcc.stderr));
+    program_support::gcc(&["-O2"], &woven.join("calls.c"), &exe);
     let runs = dir.join("runs");
     let mut all: Vec<(String, Vec<&str>)> = (1..=5).map(|i| (format!("r{i}"), vec![])).collect();
     all.push(("odd".into(), vec!["3", "b"]));
@@ -70,9 +46,7 @@ fn learn_check_and_daikon_export() {
     let learned = tmp.path().join("learned.json");
     let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
     args.extend(training.iter().map(String::as_str));
-    let out = weft(&args);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stderr}");
+    let (stdout, stderr) = weft_exits(0, &args);
     // Facts of the fixture: add returns the sum of its arguments, which it
     // does not change; main always got one argument.
     for expected in [
@@ -87,17 +61,14 @@ fn learn_check_and_daikon_export() {
 
     // A training run violates nothing; the run with an extra argument
     // violates `argc == 2`, and says with which value.
-    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
-    let good = check(&training[0]);
-    assert_eq!(good.status.code(), Some(0), "{:?}", text(&good));
-    assert!(text(&good).0.contains("0 of 1 runs violate"));
+    let check = |run: &str| weft(["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let (good, _) = weft_support::exited(&check(&training[0]), 0);
+    assert!(good.contains("0 of 1 runs violate"));
     let odd = runs.join("odd").display().to_string();
-    let bad = check(&odd);
-    let (stdout, _) = text(&bad);
-    assert_eq!(bad.status.code(), Some(1), "{stdout}");
+    let (stdout, _) = weft_support::exited(&check(&odd), 1);
     assert!(stdout.contains("calls.c.main():::ENTER: argc == 2"), "{stdout}");
     assert!(stdout.contains("first: argc = 3"), "{stdout}");
-    let json = weft(&[
+    let json = weft([
         "invariants",
         "check",
         "--json",
@@ -120,16 +91,13 @@ fn learn_check_and_daikon_export() {
     let dtrace = tmp.path().join("all.dtrace");
     let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
     args.extend(training.iter().map(String::as_str));
-    assert!(weft(&args).status.success());
-    let from_dtrace = text(&weft(&["invariants", "learn", dtrace.to_str().unwrap()])).0;
-    let from_traces = text(&weft(
-        &[
-            &["invariants", "learn"][..],
-            &training.iter().map(String::as_str).collect::<Vec<_>>(),
-        ]
-        .concat(),
-    ))
-    .0;
+    weft_exits(0, &args);
+    let from_dtrace = weft_support::stdout(&weft(["invariants", "learn", dtrace.to_str().unwrap()]));
+    let from_traces = weft_support::stdout(&weft(
+        ["invariants", "learn"]
+            .into_iter()
+            .chain(training.iter().map(String::as_str)),
+    ));
     let entries = |report: &str| -> Vec<String> {
         report
             .split("===========================================================================\n")
@@ -140,7 +108,7 @@ fn learn_check_and_daikon_export() {
     assert!(!entries(&from_traces).is_empty());
     assert_eq!(entries(&from_dtrace), entries(&from_traces));
     // Exporting again replaces weft's own file.
-    assert!(weft(&args).status.success());
+    weft_exits(0, &args);
 }
 
 #[test]
@@ -152,9 +120,7 @@ fn bad_input_is_refused_with_the_file_named() {
     let trace = std::fs::read_dir(&run).unwrap().next().unwrap().unwrap().path();
     let cut = tmp.path().join("cut.trace");
     std::fs::write(&cut, &std::fs::read(&trace).unwrap()[..40]).unwrap();
-    let out = weft(&["invariants", "learn", cut.to_str().unwrap()]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = weft_exits(2, ["invariants", "learn", cut.to_str().unwrap()]);
     assert!(
         stderr.contains("cut.trace") && stderr.contains("at byte"),
         "{stderr}"
@@ -162,80 +128,51 @@ fn bad_input_is_refused_with_the_file_named() {
     // A directory without traces.
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let out = weft(&["invariants", "learn", empty.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("no .trace files"), "{:?}", text(&out));
+    let (_, stderr) = weft_exits(2, ["invariants", "learn", empty.to_str().unwrap()]);
+    assert!(stderr.contains("no .trace files"), "{stderr}");
     // `-o` never replaces a file weft did not write, and `check` never
     // takes one for learned invariants.
     let notes = tmp.path().join("notes.txt");
     std::fs::write(&notes, "mine\n").unwrap();
-    let out = weft(&[
-        "invariants",
-        "learn",
-        "-o",
-        notes.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("refusing to replace"), "{:?}", text(&out));
+    let (notes_arg, run_arg) = (notes.to_str().unwrap(), run.to_str().unwrap());
+    let (_, stderr) = weft_exits(2, ["invariants", "learn", "-o", notes_arg, run_arg]);
+    assert!(stderr.contains("refusing to replace"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
-    let out = weft(&[
-        "invariants",
-        "export",
-        "-o",
-        notes.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
+    weft_exits(2, ["invariants", "export", "-o", notes_arg, run_arg]);
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
-    let out = weft(&[
-        "invariants",
-        "check",
-        "--learned",
-        notes.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out).1.contains("not a set of learned invariants"),
-        "{:?}",
-        text(&out)
-    );
+    let (_, stderr) = weft_exits(2, ["invariants", "check", "--learned", notes_arg, run_arg]);
+    assert!(stderr.contains("not a set of learned invariants"), "{stderr}");
     // A bad run after a violating one: the check is refused whole, in text
     // and JSON alike, rather than reporting the runs before it.
     let learned = tmp.path().join("learned.json");
-    let out = weft(&[
-        "invariants",
-        "learn",
-        "-o",
-        learned.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{:?}", text(&out));
+    weft_exits(
+        0,
+        [
+            "invariants",
+            "learn",
+            "-o",
+            learned.to_str().unwrap(),
+            run.to_str().unwrap(),
+        ],
+    );
     let odd = runs.join("odd");
     for json in [false, true] {
         let mut args = vec!["invariants", "check", "--learned", learned.to_str().unwrap()];
         args.extend(json.then_some("--json"));
         let mut good = args.clone();
         good.extend([odd.to_str().unwrap(), run.to_str().unwrap()]);
-        let out = weft(&good);
-        assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+        let (stdout, _) = weft_exits(1, &good);
         if json {
             // JSON lines: one object per run, in order.
-            let lines: Vec<serde_json::Value> = text(&out)
-                .0
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
-            assert_eq!(lines.len(), 2, "{:?}", text(&out));
+            let lines: Vec<serde_json::Value> =
+                stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            assert_eq!(lines.len(), 2, "{stdout}");
             assert_eq!(lines[0]["run"], odd.to_str().unwrap());
             assert!(!lines[0]["findings"].as_array().unwrap().is_empty());
             assert_eq!(lines[1]["findings"], serde_json::json!([]));
         }
         args.extend([odd.to_str().unwrap(), cut.to_str().unwrap()]);
-        let out = weft(&args);
-        let (stdout, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let (stdout, stderr) = weft_exits(2, &args);
         assert!(stderr.contains("cut.trace"), "{stderr}");
         assert_eq!(stdout, "", "json: {json}");
     }

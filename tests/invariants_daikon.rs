@@ -6,24 +6,15 @@
 //! invariants over those arrays, and the same invariants from the export as
 //! from its own traces.
 
+mod program_support;
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use setup_support::{daikon_dir, require_tool, weave};
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use setup_support::{daikon_dir, require_tool};
+use weft_support::{exited, weave, weft, weft_exits};
 
 /// tests/fixtures/daikon/shapes.c woven, built and run with seeds 1..=4:
 /// the run directories.
@@ -40,13 +31,11 @@ fn traced_runs_of(dir: &Path, fixture: &str, args: &[&str]) -> Vec<String> {
         .join(fixture);
     weave("invariants.lara", args, &dir.join("woven"), &fixture);
     let exe = dir.join("prog");
-    let gcc = Command::new("gcc")
-        .args(["-O0", "-o"])
-        .arg(&exe)
-        .arg(dir.join("woven").join(fixture.file_name().unwrap()))
-        .output()
-        .unwrap();
-    assert!(gcc.status.success(), "{}", String::from_utf8_lossy(&gcc.stderr));
+    program_support::gcc(
+        &["-O0"],
+        &dir.join("woven").join(fixture.file_name().unwrap()),
+        &exe,
+    );
     (1..=4)
         .map(|seed| {
             let run = dir.join(format!("r{seed}"));
@@ -67,7 +56,7 @@ fn export(dir: &Path, runs: &[String]) -> PathBuf {
     let dtrace = dir.join("all.dtrace");
     let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
     args.extend(runs.iter().map(String::as_str));
-    stdout(&weft(&args));
+    weft_exits(0, &args);
     dtrace
 }
 
@@ -130,7 +119,7 @@ fn daikon_learns_from_the_export_without_complaint() {
 fn learned_by_point(runs: &[String]) -> Vec<(String, Vec<String>)> {
     let mut args = vec!["invariants", "learn"];
     args.extend(runs.iter().map(String::as_str));
-    let text = stdout(&weft(&args));
+    let (text, _) = weft_exits(0, &args);
     text.split("\n=====")
         .filter_map(|block| {
             let mut lines = block.lines().filter(|l| !l.starts_with('=') && !l.is_empty());
@@ -231,7 +220,7 @@ fn learning_the_export_gives_what_learning_the_traces_gives() {
     let tmp = tempfile::tempdir().unwrap();
     let runs = traced_runs(tmp.path());
     let dtrace = export(tmp.path(), &runs);
-    let learn = |inputs: &[&str]| stdout(&weft(&[&["invariants", "learn", "--json"][..], inputs].concat()));
+    let learn = |inputs: &[&str]| weft_exits(0, [&["invariants", "learn", "--json"][..], inputs].concat()).0;
     let from_traces = learn(&runs.iter().map(String::as_str).collect::<Vec<_>>());
     let from_dtrace = learn(&[dtrace.to_str().unwrap()]);
     // orig(x) comes back from the nonces that pair exits with entries.
@@ -246,15 +235,12 @@ fn a_run_of_another_program_is_not_taken_for_a_passing_run() {
     let learned = tmp.path().join("learned.json");
     let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
     args.extend(runs.iter().map(String::as_str));
-    stdout(&weft(&args));
-    let check = |run: &str| weft(&["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
-    let same = check(&runs[0]);
-    assert_eq!(same.status.code(), Some(0));
-    assert!(!String::from_utf8_lossy(&same.stderr).contains("no training run reached"));
+    weft_exits(0, &args);
+    let check = |run: &str| weft(["invariants", "check", "--learned", learned.to_str().unwrap(), run]);
+    let (_, same) = exited(&check(&runs[0]), 0);
+    assert!(!same.contains("no training run reached"));
     let other = traced_runs_of(&tmp.path().join("calls"), "trace/calls.c", &[]);
-    let out = check(&other[0]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = exited(&check(&other[0]), 2);
     assert!(
         stderr.contains("points no training run reached; shares 0 of its"),
         "{stderr}"

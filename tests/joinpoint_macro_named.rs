@@ -7,28 +7,23 @@
 //! as a function) and the invariant tracer weave code that builds with
 //! warnings as errors and prints what the original prints.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use weft_support::weft_exits;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/macro_named")
 }
 
-fn weft(args: &[&str], paths: &[&Path]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .args(paths)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn a_macro_made_name_is_the_call_as_written() {
-    let listed = weft(&["select", "function"], &[&fixture().join("impl.c")]);
+    let (listed, _) = weft_exits(
+        0,
+        ["select", "function", fixture().join("impl.c").to_str().unwrap()],
+    );
     assert!(
         listed.contains("name=\"PREFIX(scanToken)\" num_params=2"),
         "{listed}"
@@ -40,8 +35,8 @@ fn a_macro_made_name_is_the_call_as_written() {
 /// Builds `dir/driver.c` into `exe` with warnings as errors and runs it,
 /// its records going to `weft_out`: its stdout.
 fn build_and_run(dir: &Path, exe: &Path, weft_out: &Path) -> String {
-    setup_support::build_strict(&dir.join("driver.c"), exe, &["-std=gnu99"]);
-    setup_support::run_ok(exe, &[], Some(weft_out)).0
+    program_support::build_strict(&dir.join("driver.c"), exe, &["-std=gnu99"]);
+    program_support::run_ok(exe, &[], Some(weft_out)).0
 }
 
 #[test]
@@ -50,20 +45,9 @@ fn code_woven_into_macro_named_functions_builds_and_runs_like_the_original() {
     let records = tmp.path().join("records");
     let expected = build_and_run(&fixture(), &tmp.path().join("original"), &records);
     assert_eq!(expected, "8 1\n[cd] []\n");
-    let aspects = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects");
     for name in ["ascv3", "invariants"] {
         let out = tmp.path().join(name);
-        let aspect = aspects.join(format!("{name}.lara"));
-        weft(
-            &[
-                "weave",
-                "--aspect",
-                aspect.to_str().unwrap(),
-                "--output",
-                out.to_str().unwrap(),
-            ],
-            &[&fixture()],
-        );
+        weft_support::weave(&format!("{name}.lara"), &[], &out, &fixture());
         let woven = out.join("macro_named");
         let text = std::fs::read_to_string(woven.join("impl.c")).unwrap();
         assert!(
@@ -80,6 +64,6 @@ fn code_woven_into_macro_named_functions_builds_and_runs_like_the_original() {
             "{name}"
         );
     }
-    let shown = weft(&["ranges", "show"], &[&records]);
+    let (shown, _) = weft_exits(0, ["ranges", "show", records.to_str().unwrap()]);
     assert!(shown.contains("PREFIX(scanToken)"), "{shown}");
 }

@@ -5,11 +5,32 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
+mod weft_support;
+use weft_support::{exited, weft};
+
+/// `weft multiversion -o OUT TREE PATCHES…`, run to its end.
+fn multiversion(out: &Path, tree: &Path, patches: &[String]) -> Output {
+    let paths = [out, tree].map(|p| p.to_str().unwrap().to_string());
+    weft(
+        ["multiversion", "-o"]
+            .into_iter()
+            .chain(paths.iter().chain(patches).map(String::as_str)),
+    )
+}
+
+/// Builds the meta program in `out` with its own Makefile and runs it
+/// with `WEFT_REV` set to each revision: it must print what is paired
+/// with that revision.
+fn assert_builds_and_prints(out: &Path, revisions: &[(&str, &str)]) {
+    let make = Command::new("make").arg("-s").current_dir(out).output().unwrap();
+    assert!(make.status.success(), "{}", String::from_utf8_lossy(&make.stderr));
+    for (rev, want) in revisions {
+        let run = Command::new(out.join("prog"))
+            .env("WEFT_REV", rev)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), *want, "WEFT_REV={rev}");
+    }
 }
 
 const PROG: &str = "#include <stdio.h>\n\nint twice(int x)\n{\n    return x + x;\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", twice(21));\n    return 0;\n}\n";
@@ -50,21 +71,7 @@ fn writes_the_tree_the_manifest_and_a_summary() {
     );
     let out = dir.path().join("meta");
     let tree = dir.path().join("tree");
-    let mut args = vec![
-        "multiversion",
-        "-o",
-        out.to_str().unwrap(),
-        tree.to_str().unwrap(),
-    ];
-    args.extend(patches.iter().map(String::as_str));
-    let run = weft(&args);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let (stdout, _) = exited(&multiversion(&out, &tree, &patches), 0);
     assert!(stdout.contains("meta program of 2 revisions"), "{stdout}");
     assert!(
         stdout.contains("site 0  prog.c:5-5  statements in twice  revisions 1 2"),
@@ -79,17 +86,9 @@ fn writes_the_tree_the_manifest_and_a_summary() {
     assert_eq!(manifest["revisions"].as_array().unwrap().len(), 2);
     assert_eq!(manifest["sites"][0]["level"], "statements");
     // The tree builds with its own Makefile, and WEFT_REV picks.
-    let make = Command::new("make").arg("-s").current_dir(&out).output().unwrap();
-    assert!(make.status.success(), "{}", String::from_utf8_lossy(&make.stderr));
-    for (rev, want) in [("0", "42\n"), ("1", "42\n"), ("2", "441\n")] {
-        let run = Command::new(out.join("prog"))
-            .env("WEFT_REV", rev)
-            .output()
-            .unwrap();
-        assert_eq!(String::from_utf8_lossy(&run.stdout), want, "WEFT_REV={rev}");
-    }
+    assert_builds_and_prints(&out, &[("0", "42\n"), ("1", "42\n"), ("2", "441\n")]);
     // Running again replaces weft's own output.
-    assert_eq!(weft(&args).status.code(), Some(0));
+    exited(&multiversion(&out, &tree, &patches), 0);
 }
 
 #[test]
@@ -105,16 +104,7 @@ fn a_diff_that_does_not_apply_exits_1_and_writes_nothing() {
     patches.push(stale.display().to_string());
     let out = dir.path().join("meta");
     let tree = dir.path().join("tree");
-    let mut args = vec![
-        "multiversion",
-        "-o",
-        out.to_str().unwrap(),
-        tree.to_str().unwrap(),
-    ];
-    args.extend(patches.iter().map(String::as_str));
-    let run = weft(&args);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    let (_, stderr) = exited(&multiversion(&out, &tree, &patches), 1);
     assert!(
         stderr.contains("revision 2") && stderr.contains("Hunk #1 FAILED"),
         "{stderr}"
@@ -129,33 +119,20 @@ fn an_output_that_is_not_weft_s_or_holds_an_input_is_refused() {
     let tree = dir.path().join("tree");
     // The tree itself, and a directory holding a diff.
     for out in [tree.clone(), dir.path().to_path_buf()] {
-        let run = weft(&[
-            "multiversion",
-            "-o",
-            out.to_str().unwrap(),
-            tree.to_str().unwrap(),
-            &patches[0],
-        ]);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        let (_, stderr) = exited(&multiversion(&out, &tree, &patches), 2);
         assert!(stderr.contains("holds input"), "{stderr}");
     }
     assert_eq!(std::fs::read_to_string(tree.join("prog.c")).unwrap(), PROG);
     let mine = dir.path().join("mine");
     std::fs::create_dir(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "keep").unwrap();
-    let run = weft(&[
-        "multiversion",
-        "-o",
-        mine.to_str().unwrap(),
-        tree.to_str().unwrap(),
-        &patches[0],
-    ]);
-    assert_eq!(run.status.code(), Some(2));
+    exited(&multiversion(&mine, &tree, &patches), 2);
     assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "keep");
-    let run = weft(&["multiversion", "-o", "x", "no-such-tree", &patches[0]]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("no-such-tree: not a directory"));
+    let (_, stderr) = exited(
+        &multiversion(Path::new("x"), Path::new("no-such-tree"), &patches),
+        2,
+    );
+    assert!(stderr.contains("no-such-tree: not a directory"));
 }
 
 /// A function whose name a macro call makes (`PREFIX(twice)`, the macro
@@ -178,7 +155,7 @@ fn a_macro_named_function_switches_statements_and_is_never_copied() {
         );
         // The meta program of one revision `text`: its directory (kept
         // alive), where it is written, and weft's output.
-        let multiversion = |text: &str| {
+        let revision = |text: &str| {
             let dir = tempfile::tempdir().unwrap();
             if in_header {
                 std::fs::create_dir_all(dir.path().join("tree")).unwrap();
@@ -187,37 +164,16 @@ fn a_macro_named_function_switches_statements_and_is_never_copied() {
             let out = dir.path().join("meta");
             let tree = dir.path().join("tree");
             let patches = setup_program(dir.path(), &original, &[text]);
-            let run = weft(&[
-                "multiversion",
-                "-o",
-                out.to_str().unwrap(),
-                tree.to_str().unwrap(),
-                &patches[0],
-            ]);
+            let run = multiversion(&out, &tree, &patches);
             (dir, out, run)
         };
-        let (_dir, out, run) = multiversion(&original.replace("x + x", "x * x"));
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        let (_dir, out, run) = revision(&original.replace("x + x", "x * x"));
+        let (stdout, _) = exited(&run, 0);
         assert!(stdout.contains("statements in PREFIX(twice)"), "{stdout}");
-        let make = Command::new("make").arg("-s").current_dir(&out).output().unwrap();
-        assert!(make.status.success(), "{}", String::from_utf8_lossy(&make.stderr));
-        for (rev, want) in [("0", "42\n"), ("1", "441\n")] {
-            let run = Command::new(out.join("prog"))
-                .env("WEFT_REV", rev)
-                .output()
-                .unwrap();
-            assert_eq!(String::from_utf8_lossy(&run.stdout), want, "WEFT_REV={rev}");
-        }
+        assert_builds_and_prints(&out, &[("0", "42\n"), ("1", "441\n")]);
         // A new signature needs a copy of the function per revision.
-        let (_dir, out, run) = multiversion(&original.replace("(int x)\n", "(int x, ...)\n"));
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        let (_dir, out, run) = revision(&original.replace("(int x)\n", "(int x, ...)\n"));
+        let (_, stderr) = exited(&run, 1);
         assert!(
             stderr.contains("prog.c:") && stderr.contains("PREFIX(twice) is named by a macro call"),
             "{stderr}"

@@ -5,7 +5,10 @@
 //! repeats is a timeout without a report; bad input is exit status 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod weft_support;
+use weft_support::stdout;
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,7 +17,7 @@ fn corpus(name: &str) -> PathBuf {
 }
 
 fn check(args: &[&str], files: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+    weft_support::command()
         .args(["nonterm", "check"])
         .args(args)
         .args(files)
@@ -22,42 +25,33 @@ fn check(args: &[&str], files: &[&Path]) -> Output {
         .expect("weft runs")
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn a_corpus_loop_is_reported_with_its_witness_and_its_twin_is_not() {
-    let out = check(&["--src", "off"], &[&corpus("add_zero_step.c")]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["--src", "off"], &[&corpus("add_zero_step.c")]), 1);
     assert!(
         text.contains("add_zero_step.c:10: loop in run does not terminate") && text.contains("(i = 0)"),
         "{text}"
     );
     assert!(text.contains("1 loop reported; 1 run: 1 reported"), "{text}");
 
-    let out = check(&[], &[&corpus("add_zero_step.twin.c")]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (text, _) = weft_support::exited(&check(&[], &[&corpus("add_zero_step.twin.c")]), 0);
     assert!(text.contains("0 loops reported; 1 run: 1 ended"), "{text}");
 
     // By default (a solver on $PATH), its recurrence condition is checked
     // too, and holds at once.
-    let out = check(&[], &[&corpus("add_zero_step.c")]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&[], &[&corpus("add_zero_step.c")]), 1);
     assert!(
         text.contains("its recurrence condition (i < n) && (step == 0) holds at iteration 1"),
         "{text}"
     );
 
-    let out = check(
-        &["--src", "off", "--schedule", "interval"],
-        &[&corpus("add_zero_step.c")],
+    let (text, _) = weft_support::exited(
+        &check(
+            &["--src", "off", "--schedule", "interval"],
+            &[&corpus("add_zero_step.c")],
+        ),
+        1,
     );
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("with period 1 (i = 0)"), "{text}");
 }
 
@@ -108,9 +102,7 @@ fn the_fuzzing_example_loops_on_a_zero_length_record_read_from_stdin() {
     let input = dir.path().join("zero-length");
     std::fs::write(&input, b"\x01\x00ab").unwrap();
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nonterm-fuzz/tlv.c");
-    let out = check(&["--stdin", input.to_str().unwrap()], &[&example]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["--stdin", input.to_str().unwrap()], &[&example]), 1);
     assert!(
         // Its recurrence condition over `buf[pos + 1]` (a declared array,
         // its bounds tested first) fires at once, with `n` in the witness.
@@ -151,9 +143,7 @@ fn bad_input_is_exit_status_two_with_the_reason() {
 
     let broken = dir.path().join("broken.c");
     std::fs::write(&broken, "int main(void)\n{\n    return undefined_name;\n}\n").unwrap();
-    let out = check(&[], &[&broken]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (_, err) = weft_support::exited(&check(&[], &[&broken]), 2);
     assert!(
         err.contains("does not build") && err.contains("undefined_name"),
         "{err}"

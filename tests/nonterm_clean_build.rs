@@ -6,21 +6,11 @@
 use std::path::Path;
 use std::process::Command;
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 fn build(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::build_strict(source, exe, &["-std=c99", "-O2"]);
 }
 
 #[test]
@@ -29,7 +19,7 @@ fn a_loop_overwriting_its_temporaries_builds_with_werror_and_runs_as_before() {
     let tmp = tempfile::tempdir().unwrap();
     build(&fixture, &tmp.path().join("plain"));
     let woven = tmp.path().join("woven");
-    setup_support::weave("nonterm.lara", &[], &woven, &fixture);
+    weft_support::weave("nonterm.lara", &[], &woven, &fixture);
     build(&woven.join("overwritten.c"), &tmp.path().join("monitored"));
     let run = |exe: &str| {
         Command::new(tmp.path().join(exe))

@@ -5,6 +5,8 @@
 //! print what its plain build prints, with no report at all.
 
 mod corpus_support;
+mod program_support;
+mod weft_support;
 use corpus_support::{corpus, corpus_dir};
 
 use std::path::Path;
@@ -15,18 +17,7 @@ use weft::monitor::nonterm::record::FORMAT;
 use weft::monitor::nonterm::{ReportFile, Verdict, read_reports};
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-O1", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=c99", "-O1", "-w"], source, exe);
 }
 
 /// Runs `exe ARG` with `WEFT_OUT=out`, killed after ten seconds.
@@ -81,38 +72,21 @@ fn check_corpus(schedule: &str) {
     let dir = tempfile::tempdir().unwrap();
     let woven_root = dir.path().join("woven");
     let woven = woven_root.join("corpus");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara"))
-        .arg("--arg")
-        .arg(format!("schedule={schedule}"))
-        .arg("--output")
-        .arg(&woven_root)
-        .arg(corpus_dir())
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
+    let schedule_arg = format!("schedule={schedule}");
+    weft_support::weave(
+        "nonterm.lara",
+        &["--arg", &schedule_arg],
+        &woven_root,
+        &corpus_dir(),
     );
     let mut missed = Vec::new();
     for p in &corpus.program {
-        let exe = |suffix: &str| dir.path().join(format!("{}{suffix}", p.name));
-        gcc(&woven.join(format!("{}.c", p.name)), &exe(""));
-        gcc(&woven.join(format!("{}.twin.c", p.name)), &exe(".twin"));
-        gcc(&corpus_dir().join(format!("{}.twin.c", p.name)), &exe(".plain"));
-
-        let twin_out = dir.path().join(format!("{}.twin.out", p.name));
-        let twin = run(&exe(".twin"), &p.arg, &twin_out);
-        let plain = run(&exe(".plain"), &p.arg, &dir.path().join("unused"));
-        assert!(twin.status.success(), "{} twin: {:?}", p.name, twin.status);
-        assert_eq!(twin.stdout, plain.stdout, "{}: the twin's output changed", p.name);
+        let (bug_exe, twin_out) = p.build_and_run_twins(dir.path(), &woven, gcc, run);
         let false_reports: usize = reports(&twin_out).iter().map(|f| f.reports.len()).sum();
         assert_eq!(false_reports, 0, "{}: a terminating twin was reported", p.name);
 
         let bug_out = dir.path().join(format!("{}.out", p.name));
-        let bug = run(&exe(""), &p.arg, &bug_out);
+        let bug = run(&bug_exe, &p.arg, &bug_out);
         let files = reports(&bug_out);
         let Some((file, report)) = files
             .iter()

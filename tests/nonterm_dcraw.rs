@@ -12,8 +12,10 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
-use setup_support::{progress, sh, weave};
+use setup_support::{progress, sh};
+use weft_support::weave;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -71,7 +73,7 @@ fn reports(out: &Path) -> Vec<serde_json::Value> {
     if !out.exists() {
         return Vec::new();
     }
-    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let show = weft_support::command()
         .args(["nonterm", "show", "--json"])
         .arg(out)
         .output()

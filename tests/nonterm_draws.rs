@@ -10,14 +10,16 @@ use std::process::Command;
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
-use setup_support::{text, weft, write};
+use setup_support::write;
+use weft_support::{text, weft, weft_prints};
 
 /// `check --svcomp --src off --json` with `args`: the exit status, each
 /// run's ending and the whole output.
 fn endings(file: &str, args: &[&str]) -> (Option<i32>, Vec<String>, String) {
     let out = weft(
-        &[
+        [
             &["nonterm", "check", "--svcomp", "--src", "off", "--json"],
             args,
             &[file],
@@ -108,7 +110,7 @@ fn drawn_sizes_fit_on_the_stack_but_in_full_range_runs_where_an_overflow_is_told
             "{name}: {t}"
         );
         let runs = (overflowed[0] + 1).to_string();
-        let out = weft(&[
+        let out = weft([
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", &runs, &file,
         ]);
         assert!(
@@ -175,9 +177,8 @@ fn the_budget_adds_runs_until_a_report_and_runs_alone_are_exact() {
     assert_eq!(runs.last().map(String::as_str), Some("reported"), "{t}");
     let (_, exact, t) = endings(&rare, &["--runs", &runs.len().to_string()]);
     assert_eq!(exact, runs, "{t}");
-    let bad = weft(&["nonterm", "check", "--svcomp", "--budget=-1", &rare]);
-    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
-    assert!(text(&bad).contains("--budget must be"), "{}", text(&bad));
+    let printed = weft_prints(2, ["nonterm", "check", "--svcomp", "--budget=-1", &rare]);
+    assert!(printed.contains("--budget must be"), "{printed}");
 }
 
 #[test]
@@ -193,17 +194,13 @@ fn a_run_that_timed_out_is_given_the_rest_of_the_budget_once() {
         "late.c",
         "#include <unistd.h>\nint main(void)\n{\n    sleep(1);\n    int x = 0;\n    while (x != 1)\n        x = (x + 2) % 4;\n    return 0;\n}\n",
     );
-    let plain = weft(&["nonterm", "check", "--src", "off", "--timeout", "0.5", &file]);
-    assert_eq!(plain.status.code(), Some(3), "{}", text(&plain));
-    assert!(
-        text(&plain).contains("1 timed out without a report"),
-        "{}",
-        text(&plain)
-    );
+    let printed = weft_prints(3, ["nonterm", "check", "--src", "off", "--timeout", "0.5", &file]);
+    assert!(printed.contains("1 timed out without a report"), "{printed}");
     let args = ["--timeout", "0.5", "--budget", "4"];
-    let retried = weft(&[&["nonterm", "check", "--src", "off"], &args[..], &[file.as_str()]].concat());
-    let t = text(&retried);
-    assert_eq!(retried.status.code(), Some(1), "{t}");
+    let t = weft_prints(
+        1,
+        [&["nonterm", "check", "--src", "off"], &args[..], &[file.as_str()]].concat(),
+    );
     assert!(
         t.contains("period 2 (x = ") && t.contains("first in run 0"),
         "{t}"
@@ -337,7 +334,7 @@ fn the_input_file_gives_the_values_in_order_little_endian_then_zeros() {
 /// `check --svcomp --src off --runs 1 FILE` with its values from
 /// `input`: the exit status and the whole output.
 fn check_input(file: &str, input: &Path) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args([
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", file,
         ])
@@ -410,17 +407,19 @@ fn afl_chooses_a_sequence_the_monitor_reports_and_its_crash_replays() {
     );
     let keep = dir.path().join("check");
     let seeds = dir.path().join("seeds");
-    let out = weft(
-        &[
+    weft_prints(
+        0,
+        [
             "nonterm", "check", "--svcomp", "--src", "off", "--runs", "1", "--keep",
         ]
         .into_iter()
         .chain([keep.to_str().unwrap(), &file])
         .collect::<Vec<_>>(),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
-    assert!(out.status.success(), "{}", text(&out));
+    weft_prints(
+        0,
+        ["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
+    );
     let program = dir.path().join("above-afl");
     let out = Command::new("afl-cc")
         .args(["-w", "-O1", "-o"])
@@ -465,15 +464,16 @@ fn seeds_are_written_into_a_new_directory_and_never_over_a_users_files() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "p.c", "int main(void) { int x = 77; return x; }\n");
     let seeds = dir.path().join("seeds");
-    let out = weft(&["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file]);
-    assert!(out.status.success(), "{}", text(&out));
+    weft_prints(
+        0,
+        ["nonterm", "seeds", "--output", seeds.to_str().unwrap(), &file],
+    );
     let bytes = std::fs::read(seeds.join("const77")).unwrap();
     assert_eq!(&bytes[..4], 77i32.to_le_bytes());
     let mine = dir.path().join("mine");
     std::fs::create_dir(&mine).unwrap();
     std::fs::write(mine.join("zero"), "the user's").unwrap();
-    let out = weft(&["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("exists and is not empty"), "{}", text(&out));
+    let printed = weft_prints(2, ["nonterm", "seeds", "--output", mine.to_str().unwrap(), &file]);
+    assert!(printed.contains("exists and is not empty"), "{printed}");
     assert_eq!(std::fs::read_to_string(mine.join("zero")).unwrap(), "the user's");
 }

@@ -6,9 +6,10 @@
 //! report and prints what its plain build prints. Needs z3 and gcc.
 
 mod corpus_support;
-mod setup_support;
+mod program_support;
+mod weft_support;
 use corpus_support::{Program, corpus, corpus_dir};
-use setup_support::weave;
+use weft_support::weave;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -30,13 +31,7 @@ fn has_src(path: &Path) -> bool {
 }
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=gnu99", "-O1", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program_support::gcc(&["-std=gnu99", "-O1", "-w"], source, exe);
 }
 
 /// Runs `exe arg` with reports going to `out` (no revisit patience set:
@@ -80,19 +75,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
     weave("nonterm.lara", &["--arg", "src=bitvector"], &woven, &input);
     let mut reported = 0;
     for p in &programs {
-        let exe = |suffix: &str| dir.path().join(format!("{}{suffix}", p.name));
-        gcc(&woven.join("input").join(format!("{}.c", p.name)), &exe(""));
-        gcc(
-            &woven.join("input").join(format!("{}.twin.c", p.name)),
-            &exe(".twin"),
-        );
-        gcc(&corpus_dir().join(format!("{}.twin.c", p.name)), &exe(".plain"));
-
-        let twin_out = dir.path().join(format!("{}.twin.out", p.name));
-        let twin = run(&exe(".twin"), &p.arg, &twin_out);
-        let plain = run(&exe(".plain"), &p.arg, &dir.path().join("unused"));
-        assert!(twin.status.success(), "{} twin: {:?}", p.name, twin.status);
-        assert_eq!(twin.stdout, plain.stdout, "{}: the twin's output changed", p.name);
+        let (bug_exe, twin_out) = p.build_and_run_twins(dir.path(), &woven.join("input"), gcc, run);
         assert_eq!(
             reports(&twin_out),
             vec![],
@@ -101,7 +84,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
         );
 
         let bug_out = dir.path().join(format!("{}.out", p.name));
-        let bug = run(&exe(""), &p.arg, &bug_out);
+        let bug = run(&bug_exe, &p.arg, &bug_out);
         let found = reports(&bug_out);
         if !has_src(&corpus_dir().join(format!("{}.c", p.name))) {
             continue;
@@ -141,7 +124,7 @@ fn end_of_file_hangs_are_reported_at_once_and_twins_run_as_before() {
 fn analyse_says_the_assumption() {
     let file = corpus_dir().join("getc_line_length.c");
     let analyse = |json: bool| {
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let out = weft_support::command()
             .args(["nonterm", "analyse", "--semantics", "bitvector"])
             .args(json.then_some("--json"))
             .arg(&file)

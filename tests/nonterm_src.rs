@@ -8,6 +8,8 @@
 //! Needs z3 (scripts/install-deps.sh).
 
 mod corpus_support;
+mod program_support;
+mod weft_support;
 use corpus_support::{corpus, corpus_dir};
 
 use std::collections::BTreeMap;
@@ -87,19 +89,7 @@ fn build_and_run(dir: &Path, name: &str, text: &str, arg: &str) -> String {
 /// Builds `source` into `exe` and runs it with `arg` and `env`; its
 /// standard error. A run still going after 5 s is killed.
 fn build_and_run_file(source: &Path, exe: &Path, arg: &str, env: &[(&str, &Path)]) -> String {
-    let text = std::fs::read_to_string(source).unwrap();
-    let name = source.display();
-    let out = Command::new("gcc")
-        .args(["-std=gnu99", "-O0", "-w", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{name}: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=gnu99", "-O0", "-w"], source, exe);
     let out = Command::new("timeout")
         .args(["-s", "KILL", "5"])
         .arg(exe)
@@ -113,22 +103,8 @@ fn build_and_run_file(source: &Path, exe: &Path, arg: &str, env: &[(&str, &Path)
 /// The corpus woven by aspects/nonterm.lara with its bit-vector SRC
 /// checks on, in `dir/woven/corpus` (the input directory mirrored).
 fn weave_corpus_with_the_aspect(dir: &Path) -> PathBuf {
-    let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara");
     let woven = dir.join("woven");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(aspect)
-        .args(["--arg", "src=bitvector", "--output"])
-        .arg(&woven)
-        .arg(corpus_dir())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = weft_support::weave("nonterm.lara", &["--arg", "src=bitvector"], &woven, &corpus_dir());
     assert!(stdout.contains("recurrence conditions checked: "), "{stdout}");
     woven.join("corpus")
 }
@@ -280,18 +256,14 @@ fn recurrence_conditions_on_the_corpus() {
     }
 }
 
-fn weft(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .arg("nonterm")
-        .arg("analyse")
-        .args(args)
-        .output()
-        .unwrap()
+/// `weft nonterm analyse ARGS…`.
+fn nonterm_analyse(args: &[&str]) -> std::process::Output {
+    weft_support::weft(["nonterm", "analyse"].iter().chain(args))
 }
 
 /// `weft nonterm analyse --semantics SEMANTICS --weave WOVEN SOURCE`.
 fn weave_checks_into(woven: &Path, semantics: &str, source: &Path) -> std::process::Output {
-    weft(&[
+    nonterm_analyse(&[
         "--semantics",
         semantics,
         "--weave",
@@ -319,9 +291,7 @@ fn a_loop_that_grows_without_repeating_has_an_src_over_ideal_integers_only() {
     // `volatile`, which puts a variable outside the fragment.
     let dir = tempfile::tempdir().unwrap();
     let source = grow_c(dir.path());
-    let out = weft(&[source.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (text, _) = weft_support::exited(&nonterm_analyse(&[source.to_str().unwrap()]), 0);
     assert!(
         text.contains("grow.c:4: while loop: SRC under ideal integers: x > 0"),
         "{text}"
@@ -374,9 +344,7 @@ fn files_are_parsed_with_the_macros_of_their_headers() {
     )
     .unwrap();
     let woven = dir.path().join("woven");
-    let out = weave_checks_into(&woven, "bitvector", &source);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (text, _) = weft_support::exited(&weave_checks_into(&woven, "bitvector", &source), 0);
     assert!(
         text.contains(
             "t.c:7: while loop: SRC under bit-vectors at the types' widths: (heap_len != (2 - 2)) && "
@@ -399,16 +367,14 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
     let dir = tempfile::tempdir().unwrap();
     let source = grow_c(dir.path());
     let check = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["nonterm", "check"])
             .args(extra)
             .arg(&source)
             .output()
             .unwrap()
     };
-    let out = check(&["--src", "ideal", "--timeout", "2"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["--src", "ideal", "--timeout", "2"]), 1);
     assert!(text.contains("recurrence condition: grow.c:4: x > 0"), "{text}");
     assert!(
         text.contains("grow.c:4: loop in main does not terminate: its recurrence condition x > 0 holds at iteration 1 (x = 1)"),
@@ -416,7 +382,7 @@ fn nonterm_check_reports_a_loop_whose_recurrence_condition_holds() {
     );
     // The variables the condition reads join the state with src on, so
     // the witness holds them even when the loop never writes them.
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["nonterm", "check", "--src", "bitvector"])
         .arg(corpus_dir().join("missing_update_while.c"))
         .args(["--", "5"])
@@ -438,7 +404,7 @@ fn weaving_src_checks_without_a_solver_is_exit_status_two() {
     let dir = tempfile::tempdir().unwrap();
     let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/nonterm.lara");
     let weave = |src: &str| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["weave", "--aspect"])
             .arg(&aspect)
             .args(["--arg", src, "--output"])
@@ -448,9 +414,7 @@ fn weaving_src_checks_without_a_solver_is_exit_status_two() {
             .output()
             .unwrap()
     };
-    let out = weave("src=bitvector");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (_, err) = weft_support::exited(&weave("src=bitvector"), 2);
     assert!(
         err.contains("no SMT solver found") && err.contains("`src`"),
         "{err}"
@@ -486,13 +450,7 @@ fn shifting_paths_get_their_weakest_src_and_it_fires_exactly_on_the_starts_that_
     );
     assert!(text.contains("shifts.c:10: while loop: SRC under bit-vectors at the types' widths: (x < 100) && (((int)(((unsigned int)x) << 1)) < 100)"), "{text}");
     let exe = dir.path().join("shifts");
-    let built = Command::new("gcc")
-        .args(["-O1", "-w", "-o"])
-        .arg(&exe)
-        .arg(woven.join("shifts.c"))
-        .status()
-        .unwrap();
-    assert!(built.success());
+    program_support::gcc(&["-O1", "-w"], &woven.join("shifts.c"), &exe);
     let fires = |args: &[&str]| {
         let out = Command::new("timeout")
             .args(["-s", "KILL", "5"])
@@ -511,13 +469,13 @@ fn shifting_paths_get_their_weakest_src_and_it_fires_exactly_on_the_starts_that_
 #[test]
 fn json_output_and_loops_outside_the_fragment() {
     let file = corpus_dir().join("scan_skip_spaces.c");
-    let out = weft(&["--json", file.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--json", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["fragment"], false);
     assert_eq!(line["outside"], "p is a pointer");
     let file = corpus_dir().join("missing_update_while.c");
-    let out = weft(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--json", "--semantics", "bitvector", file.to_str().unwrap()]);
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["results"][0]["src"], "i < n");
     assert_eq!(line["results"][0]["semantics"], "bitvector");
@@ -526,11 +484,11 @@ fn json_output_and_loops_outside_the_fragment() {
 
 #[test]
 fn bad_input_and_missing_solver_are_exit_status_two() {
-    let out = weft(&["/nonexistent/missing.c"]);
+    let out = nonterm_analyse(&["/nonexistent/missing.c"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.c"));
     let file = corpus_dir().join("missing_update_while.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["nonterm", "analyse", file.to_str().unwrap()])
         .env("PATH", "/nonexistent")
         .output()
@@ -573,15 +531,7 @@ fn a_read_result_is_trusted_only_after_a_round() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let build = |src: &Path, exe: &Path| {
-        let out = Command::new("gcc")
-            .args(["-std=gnu99", "-O0", "-w", "-o"])
-            .arg(exe)
-            .arg(src)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    };
+    let build = |src: &Path, exe: &Path| program_support::gcc(&["-std=gnu99", "-O0", "-w"], src, exe);
     build(&woven, &dir.path().join("woven"));
     build(&source, &dir.path().join("plain"));
     // want = 4: the first read returns the 5 bytes there are.
@@ -609,7 +559,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
     )
     .unwrap();
     let src = "(((int)(x + y)) > 0) && (y == 0)";
-    let out = weft(&["--semantics", "bitvector", source.to_str().unwrap()]);
+    let out = nonterm_analyse(&["--semantics", "bitvector", source.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!(
@@ -629,7 +579,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
     assert!(!build_and_run(dir.path(), "checked", &text, "t").contains(REPORT));
     // `check` makes it a `for (;;)` on the same line, whose `src` is the same.
     let check = |arg: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["nonterm", "check", "--src", "bitvector", "--timeout", "5"])
             .arg(&source)
             .arg("--")
@@ -637,9 +587,7 @@ fn a_goto_loop_gets_the_src_the_monitor_weaves_into_its_for_loop() {
             .output()
             .unwrap()
     };
-    let out = check(&["h"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&check(&["h"]), 1);
     assert!(
         text.contains(&format!("recurrence condition: spin.c:5: {src}")),
         "{text}"

@@ -4,13 +4,15 @@
 //! check, a relative `--keep`, runs that never end without a report.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
-use setup_support::{text, weft, write};
+use setup_support::write;
+use weft_support::{text, weft, weft_prints};
 
 #[test]
 fn the_harness_defines_every_nondet_type_and_verifier_assert() {
@@ -37,9 +39,8 @@ fn the_harness_defines_every_nondet_type_and_verifier_assert() {
         "extern void __VERIFIER_assert(int);\n{decls}int main(void)\n{{\n{uses}    __VERIFIER_assert(1);\n    return 0;\n}}\n"
     );
     let file = write(dir.path(), "types.c", &source);
-    let out = weft(&["nonterm", "check", "--svcomp", "--runs", "2", &file]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("2 runs: 2 ended"), "{}", text(&out));
+    let printed = weft_prints(0, ["nonterm", "check", "--svcomp", "--runs", "2", &file]);
+    assert!(printed.contains("2 runs: 2 ended"), "{printed}");
 }
 
 #[test]
@@ -51,9 +52,10 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
         "rotate.c",
         "int main(int argc, char **argv)\n{\n    int x = argc, y = 2, old_x;\n    while (1) {\n        old_x = x;\n        x = -y;\n        y = old_x;\n    }\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &rotation]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let t = weft_prints(
+        1,
+        ["nonterm", "check", "--src", "off", "--timeout", "5", &rotation],
+    );
     // No condition: the state is empty, and the first revisit is a hang.
     assert!(t.contains("rotate.c:4: loop in main does not terminate"), "{t}");
     // A loop with no exit that reads input is not exact: not monitored
@@ -64,9 +66,10 @@ fn an_exact_loop_with_no_exit_is_reported_and_a_server_loop_is_not() {
         "serve.c",
         "#include <stdio.h>\nint main(void)\n{\n    long n = 0;\n    for (;;) {\n        int c = getchar();\n        n += c;\n    }\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "0.5", &server]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(3), "{t}");
+    let t = weft_prints(
+        3,
+        ["nonterm", "check", "--src", "off", "--timeout", "0.5", &server],
+    );
     assert!(
         t.contains("0 loops reported; 1 run: 1 timed out without a report"),
         "{t}"
@@ -87,7 +90,7 @@ fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
                 "int main(void)\n{{\n    {ty} c = 250;\n    while (c != 4)\n        c++;\n    return 0;\n}}\n"
             ),
         );
-        let out = weft(&["nonterm", "analyse", "--semantics", "ideal", &file]);
+        let out = weft(["nonterm", "analyse", "--semantics", "ideal", &file]);
         let t = text(&out);
         assert!(
             t.contains("no SRC under ideal integers") && t.contains("wraps by definition"),
@@ -95,9 +98,8 @@ fn ideal_integers_never_judge_a_loop_that_wraps_by_definition() {
         );
     }
     let file = dir.path().join("wrap_unsigned_char.c").display().to_string();
-    let out = weft(&["nonterm", "check", "--src", "ideal", &file]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(text(&out).contains("1 run: 1 ended"), "{}", text(&out));
+    let printed = weft_prints(0, ["nonterm", "check", "--src", "ideal", &file]);
+    assert!(printed.contains("1 run: 1 ended"), "{printed}");
 }
 
 #[test]
@@ -108,16 +110,15 @@ fn a_recurrence_condition_that_divides_checks_its_divisor_first() {
         "div.c",
         "int main(int argc, char **argv)\n{\n    int x = argc - 1, y = 5;\n    while (x < y && x < y / x)\n        y = y + 0;\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "analyse", "--semantics", "bitvector", "--json", &file]);
+    let out = weft(["nonterm", "analyse", "--semantics", "bitvector", "--json", &file]);
     let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let src = found["results"][0]["src"].as_str().expect("an SRC").to_string();
     let guard = src.find("x != 0").expect(&src);
     assert!(guard < src.find("/ x").expect(&src), "{src}");
     // Woven, x = 1 is reported and x = 0 dies of the program's own division,
     // never of the check's.
-    let out = weft(&["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("recurrence condition"), "{}", text(&out));
+    let printed = weft_prints(1, ["nonterm", "check", "--src", "bitvector", &file, "--", "a"]);
+    assert!(printed.contains("recurrence condition"), "{printed}");
 }
 
 #[test]
@@ -130,7 +131,7 @@ fn a_killed_check_leaves_no_process_and_no_temporary_directory() {
     );
     let tmp = scratch.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args(["nonterm", "check", "--src", "off", "--timeout", "60", &source])
         .env("TMPDIR", &tmp)
         .stdout(std::process::Stdio::null())
@@ -191,7 +192,7 @@ fn a_relative_keep_works_and_a_run_without_a_report_is_not_an_end() {
         "spin.c",
         "int main(int argc, char **argv)\n{\n    unsigned long i = argc;\n    while (i + 1 != 0)\n        i++;\n    return 0;\n}\n",
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args([
             "nonterm",
             "check",
@@ -216,7 +217,7 @@ fn a_relative_keep_works_and_a_run_without_a_report_is_not_an_end() {
 
 #[test]
 fn nonterm_help_describes_every_subcommand() {
-    let t = text(&weft(&["nonterm", "--help"]));
+    let t = text(&weft(["nonterm", "--help"]));
     for word in ["show", "check", "analyse", "weav", "recurrence"] {
         assert!(t.contains(word), "{word}: {t}");
     }
@@ -230,9 +231,7 @@ fn a_loop_that_spends_its_analysis_budget_says_so() {
         "budget.c",
         "int main(void)\n{\n    int x = 1, y = 2;\n    while (x != y)\n        x = x + 3;\n    return 0;\n}\n",
     );
-    let out = weft(&["nonterm", "analyse", "--budget", "0.000001", &file]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, ["nonterm", "analyse", "--budget", "0.000001", &file]);
     assert!(t.contains("time budget spent"), "{t}");
 }
 
@@ -254,7 +253,7 @@ fn check_with_own_assert(dir: &Path, name: &str, body: &str) -> (Output, String)
             "int printf(const char *, ...);\n{OWN_ASSERT}int main(void)\n{{\n    {body}\n    return 0;\n}}\n"
         ),
     );
-    let out = weft(&[
+    let out = weft([
         "nonterm", "check", "--svcomp", "--src", "off", "--runs", "4", &file,
     ]);
     let t = text(&out);
@@ -310,7 +309,7 @@ fn seeds_3_mod_4_keep_one_choice_per_call_site_so_a_choice_sequence_is_sustained
         "choices.c",
         "extern int __VERIFIER_nondet_int(void);\nint main(void)\n{\n    int a[512], len = 0;\n    while (__VERIFIER_nondet_int()) {\n        if (len == 511)\n            len = 0;\n        a[len] = 0;\n        len++;\n    }\n    return a[0];\n}\n",
     );
-    let out = weft(&[
+    let out = weft([
         "nonterm", "check", "--svcomp", "--src", "off", "--runs", "10", "--json", &file,
     ]);
     let t = text(&out);
@@ -346,9 +345,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         (&cycle, "retry.c:5: loop in main does not terminate"),
         (&stuck, "stuck.c:3: loop in main does not terminate"),
     ] {
-        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", file]);
-        let t = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{t}");
+        let t = weft_prints(1, ["nonterm", "check", "--src", "off", "--timeout", "5", file]);
         assert!(t.contains(line), "{t}");
     }
     // The twin counts down and ends, with no report; a goto loop that
@@ -358,9 +355,7 @@ fn a_backward_goto_loop_is_monitored_like_a_while_loop() {
         "twin.c",
         "int main(int argc, char **argv)\n{\n    int x = argc + 5, i = 0;\nagain:\n    x = x - 1;\n    if (x > 0)\n        goto again;\ntop:\n    while (i < 3) { i++; if (i == 2) goto top; }\n    return x;\n}\n",
     );
-    let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, ["nonterm", "check", "--src", "off", "--timeout", "5", &twin]);
     assert!(t.contains("0 loops reported; 1 run: 1 ended"), "{t}");
     assert!(
         t.contains("not monitored: ")
@@ -395,9 +390,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
             "extern int __VERIFIER_nondet_int(void);\nextern long __VERIFIER_nondet_long(void);\n{body}"
         );
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "1", &file]);
-        let all = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{name}: {all}");
+        let all = weft_prints(1, ["nonterm", "check", "--svcomp", "--runs", "1", &file]);
         assert!(all.contains(model), "{name}: {all}");
         assert!(all.contains("1 run: 1 reported"), "{name}: {all}");
     }
@@ -414,9 +407,7 @@ fn a_rare_input_that_reaches_a_hang_is_tried_in_the_first_run() {
     for (name, body) in twins {
         let source = format!("extern int __VERIFIER_nondet_int(void);\n{body}");
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--svcomp", "--runs", "4", &file]);
-        let all = text(&out);
-        assert_eq!(out.status.code(), Some(0), "{name}: {all}");
+        let all = weft_prints(0, ["nonterm", "check", "--svcomp", "--runs", "4", &file]);
         assert!(!all.contains("inputs reaching"), "{name}: {all}");
     }
 }
@@ -443,17 +434,13 @@ fn a_polynomial_guard_the_body_keeps_is_reported_and_its_twin_is_not() {
     let hangs = write(dir.path(), "ps.c", &program("y + x"));
     let mut args = vec!["nonterm", "check", "--svcomp", "--runs", "1"];
     args.extend(sanitize);
-    let out = weft(&[&args[..], &[hangs.as_str()]].concat());
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let t = weft_prints(1, [&args[..], &[hangs.as_str()]].concat());
     assert!(
         t.contains("recurrence condition") && t.contains("(unsigned int)y"),
         "{t}"
     );
     let twin = write(dir.path(), "twin.c", &program("x + 2 * y"));
-    let out = weft(&[&args[..], &[twin.as_str()]].concat());
-    let t = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{t}");
+    let t = weft_prints(0, [&args[..], &[twin.as_str()]].concat());
     assert!(!t.contains("does not terminate"), "{t}");
 }
 
@@ -467,7 +454,7 @@ fn a_hang_through_a_memory_cell_is_reported_and_its_twin_is_not() {
     };
     let check = |name: &str, source: String| {
         let file = write(dir.path(), name, &source);
-        let out = weft(&["nonterm", "check", "--src", "off", "--timeout", "5", &file]);
+        let out = weft(["nonterm", "check", "--src", "off", "--timeout", "5", &file]);
         let t = text(&out);
         (out.status.code(), t)
     };

@@ -3,14 +3,9 @@
 //! did not write, and says why.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
-}
+mod weft_support;
+use weft_support::{weft, weft_exits};
 
 fn text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
@@ -35,35 +30,33 @@ fn user_dir() -> (tempfile::TempDir, std::path::PathBuf) {
 fn an_output_holding_the_inputs_is_refused_and_nothing_is_touched() {
     let (_tmp, d) = user_dir();
     let s = |p: &str| d.join(p).display().to_string();
-    let out = weft(&[
-        "weave",
-        "--aspect",
-        &s("x.lara"),
-        "--output",
-        &s(""),
-        &s("prog.c"),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = weft_exits(
+        2,
+        [
+            "weave",
+            "--aspect",
+            &s("x.lara"),
+            "--output",
+            &s(""),
+            &s("prog.c"),
+        ],
+    );
     assert!(err.contains("holds input"), "{err}");
     assert_eq!(text(&d.join("notes.txt")), "mine\n");
     assert!(d.join("x.lara").is_file() && d.join("prog.c").is_file());
     // The aspect alone inside the output is refused too.
     let src = d.parent().unwrap().join("src.c");
     std::fs::write(&src, "int y;\n").unwrap();
-    let out = weft(&[
-        "weave",
-        "--aspect",
-        &s("x.lara"),
-        "--output",
-        &s(""),
-        &src.display().to_string(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    weft_exits(
+        2,
+        [
+            "weave",
+            "--aspect",
+            &s("x.lara"),
+            "--output",
+            &s(""),
+            &src.display().to_string(),
+        ],
     );
     assert_eq!(text(&d.join("notes.txt")), "mine\n");
 }
@@ -85,35 +78,25 @@ fn a_foreign_directory_is_refused_and_weft_s_own_output_is_replaced() {
             s(&d.join("prog.c")),
         ]
     };
-    let run = |out: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args(args(out))
-            .output()
-            .unwrap()
-    };
-    let refused = run(&foreign);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("was not written by weft"));
+    let (_, refused) = weft_exits(2, args(&foreign));
+    assert!(refused.contains("was not written by weft"));
     assert!(foreign.join("keep.txt").is_file());
     let ours = tmp.path().join("woven");
-    assert!(run(&ours).status.success());
+    weft_exits(0, args(&ours));
     assert!(ours.join(".weft-output").is_file() && ours.join("prog.c").is_file());
-    assert!(
-        run(&ours).status.success(),
-        "weft's own output is replaced on the next run"
-    );
-    let transform = weft(&[
-        "transform",
-        "--pass",
-        "SingleDeclarator",
-        "--output",
-        &s(&foreign),
-        &s(&d.join("prog.c")),
-    ]);
-    assert_eq!(
-        transform.status.code(),
-        Some(2),
-        "transform claims its output the same way"
+    // weft's own output is replaced on the next run.
+    weft_exits(0, args(&ours));
+    // transform claims its output the same way.
+    weft_exits(
+        2,
+        [
+            "transform",
+            "--pass",
+            "SingleDeclarator",
+            "--output",
+            &s(&foreign),
+            &s(&d.join("prog.c")),
+        ],
     );
     assert!(foreign.join("keep.txt").is_file());
 }
@@ -128,12 +111,9 @@ fn ranges_never_overwrite_a_file_that_is_not_theirs() {
         r#"{"format": "weft-ranges", "version": 1, "runs": [], "entries": []}"#,
     )
     .unwrap();
-    let out = weft(&["ranges", "merge", &s(&set), "-o", &s(&d.join("prog.c"))]);
+    let out = weft(["ranges", "merge", &s(&set), "-o", &s(&d.join("prog.c"))]);
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("refusing to replace"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let err = weft_support::stderr(&out);
+    assert!(err.contains("refusing to replace"), "{err}");
     assert_eq!(text(&d.join("prog.c")), "int main(void) { return 0; }\n");
 }

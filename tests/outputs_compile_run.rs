@@ -12,7 +12,9 @@ use std::process::{Command, Output, Stdio};
 use weft::monitor::ReadError;
 use weft::monitor::outputs::{OutputRecord, read_dir};
 
-const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"];
+mod program_support;
+mod weft_support;
+
 const FUNCTIONS: &str = "functions=add, scale,sum_prod,clear,name_of,fails";
 
 fn fixture() -> PathBuf {
@@ -20,39 +22,14 @@ fn fixture() -> PathBuf {
 }
 
 fn gcc(dir: &Path, exe: &str, source: &Path) {
-    let out = Command::new("gcc")
-        .args(STRICT)
-        .arg("-O2")
-        .arg("-o")
-        .arg(dir.join(exe))
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{exe}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::build_strict(source, &dir.join(exe), &["-std=c99", "-pedantic", "-O2"]);
 }
 
 /// Weaves the aspect with `args` into `source`, into `dir/woven`; returns
 /// what the weave printed.
 fn weave(dir: &Path, args: &[&str], source: &Path) -> String {
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/outputs.lara"))
-        .args(args.iter().flat_map(|a| ["--arg", a]))
-        .arg("--output")
-        .arg(dir.join("woven"))
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
-    String::from_utf8_lossy(&weave.stdout).into_owned()
+    let args: Vec<&str> = args.iter().flat_map(|a| ["--arg", a]).collect();
+    weft_support::weave("outputs.lara", &args, &dir.join("woven"), source)
 }
 
 /// Weaves the aspect into the fixture and builds the woven program

@@ -7,6 +7,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
 use setup_support::sh;
 
@@ -28,7 +29,7 @@ fn gzip_woven_with_the_outputs_aspect_passes_its_own_checks() {
     let tmp = tempfile::tempdir().unwrap();
     let woven = tmp.path().join("woven");
     setup_support::progress("weaving aspects/outputs.lara into gzip");
-    let log = setup_support::weave(
+    let log = weft_support::weave(
         "outputs.lara",
         &["--arg", "functions=file_read,updcrc,get_method"],
         &woven,

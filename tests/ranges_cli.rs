@@ -2,7 +2,10 @@
 //! describes them.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod weft_support;
+use weft_support::{stderr, stdout};
 
 /// One slot of a generated record: variable `x`-style i64 entries of
 /// function `f` in `a.c`, or any kind and type through the full tuple.
@@ -63,21 +66,14 @@ fn write(path: &Path, data: &[u8]) -> PathBuf {
     path.to_path_buf()
 }
 
-fn weft(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+/// `weft ranges ARGS…` run in `dir` (the tests name records relative to it).
+fn ranges(dir: &Path, args: &[&str]) -> Output {
+    weft_support::command()
         .arg("ranges")
         .args(args)
         .current_dir(dir)
         .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+        .expect("weft runs")
 }
 
 /// Ten training runs, run-0 … run-9, where `x` took exactly the value i.
@@ -110,7 +106,7 @@ fn show_prints_a_table_and_json() {
         &t.path().join("r.ranges"),
         &record(1, &[i64_slot("x", i64::MIN, 7, 4), nan, never]),
     );
-    let o = weft(t.path(), &["show", "r.ranges"]);
+    let o = ranges(t.path(), &["show", "r.ranges"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -119,11 +115,11 @@ fn show_prints_a_table_and_json() {
     assert!(lines[1].contains("d") && lines[1].contains("-0.0") && lines[1].contains("inf +NaN"));
     let x: Vec<&str> = lines[2].split_whitespace().collect();
     assert_eq!(x, ["f", "x", "write", "a.c", "-9223372036854775808", "7", "4"]);
-    let all = stdout(&weft(t.path(), &["show", "--all", "r.ranges"]));
+    let all = stdout(&ranges(t.path(), &["show", "--all", "r.ranges"]));
     assert!(all.lines().any(|l| l.contains(" z ")), "{all}");
 
     let json: serde_json::Value =
-        serde_json::from_slice(&weft(t.path(), &["show", "--json", "."]).stdout).unwrap();
+        serde_json::from_slice(&ranges(t.path(), &["show", "--json", "."]).stdout).unwrap();
     assert_eq!(json["format"], "weft-ranges");
     let d = &json["entries"][0];
     assert_eq!((d["min"].as_f64(), d["max"].as_str()), (Some(-0.0), Some("inf")));
@@ -138,7 +134,7 @@ fn merge_takes_the_union_of_its_inputs() {
         &t.path().join("b.ranges"),
         &record(2, &[i64_slot("x", 1, 9, 5), i64_slot("y", 4, 4, 1)]),
     );
-    let o = weft(t.path(), &["merge", "a.ranges", "b.ranges", "-o", "m.json"]);
+    let o = ranges(t.path(), &["merge", "a.ranges", "b.ranges", "-o", "m.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let m = learned_json(t.path(), "m.json");
     let x = &m["entries"][0];
@@ -149,7 +145,7 @@ fn merge_takes_the_union_of_its_inputs() {
     assert_eq!(x["count"], 7);
     assert_eq!(m["entries"][1]["variable"], "y");
     // A merged set is itself an input.
-    let again = weft(t.path(), &["merge", "m.json", "-o", "m2.json"]);
+    let again = ranges(t.path(), &["merge", "m.json", "-o", "m2.json"]);
     assert!(again.status.success());
     assert_eq!(learned_json(t.path(), "m2.json")["entries"], m["entries"]);
 }
@@ -159,7 +155,7 @@ fn learn_merges_a_seeded_percentage_of_runs() {
     let t = tempfile::tempdir().unwrap();
     training(t.path());
     let learn = |percent: &str, seed: &str, out: &str| {
-        let o = weft(
+        let o = ranges(
             t.path(),
             &["learn", "--percent", percent, "--seed", seed, "train", "-o", out],
         );
@@ -198,7 +194,7 @@ fn check_lists_violations_and_follows_the_unseen_policy() {
     let t = tempfile::tempdir().unwrap();
     training(t.path());
     assert!(
-        weft(t.path(), &["learn", "--percent", "100", "train", "-o", "l.json"])
+        ranges(t.path(), &["learn", "--percent", "100", "train", "-o", "l.json"])
             .status
             .success()
     );
@@ -215,10 +211,10 @@ fn check_lists_violations_and_follows_the_unseen_policy() {
         &record(9, &[i64_slot("x", 1, 1, 1), i64_slot("w", 5, 6, 2)]),
     );
 
-    let ok = weft(t.path(), &["check", "l.json", "ok"]);
+    let ok = ranges(t.path(), &["check", "l.json", "ok"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
 
-    let bad = weft(t.path(), &["check", "l.json", "ok", "bad"]);
+    let bad = ranges(t.path(), &["check", "l.json", "ok", "bad"]);
     assert_eq!(bad.status.code(), Some(1));
     let text = stdout(&bad);
     assert!(
@@ -227,10 +223,10 @@ fn check_lists_violations_and_follows_the_unseen_policy() {
     );
     assert!(text.contains("1 of 2 runs violate"), "{text}");
 
-    let new = weft(t.path(), &["check", "l.json", "new"]);
+    let new = ranges(t.path(), &["check", "l.json", "new"]);
     assert_eq!(new.status.code(), Some(1));
     assert!(stdout(&new).contains("a.c:f:w (i64): unseen in training, run range [5, 6]"));
-    let ignored = weft(t.path(), &["check", "--unseen", "ignore", "l.json", "new"]);
+    let ignored = ranges(t.path(), &["check", "--unseen", "ignore", "l.json", "new"]);
     assert_eq!(ignored.status.code(), Some(0), "{}", stdout(&ignored));
 }
 
@@ -245,7 +241,7 @@ fn diff_reports_changes_and_exits_like_diff() {
         &t.path().join("b.ranges"),
         &record(2, &[i64_slot("x", 0, 8, 1), i64_slot("z", 2, 2, 1)]),
     );
-    let o = weft(t.path(), &["diff", "a.ranges", "b.ranges"]);
+    let o = ranges(t.path(), &["diff", "a.ranges", "b.ranges"]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -258,7 +254,7 @@ fn diff_reports_changes_and_exits_like_diff() {
         ]
     );
     assert_eq!(
-        weft(t.path(), &["diff", "a.ranges", "a.ranges"]).status.code(),
+        ranges(t.path(), &["diff", "a.ranges", "a.ranges"]).status.code(),
         Some(0)
     );
 }
@@ -282,7 +278,7 @@ fn malformed_inputs_give_clear_errors_naming_the_file() {
         ("empty", "no range records"),
         ("missing.ranges", "missing.ranges: "),
     ] {
-        let o = weft(t.path(), &["show", input]);
+        let o = ranges(t.path(), &["show", input]);
         assert_eq!(o.status.code(), Some(2), "{input}");
         let err = stderr(&o);
         assert!(
@@ -291,7 +287,7 @@ fn malformed_inputs_give_clear_errors_naming_the_file() {
         );
         assert!(!err.contains("panicked"), "{err}");
     }
-    let cut = stderr(&weft(t.path(), &["show", "cut.ranges"]));
+    let cut = stderr(&ranges(t.path(), &["show", "cut.ranges"]));
     assert!(cut.contains("truncated"), "{cut}");
 }
 
@@ -310,7 +306,7 @@ fn loose_records_are_grouped_into_runs_by_process() {
         &t.path().join("train/a_c.42.ranges"),
         &record(42, &[i64_slot("x", 5, 5, 1)]),
     );
-    let o = weft(t.path(), &["learn", "--percent", "100", "train", "-o", "l.json"]);
+    let o = ranges(t.path(), &["learn", "--percent", "100", "train", "-o", "l.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let l = learned_json(t.path(), "l.json");
     assert_eq!(l["runs"], serde_json::json!(["train/pid-41", "train/pid-42"]));
@@ -319,7 +315,7 @@ fn loose_records_are_grouped_into_runs_by_process() {
         (x["min"].as_i64(), x["max"].as_i64(), x["count"].as_u64()),
         (Some(1), Some(5), Some(2))
     );
-    let half = weft(t.path(), &["learn", "--percent", "50", "train", "-o", "h.json"]);
+    let half = ranges(t.path(), &["learn", "--percent", "50", "train", "-o", "h.json"]);
     assert!(half.status.success());
     assert_eq!(
         learned_json(t.path(), "h.json")["runs"].as_array().map(Vec::len),
@@ -343,7 +339,7 @@ fn freq_report_counts_the_writes_of_all_runs() {
         &t.path().join("counts/2.ranges"),
         &record(2, &[i64_slot("x", 1, 2, 2), i64_slot("y", 5, 5, 1), param]),
     );
-    let o = weft(t.path(), &["freq-report", "counts", "-o", "freq.json"]);
+    let o = ranges(t.path(), &["freq-report", "counts", "-o", "freq.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("2 variables, 7 assignments"),
@@ -353,14 +349,14 @@ fn freq_report_counts_the_writes_of_all_runs() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(t.path().join("freq.json")).unwrap()).unwrap();
     assert_eq!(report, serde_json::json!({"total": 7, "f#x": 6, "f#y": 1}));
-    let o = weft(t.path(), &["freq-report", "missing", "-o", "freq.json"]);
+    let o = ranges(t.path(), &["freq-report", "missing", "-o", "freq.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn a_missing_path_is_named_with_its_cause_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = weft(tmp.path(), &["show", "no-such-dir"]);
+    let out = ranges(tmp.path(), &["show", "no-such-dir"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no-such-dir: "), "{err}");
@@ -370,11 +366,7 @@ fn a_missing_path_is_named_with_its_cause_once() {
 #[test]
 fn every_ranges_argument_is_described_in_help() {
     for sub in ["show", "merge", "learn", "check", "diff", "freq-report"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args(["ranges", sub, "--help"])
-            .output()
-            .unwrap();
-        let help = String::from_utf8_lossy(&out.stdout);
+        let help = stdout(&weft_support::weft(["ranges", sub, "--help"]));
         let args = help
             .split("Arguments:")
             .nth(1)

@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod program_support;
+mod weft_support;
+use weft_support::stderr;
+
 /// A directory holding one small C program, `ok.c`.
 struct Case {
     dir: tempfile::TempDir,
@@ -39,7 +43,7 @@ impl Case {
 
     /// `weave` with extra options (`--limit …`) before the input.
     fn weave_with(&self, aspect: &Path, input: &str, options: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("weave")
             .arg("--aspect")
             .arg(aspect)
@@ -49,10 +53,6 @@ impl Case {
             .output()
             .expect("weft runs")
     }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Requires a refusal: exit status `code`, `message` in stderr, no panic,
@@ -199,16 +199,7 @@ fn weave_and_compile(case: &Case, name: &str) -> String {
     let out = case.weave(&ascv3(), name);
     assert!(out.status.success(), "{}", stderr(&out));
     let woven = case.path("out").join(name);
-    let built = Command::new("gcc")
-        .args(["-c", "-o", "/dev/null"])
-        .arg(&woven)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    program_support::gcc(&["-c"], &woven, Path::new("/dev/null"));
     std::fs::read_to_string(woven).unwrap()
 }
 
@@ -427,7 +418,7 @@ fn limit_settings_are_checked_and_shared_by_check_and_weave() {
     let out = case.weave_with(&aspect, "ok.c", &["--limit", "string=lots"]);
     assert_refused(&case, &out, 2, "not a count");
     let check = |options: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("check")
             .args(options)
             .arg(&aspect)
@@ -445,7 +436,7 @@ fn limit_settings_are_checked_and_shared_by_check_and_weave() {
 
 /// `weft check FILE`: its exit status and stderr.
 fn check(aspect: &Path) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .arg("check")
         .arg(aspect)
         .output()
@@ -553,7 +544,7 @@ fn c_on_standard_input_is_refused_or_named() {
     let case = Case::new();
     let aspect = ascv3();
     let weave_stdin = |stdin: std::process::Stdio| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["weave", "--aspect"])
             .arg(&aspect)
             .args(["--diff", "/dev/stdin"])
@@ -563,7 +554,7 @@ fn c_on_standard_input_is_refused_or_named() {
             .expect("weft runs")
     };
     // A pipe: refused, with what to do instead.
-    let mut piped = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut piped = weft_support::command()
         .args(["weave", "--aspect"])
         .arg(&aspect)
         .args(["--diff", "/dev/stdin"])

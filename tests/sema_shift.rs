@@ -9,6 +9,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,15 +23,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `.c` files directly in `dir`, sorted.
+/// The `.c` files directly in `dir` but the expected outputs, sorted.
 fn c_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .filter(|p| !p.to_string_lossy().ends_with(".expected.c"))
-        .collect();
-    found.sort();
+    let mut found = sources_support::c_files(dir);
+    found.retain(|p| !p.to_string_lossy().ends_with(".expected.c"));
     found
 }
 

@@ -13,6 +13,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -87,7 +88,7 @@ fn freq_walkthrough(work: &Path) {
 /// Weaves `aspect` with `args` over gzip's top-level .c files into `out`,
 /// or only runs it (`--diff`) without one. Returns what it printed.
 fn weave(work: &Path, aspect: &str, args: &[String], out: Option<&Path>) -> String {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+    let mut cmd = weft_support::command();
     cmd.current_dir(work)
         .args(["weave", "--aspect"])
         .arg(root().join("aspects").join(aspect));

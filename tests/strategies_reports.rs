@@ -5,6 +5,7 @@
 //! warnings as errors, run and read back.
 
 mod strategies_support;
+mod weft_support;
 
 use std::path::Path;
 
@@ -167,7 +168,7 @@ fn comband_and_combor_intersect_and_unite_the_selections() {
 fn report_driven_strategies_without_a_report_fail() {
     let dir = tempfile::tempdir().unwrap();
     let aspect = strategies_support::aspect("freq.lara");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .current_dir(dir.path())
         .args([
             "weave",

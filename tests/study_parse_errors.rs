@@ -71,6 +71,10 @@ fn holdout_is_a_flag_or_a_mode() {
     assert_eq!(with("holdout = \"pairs\""), Holdout::Pairs);
     assert_eq!(with("holdout = \"count\""), Holdout::Count);
     assert_eq!(with("holdout = \"halves\""), Holdout::Halves);
+    assert_eq!(with("holdout = \"split\""), Holdout::Split);
+    assert_eq!(with("holdout = \"score\""), Holdout::Score);
+    assert_eq!(with("holdout = \"score_invariants\""), Holdout::ScoreInvariants);
+    assert_eq!(with("holdout = \"score_known\""), Holdout::ScoreKnown);
 }
 
 #[test]

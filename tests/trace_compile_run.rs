@@ -14,6 +14,9 @@ use std::process::Command;
 use weft::monitor::trace::{PointKind, TraceFile, read_trace};
 use weft_invariants::Value;
 
+mod program_support;
+mod weft_support;
+
 const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"];
 
 /// Weaves the invariants aspect into `tests/fixtures/trace/<name>` and
@@ -23,33 +26,9 @@ fn build(dir: &Path, name: &str) {
         .join("tests/fixtures/trace")
         .join(name);
     let woven = dir.join("woven");
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/invariants.lara"))
-        .arg("--output")
-        .arg(&woven)
-        .arg(&fixture)
-        .output()
-        .unwrap();
-    assert!(
-        weave.status.success(),
-        "{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     for (exe, source) in [("plain", fixture.clone()), ("traced", woven.join(name))] {
-        let gcc = Command::new("gcc")
-            .args(STRICT)
-            .arg("-O2")
-            .arg("-o")
-            .arg(dir.join(exe))
-            .arg(&source)
-            .output()
-            .unwrap();
-        assert!(
-            gcc.status.success(),
-            "{exe}: {}",
-            String::from_utf8_lossy(&gcc.stderr)
-        );
+        program_support::gcc(&[STRICT, &["-O2"]].concat(), &source, &dir.join(exe));
     }
 }
 
@@ -210,7 +189,7 @@ fn reach_run(dir: &Path) -> std::path::PathBuf {
 fn members_strings_and_arrays_are_traced_and_give_their_invariants() {
     let dir = tempfile::tempdir().unwrap();
     let out = reach_run(dir.path());
-    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let learned = weft_support::command()
         .args(["invariants", "learn"])
         .arg(&out)
         .output()
@@ -363,7 +342,7 @@ fn arrays_behind_pointers_are_as_long_as_the_block_the_program_allocated() {
         assert_eq!(seen.len(), 30);
         assert!(seen.iter().all(|(e, _)| e.is_none()), "{function}: {seen:?}");
     }
-    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let learned = weft_support::command()
         .args(["invariants", "learn"])
         .arg(dir.path().join("out"))
         .output()

@@ -5,7 +5,8 @@
 //! weft, decides how the value is read: the woven file builds in both, and
 //! the value is recorded where it is an `int`, missing where it is a struct.
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,33 +18,16 @@ const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-pedantic"
 
 /// Weaves the invariants aspect into the fixture; returns the woven file.
 fn weave(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace/deref.c");
     let woven = dir.join("woven");
-    setup_support::weave(
-        "invariants.lara",
-        &[],
-        &woven,
-        &root.join("tests/fixtures/trace/deref.c"),
-    );
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     woven.join("deref.c")
 }
 
 /// Builds `source` as `exe` with `defines`, runs it with every sample kept
 /// and its traces in `dir/<exe>.out`.
 fn build_and_run(dir: &Path, exe: &str, source: &Path, defines: &[&str]) -> Output {
-    let gcc = Command::new("gcc")
-        .args(STRICT)
-        .args(defines)
-        .arg("-o")
-        .arg(dir.join(exe))
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(
-        gcc.status.success(),
-        "{exe}: {}",
-        String::from_utf8_lossy(&gcc.stderr)
-    );
+    program_support::gcc(&[STRICT, defines].concat(), source, &dir.join(exe));
     let run = Command::new(dir.join(exe))
         .arg("20")
         .env("WEFT_OUT", dir.join(format!("{exe}.out")))
@@ -131,7 +115,7 @@ fn the_value_behind_a_pointer_is_traced_at_entry_and_exit_across_calls() {
         let names: Vec<&str> = point.vars.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, vars);
     }
-    let learned = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let learned = weft_support::command()
         .args(["invariants", "learn"])
         .arg(dir.path().join("traced.out"))
         .output()

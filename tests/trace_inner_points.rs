@@ -12,23 +12,19 @@ use std::process::{Command, Output};
 use weft::monitor::trace::{PointKind, TraceFile, read_trace};
 use weft_invariants::Value;
 
-mod setup_support;
+mod program_support;
+mod weft_support;
+use weft_support::{stdout, weft, weft_exits};
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program_support::build_strict(source, exe, &["-std=c99", "-O2"]);
 }
 
 /// The fixture's plain and woven builds in `dir`.
 fn build(dir: &Path) {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inner");
     let woven = dir.join("woven");
-    setup_support::weave(
+    weft_support::weave(
         "invariants.lara",
         &["--arg", "traceLoopHeads=true"],
         &woven,
@@ -128,13 +124,6 @@ fn a_hot_loop_head_is_sampled_by_the_documented_policy() {
     assert_eq!(j.last(), Some(&199_000));
 }
 
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("weft runs")
-}
-
 fn runs(dir: &Path, args: &[&str]) -> Vec<PathBuf> {
     args.iter()
         .enumerate()
@@ -154,9 +143,7 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
     let learned = tmp.path().join("learned.json");
     let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
     args.extend(training.iter().map(|p| p.to_str().unwrap()));
-    let out = weft(&args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (stdout, _) = weft_exits(0, &args);
     // Before die(): n = 6 and doubled = 12 in every run.
     let point = stdout
         .split("=====")
@@ -167,15 +154,17 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
     // A run with n = 7 dies too, with other values there.
     let seven = tmp.path().join("seven");
     run(tmp.path(), "traced", "7", &seven);
-    let check = weft(&[
-        "invariants",
-        "check",
-        "--learned",
-        learned.to_str().unwrap(),
-        seven.to_str().unwrap(),
-    ]);
-    let report = String::from_utf8_lossy(&check.stdout).into_owned();
-    assert_eq!(check.status.code(), Some(1), "{report}");
+    let learned_arg = learned.to_str().unwrap();
+    let (report, _) = weft_exits(
+        1,
+        [
+            "invariants",
+            "check",
+            "--learned",
+            learned_arg,
+            seven.to_str().unwrap(),
+        ],
+    );
     assert!(
         report
             .lines()
@@ -187,12 +176,11 @@ fn invariants_are_learned_checked_and_exported_at_inner_points() {
     let dtrace = tmp.path().join("all.dtrace");
     let mut args = vec!["invariants", "export", "-o", dtrace.to_str().unwrap()];
     args.extend(training.iter().map(|p| p.to_str().unwrap()));
-    assert!(weft(&args).status.success());
+    weft_exits(0, &args);
     let text = std::fs::read_to_string(&dtrace).unwrap();
     assert!(text.contains("die.c.check():::POINT"), "point names");
     assert!(text.contains("ppt-type point"));
-    let again = weft(&["invariants", "learn", dtrace.to_str().unwrap()]);
-    let again = String::from_utf8_lossy(&again.stdout).into_owned();
+    let again = weft_support::stdout(&weft(["invariants", "learn", dtrace.to_str().unwrap()]));
     let point_again = again
         .split("=====")
         .find(|block| block.contains("check():::POINT") && block.contains("total"))
@@ -213,11 +201,11 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
     let learned = tmp.path().join("learned.json");
     let mut args = vec!["invariants", "learn", "-o", learned.to_str().unwrap()];
     args.extend(training.iter().map(|p| p.to_str().unwrap()));
-    assert!(weft(&args).status.success());
+    weft_exits(0, &args);
     let six = tmp.path().join("six");
     run(tmp.path(), "traced", "6", &six);
     let check = |mode: &str| {
-        let out = weft(&[
+        stdout(&weft([
             "invariants",
             "check",
             "--learned",
@@ -225,8 +213,7 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
             "--unseen-points",
             mode,
             six.to_str().unwrap(),
-        ]);
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        ]))
     };
     let unseen = |report: &str| -> Vec<String> {
         report
@@ -241,16 +228,18 @@ fn a_point_no_training_run_reached_is_a_finding_when_asked() {
     assert_eq!(inner, ["die.c.check()", "die.c.die()"], "{inner:?}");
     let all = check("all");
     assert!(all.contains("die.c.die():::ENTER: reached"), "{all}");
-    let bad = weft(&[
-        "invariants",
-        "check",
-        "--learned",
-        learned.to_str().unwrap(),
-        "--unseen-points",
-        "some",
-        six.to_str().unwrap(),
-    ]);
-    assert_eq!(bad.status.code(), Some(2));
+    weft_exits(
+        2,
+        [
+            "invariants",
+            "check",
+            "--learned",
+            learned.to_str().unwrap(),
+            "--unseen-points",
+            "some",
+            six.to_str().unwrap(),
+        ],
+    );
 }
 
 #[test]
@@ -258,7 +247,7 @@ fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inner_split");
     let woven = tmp.path().join("woven");
-    setup_support::weave("invariants.lara", &[], &woven, &fixture);
+    weft_support::weave("invariants.lara", &[], &woven, &fixture);
     let source = woven.join("inner_split/split.c");
     // No brace goes after either header: the sample joins the call.
     let text = std::fs::read_to_string(&source).unwrap();
@@ -269,11 +258,8 @@ fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
         (Some("-DSTRICT"), "300", 0),
     ] {
         let exe = tmp.path().join(format!("split{}", flags.unwrap_or("")));
-        let mut gcc = Command::new("gcc");
-        gcc.args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(&exe);
-        let out = gcc.args(flags).arg(&source).output().expect("gcc runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let strict: Vec<&str> = ["-std=c99", "-O2"].into_iter().chain(flags).collect();
+        program_support::build_strict(&source, &exe, &strict);
         let dir = tmp.path().join(format!("out-{}-{arg}", flags.unwrap_or("")));
         let run = Command::new(&exe)
             .arg(arg)
@@ -295,7 +281,7 @@ fn a_noreturn_call_under_a_header_that_differs_per_configuration_is_sampled() {
 fn build_branches(dir: &Path) {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/branches");
     let woven = dir.join("woven");
-    setup_support::weave(
+    weft_support::weave(
         "invariants.lara",
         &["--arg", "traceBranches=true"],
         &woven,

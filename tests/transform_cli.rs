@@ -3,22 +3,18 @@
 //! errors. `WEFT_BLESS=1` rewrites the expected files.
 
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use weft_support::weft_exits;
 
 const ALL: &str =
     "SingleDeclarator,AssignmentExpansion,structassigndecomposition,UnaryExpansion,NormalizeReturn";
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transform/cli")
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("weft runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -59,8 +55,7 @@ fn all_passes_write_the_expected_tree_that_behaves_the_same() {
         out.to_str().unwrap(),
         input.to_str().unwrap(),
     ];
-    let run = weft(&args);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    weft_exits(0, args);
     let result = out.join("input");
     for file in ["main.c", "lib/acc.c"] {
         let got = std::fs::read_to_string(result.join(file)).unwrap();
@@ -85,29 +80,31 @@ fn all_passes_write_the_expected_tree_that_behaves_the_same() {
 #[test]
 fn without_the_include_dir_unknown_types_are_skipped_and_reported() {
     let input = fixture().join("input");
-    let run = weft(&[
-        "transform",
-        "--pass",
-        "AssignExpansion",
-        "--diff",
-        input.to_str().unwrap(),
-    ]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let stderr = text(&run.stderr);
+    let (stdout, stderr) = weft_exits(
+        0,
+        [
+            "transform",
+            "--pass",
+            "AssignExpansion",
+            "--diff",
+            input.to_str().unwrap(),
+        ],
+    );
     assert!(
         stderr.contains("AssignExpansion: ") && stderr.contains("main.c:10:9: type of `gained` is unknown"),
         "{stderr}"
     );
     // `gained += …` was left alone; nothing else in main.c is compound.
-    assert!(!text(&run.stdout).contains("gained = gained"));
+    assert!(!stdout.contains("gained = gained"));
 }
 
 #[test]
 fn an_unknown_pass_is_a_usage_error_listing_the_passes() {
     let input = fixture().join("input");
-    let run = weft(&["transform", "--pass", "Unroll", "--diff", input.to_str().unwrap()]);
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = text(&run.stderr);
+    let (_, stderr) = weft_exits(
+        2,
+        ["transform", "--pass", "Unroll", "--diff", input.to_str().unwrap()],
+    );
     for (name, _) in weft::transform::pass_names() {
         assert!(stderr.contains(name), "{stderr}");
     }
@@ -115,9 +112,7 @@ fn an_unknown_pass_is_a_usage_error_listing_the_passes() {
 
 #[test]
 fn help_lists_passes_and_aliases() {
-    let run = weft(&["transform", "--help"]);
-    assert!(run.status.success());
-    let help = text(&run.stdout);
+    let (help, _) = weft_exits(0, ["transform", "--help"]);
     assert!(
         help.contains("AssignmentExpansion") && help.contains("NormalizeReturn"),
         "{help}"
@@ -127,15 +122,10 @@ fn help_lists_passes_and_aliases() {
 #[test]
 fn pass_all_runs_the_five_passes_in_order() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/range-monitoring");
-    let run = |passes: &str| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args(["transform", "--pass", passes, "--diff"])
-            .arg(&dir)
-            .output()
-            .unwrap()
-    };
+    let run =
+        |passes: &str| weft_support::weft(["transform", "--pass", passes, "--diff", dir.to_str().unwrap()]);
     let all = run("all");
-    assert!(all.status.success(), "{}", String::from_utf8_lossy(&all.stderr));
+    weft_support::exited(&all, 0);
     let spelled = run(
         "SingleDeclarator,AssignmentExpansion,StructAssignmentDecomposition,UnaryExpansion,NormalizeReturn",
     );

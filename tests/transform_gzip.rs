@@ -9,6 +9,7 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod sources_support;
 
 use setup_support::sh;
 
@@ -26,17 +27,13 @@ fn gzip_dir() -> PathBuf {
 
 /// gzip's own sources (not gnulib's `lib/`).
 fn gzip_sources(root: &Path) -> Vec<(PathBuf, String)> {
-    let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+    sources_support::c_files(root)
+        .into_iter()
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
             (p, text)
         })
-        .collect();
-    files.sort();
-    files
+        .collect()
 }
 
 /// The `-Wall` warnings of compiling gzip's own file `stem.c` in the

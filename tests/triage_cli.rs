@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod weft_support;
+use weft_support::{stderr, stdout};
+
 const PROGRAM: &str = r#"#include <stdio.h>
 #include <stdlib.h>
 
@@ -96,7 +99,7 @@ impl Fixture {
 
     /// Runs `weft triage ARGS` in the fixture's directory.
     fn triage(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .arg("triage")
             .args(args)
             .current_dir(self.dir.path())
@@ -109,14 +112,6 @@ impl Fixture {
         std::fs::write(&path, text).unwrap();
         path
     }
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn json(path: &Path) -> serde_json::Value {
@@ -240,9 +235,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
         "# 1 and 2 are right\n0 wrong\n1 correct\n2 correct\n3 wrong\n4 wrong\n5 wrong\n6 wrong\n",
     );
     let args = "--revisions 0-6 --tests tests.txt --timeout 1 --truth truth";
-    let out = f.run(&format!("{args} --json t.json"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{args} --json t.json")), 0);
     for class in CLASSES {
         assert!(text.contains(class), "{class}\n{text}");
     }
@@ -266,9 +259,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
 
     // Label revision 5 right: its class mixes labels.
     f.write("truth", "0 wrong\n1 correct\n2 correct\n5 correct\n");
-    let out = f.run(args);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (text, _) = weft_support::exited(&f.run(args), 1);
     assert!(
         text.contains(
             "Purity 0.75 over 4 labelled revisions; labels mixed in class 1; unlabelled: revisions 3, 4, 6."
@@ -285,9 +276,7 @@ fn test_commands_and_a_truth_give_the_same_classes_and_their_purity() {
 fn what_is_compared_decides_the_classes() {
     let f = Fixture::new();
     let base = "--revisions 1-2 --no-original --inputs inputs --compare";
-    let out = f.run(&format!("{base} status,stdout,stderr -- ./abs"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{base} status,stdout,stderr -- ./abs")), 0);
     assert!(
         text.contains("class 1: revision 1\n  class 2: revision 2"),
         "{text}"
@@ -366,7 +355,7 @@ fn captured_outputs_tell_apart_revisions_that_print_the_same() {
     let f = Fixture::new();
     std::fs::write(f.path("calc.c"), CAPTURING).unwrap();
     let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/outputs.lara");
-    let woven = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let woven = weft_support::command()
         .args([
             "weave",
             "--aspect",
@@ -386,9 +375,7 @@ fn captured_outputs_tell_apart_revisions_that_print_the_same() {
         .unwrap();
     assert!(built.status.success(), "{}", stderr(&built));
     let args = "--revisions 1-2 --inputs inputs --json t.json";
-    let out = f.run(&format!("{args} -- ./calc"));
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let (text, _) = weft_support::exited(&f.run(&format!("{args} -- ./calc")), 0);
     assert!(text.contains("3 behaviour classes"), "{text}");
     assert!(
         text.contains(r#"3) stdout "3\n" | outputs calc.c{r=-3}   -> class 3 (revision 2)"#),
@@ -480,7 +467,7 @@ fn bad_input_is_status_2_with_a_clear_message_and_no_report() {
 
 #[test]
 fn help_teaches_with_an_example() {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = weft_support::command()
         .args(["triage", "--help"])
         .output()
         .unwrap();
@@ -499,7 +486,7 @@ fn a_triage_stopped_by_a_signal_removes_its_scratch_and_writes_no_report() {
     std::fs::create_dir(&tmp).unwrap();
     // Revision 6 spins on d-seven until the 30 s timeout: the signal comes
     // while runs are going.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = weft_support::command()
         .args([
             "triage",
             "--revisions",

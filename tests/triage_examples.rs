@@ -8,28 +8,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/patch-triage")
-        .join(name)
-}
+mod program_support;
+mod triage_support;
+mod weft_support;
 
-fn weft(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run weft")
-}
+use triage_support::example;
 
 fn gcc(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    program_support::gcc(&[], source, exe);
 }
 
 /// Exit status and stdout of `exe` with `input` on stdin.
@@ -47,15 +33,6 @@ fn run(exe: &Path, input: &Path, rev: Option<usize>) -> (Option<i32>, String) {
     )
 }
 
-fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
     let ex = example("intro");
@@ -63,14 +40,8 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
     let tree = dir.path().join("tree");
     std::fs::create_dir(&tree).unwrap();
     std::fs::copy(ex.join("prog.c"), tree.join("prog.c")).unwrap();
-    let patches: Vec<String> = lines(&ex.join("patches.txt"))
-        .iter()
-        .map(|p| ex.join(p).display().to_string())
-        .collect();
-    let mut args = vec!["multiversion", "-o", "meta", "tree"];
-    args.extend(patches.iter().map(String::as_str));
-    let made = weft(&args, dir.path());
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let patches = triage_support::patches(&ex);
+    triage_support::multiversion(dir.path(), &patches);
     let meta = dir.path().join("meta/prog");
     gcc(&dir.path().join("meta/prog.c"), &meta);
 
@@ -110,8 +81,8 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
 
     let report = dir.path().join("triage.json");
     let range = format!("1-{}", patches.len());
-    let triaged = weft(
-        &[
+    let triaged = weft_support::command()
+        .args([
             "triage",
             "--revisions",
             &range,
@@ -123,15 +94,11 @@ fn intro_meta_program_matches_each_patch_and_triage_finds_its_classes() {
             report.to_str().unwrap(),
             "--",
             meta.to_str().unwrap(),
-        ],
-        dir.path(),
-    );
-    assert_eq!(
-        triaged.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&triaged.stderr)
-    );
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("weft runs");
+    weft_support::exited(&triaged, 0);
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let mut found: Vec<Vec<usize>> = json["classes"]
         .as_array()

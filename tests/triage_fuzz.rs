@@ -9,6 +9,8 @@
 use std::path::Path;
 use std::process::Command;
 
+mod weft_support;
+
 const PROGRAM: &str = r#"#include <stdio.h>
 #include <stdlib.h>
 
@@ -59,7 +61,7 @@ fn fuzzing_splits_revisions_the_given_inputs_leave_together() {
     std::fs::write(inputs.join("a"), "Ant, Bee!\n").unwrap();
     std::fs::write(inputs.join("b"), "zebra 42\n").unwrap();
     let triage = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args([
                 "triage",
                 "--revisions",
@@ -135,7 +137,7 @@ fn fuzzing_tests_keeps_their_arguments_and_varies_their_stdin() {
     std::fs::write(inputs.join("b"), "zebra 42\n").unwrap();
     let tests = "./count 66 < in/a\n# a comment\ncd in && ../count 100 <b\n";
     std::fs::write(dir.path().join("tests.txt"), tests).unwrap();
-    let fuzzed = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let fuzzed = weft_support::command()
         .args([
             "triage",
             "--revisions",
@@ -181,7 +183,7 @@ fn fuzzing_needs_input_files_and_a_new_directory() {
     std::fs::write(dir.path().join("tests.txt"), "echo 1\n").unwrap();
     std::fs::create_dir(dir.path().join("found")).unwrap();
     let triage = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let out = weft_support::command()
             .arg("triage")
             .args(args)
             .current_dir(dir.path())

@@ -9,12 +9,16 @@
 //! `cargo test --test triage_gzip -- --ignored` (scripts/test.sh does).
 
 mod setup_support;
+mod triage_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use triage_support::lines;
+
 fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/patch-triage/gzip")
+    triage_support::example("gzip")
 }
 
 fn sh(dir: &Path, script: &str, env: &[(&str, String)]) -> (Option<i32>, String, String) {
@@ -35,16 +39,6 @@ fn must(dir: &Path, script: &str) {
     assert_eq!(status, Some(0), "`{script}` failed:\n{out}{err}");
 }
 
-fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 #[ignore = "slow: builds gzip twice and rebuilds it per patch"]
 fn gzip_meta_program_matches_each_patch_and_triage_separates_wrong_ones() {
@@ -58,18 +52,8 @@ fn gzip_meta_program_matches_each_patch_and_triage_separates_wrong_ones() {
             setup_support::gzip_dir().display()
         ),
     );
-    let patches: Vec<String> = lines(&ex.join("patches.txt"))
-        .iter()
-        .map(|p| ex.join(p).display().to_string())
-        .collect();
-    let mut args = vec!["multiversion", "-o", "meta", "tree"];
-    args.extend(patches.iter().map(String::as_str));
-    let made = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(&args)
-        .current_dir(tmp)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let patches = triage_support::patches(&ex);
+    triage_support::multiversion(tmp, &patches);
     setup_support::progress("./configure && make of the gzip meta program and of plain gzip");
     for tree in ["meta", "alone"] {
         must(
@@ -104,7 +88,7 @@ fn gzip_meta_program_matches_each_patch_and_triage_separates_wrong_ones() {
 
     let range = format!("1-{}", patches.len());
     let report = tmp.join("triage.json");
-    let triaged = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let triaged = weft_support::command()
         .args(["triage", "--revisions", &range, "--tests"])
         .arg(ex.join("tests.txt"))
         .arg("--truth")

@@ -7,6 +7,8 @@
 //! programs, every test) is in docs/triage.md with the command that
 //! measures it.
 
+mod program_support;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -73,13 +75,11 @@ fn replace_version_13_alone_depends_on_memory_layout() {
     assert!(unpacked.success());
     let base = dir.path().join("replace");
     let exe = dir.path().join("v13");
-    let built = Command::new("gcc")
-        .args(["-std=c99", "-w", "-O0", "-o"])
-        .arg(&exe)
-        .arg(base.join("versions.alt/versions.orig/v13/replace.c"))
-        .status()
-        .unwrap();
-    assert!(built.success());
+    program_support::gcc(
+        &["-std=c99", "-w", "-O0"],
+        &base.join("versions.alt/versions.orig/v13/replace.c"),
+        &exe,
+    );
     let answers: std::collections::BTreeSet<Vec<u8>> = [1, 100, 1000, 4000]
         .iter()
         .map(|&pad| {

@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod weft_support;
+
 /// A C program in a scratch directory: `src/` is woven, `inc/` is on the
 /// include path but not woven (a header of another project).
 struct Program {
@@ -42,7 +44,7 @@ impl Program {
     /// `weft weave` of the aspect file `aspect` over `src/` into `out/`,
     /// with `args` before the input.
     fn weave(&self, aspect: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_support::command()
             .args(["weave", "--aspect"])
             .arg(aspect)
             .args(args)

@@ -11,9 +11,9 @@
 
 #[path = "setup_support/mod.rs"]
 mod setup_support;
+mod weft_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const BEFORE_FUNCTIONS: &str = "aspectdef A\n  select file.function end\n  apply\n    $function.insert before 'extern unsigned long hits;';\n  end\nend\n";
 
@@ -47,7 +47,7 @@ fn weave(
     out: &Path,
     chunk_bytes: Option<&str>,
 ) -> (Vec<(PathBuf, Vec<u8>)>, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+    let mut cmd = weft_support::command();
     cmd.args(["weave", "--aspect"])
         .arg(aspect)
         .arg("--output")

@@ -2,14 +2,8 @@
 //! written on failure, `--diff`.
 
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
-}
+mod weft_support;
+use weft_support::weft_exits;
 
 fn example() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -28,16 +22,17 @@ fn an_aspect_error_exits_2_with_one_located_diagnostic_and_writes_nothing() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let run = weft(&[
-        "weave",
-        "--aspect",
-        aspect.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-        &example(),
-    ]);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = weft_exits(
+        2,
+        [
+            "weave",
+            "--aspect",
+            aspect.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            &example(),
+        ],
+    );
     assert!(stderr.contains("bad.lara:2:19"), "{stderr}");
     assert!(stderr.contains("did you mean `loop`?"), "{stderr}");
     assert!(!stderr.contains("error: error:"), "{stderr}");
@@ -46,9 +41,7 @@ fn an_aspect_error_exits_2_with_one_located_diagnostic_and_writes_nothing() {
 
 #[test]
 fn a_missing_aspect_exits_2_and_names_the_file() {
-    let run = weft(&["weave", "--aspect", "no/such.lara", "--diff", &example()]);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = weft_exits(2, ["weave", "--aspect", "no/such.lara", "--diff", &example()]);
     assert!(stderr.contains("no/such.lara"), "{stderr}");
 }
 
@@ -61,19 +54,15 @@ fn diff_prints_the_inserted_lines_and_writes_nothing() {
         "aspectdef Enter\n  select function{\"clamp\"}.first_stmt end\n  apply\n    insert before 'v = v;';\n  end\nend\n",
     )
     .unwrap();
-    let run = weft(&[
-        "weave",
-        "--aspect",
-        aspect.to_str().unwrap(),
-        "--diff",
-        &example(),
-    ]);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let (stdout, _) = weft_exits(
+        0,
+        [
+            "weave",
+            "--aspect",
+            aspect.to_str().unwrap(),
+            "--diff",
+            &example(),
+        ],
     );
     let header = format!("+++ {}/stats.c\n", example());
     assert!(
@@ -96,19 +85,14 @@ fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
     let dir = tempfile::tempdir().unwrap();
     let woven = |input: &str, out: &str| {
         let out = dir.path().join(out);
-        let run = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let run = weft_support::command()
             .current_dir(root)
             .args(["weave", "--aspect", "aspects/ascv3.lara", "--output"])
             .arg(&out)
             .arg(input)
             .output()
-            .unwrap();
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+            .expect("weft runs");
+        weft_support::exited(&run, 0);
         std::fs::read_to_string(out.join("range-monitoring/stats.c")).unwrap()
     };
     let relative = woven("examples/range-monitoring", "a");
@@ -123,8 +107,9 @@ fn woven_code_does_not_depend_on_how_the_input_path_was_spelled() {
 #[test]
 fn without_output_or_diff_weave_says_which_to_give() {
     let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("aspects/ascv3.lara");
-    let out = weft(&["weave", "--aspect", &aspect.display().to_string(), &example()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = weft_exits(
+        2,
+        ["weave", "--aspect", &aspect.display().to_string(), &example()],
+    );
     assert!(err.contains("--output DIR") && err.contains("--diff"), "{err}");
 }

@@ -1,6 +1,7 @@
 //! A weave that changes nothing reproduces all of gzip 1.12 byte for byte,
 //! with the same modes and modification times.
 
+mod aspect_support;
 #[path = "setup_support/mod.rs"]
 mod setup_support;
 
@@ -71,15 +72,7 @@ fn re_parsing_woven_gzip_matches_a_fresh_parse() {
     let entries = scan(std::slice::from_ref(&gzip), &Selection::new(&[], &[]).unwrap()).unwrap();
     let aspect = weft::aspect::load(&root.join("benches/instrument.lara"), &weft::Limits::default()).unwrap();
     let mut program = Program::load(&entries, None).unwrap();
-    weft::engine::run(
-        &aspect,
-        None,
-        &[],
-        weft_monitor::SCRIPT_APIS,
-        &weft::Limits::default(),
-        &mut program,
-    )
-    .unwrap();
+    aspect_support::run_aspect(&aspect, &[], &mut program).unwrap();
     let front = program.front_end().clone();
     let changed = program.woven().len();
     assert!(changed > 50, "the aspect changes most files ({changed})");

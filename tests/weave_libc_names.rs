@@ -10,7 +10,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Command;
 
-mod setup_support;
+mod program_support;
+mod weft_support;
 
 /// Each monitor's aspect, its arguments, the record's extension and a text
 /// the record must hold.
@@ -27,18 +28,7 @@ const MONITORS: &[(&str, &[&str], &str, &str)] = &[
 ];
 
 fn build(source: &Path, exe: &Path) {
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-Wall", "-Werror", "-o"])
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        source.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    program_support::gcc(&["-std=c99", "-Wall", "-Werror"], source, exe);
 }
 
 /// Runs the program with its records going to `out` and the non-termination
@@ -75,7 +65,7 @@ fn check(fixture: &str) {
             tmp.path().join(format!("{ext}.exe")),
             tmp.path().join(format!("{ext}.out")),
         );
-        setup_support::weave(aspect, args, &woven, &source);
+        weft_support::weave(aspect, args, &woven, &source);
         build(&woven.join(fixture), &exe);
         assert_eq!(run(&exe, &out), expected, "{aspect}");
         let records: Vec<_> = std::fs::read_dir(&out)

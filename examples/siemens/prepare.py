@@ -175,8 +175,9 @@ def invariants(name, comment="", holdout=None, args=None, extra=""):
 
 # Every strategy prepare.py can write, in the order it writes them. Those
 # with the same aspect and args share their builds and runs (INV_t, INV_b
-# INV_hu and INV_s are scored from INV's runs; INV_lt, INV_lb and INV_ls
-# from INV_l's; INV_ot, INV_ob and INV_os from INV_o's).
+# INV_hu, INV_s, INV_w, INV_wi and INV_wk are scored from INV's runs;
+# INV_lt, INV_lb, INV_ls, INV_lw, INV_lwi and INV_lwk from INV_l's;
+# INV_ot, INV_ob, INV_os, INV_ow, INV_owi and INV_owk from INV_o's).
 STRATEGIES = {
     "INV": invariants("INV"),
     "INV_h": invariants("INV_h", holdout="true"),
@@ -197,6 +198,17 @@ STRATEGIES = {
     "INV_s": invariants("INV_s", holdout='"split"'),
     "INV_ls": invariants("INV_ls", holdout='"split"', args="traceLoopHeads"),
     "INV_os": invariants("INV_os", holdout='"split"', args="traceBranches"),
+    # A score weighing each pair (w) or invariant (wi) by how rarely held-out runs broke it.
+    "INV_w": invariants("INV_w", holdout='"score"'),
+    "INV_lw": invariants("INV_lw", holdout='"score"', args="traceLoopHeads"),
+    "INV_ow": invariants("INV_ow", holdout='"score"', args="traceBranches"),
+    "INV_wi": invariants("INV_wi", holdout='"score_invariants"'),
+    "INV_lwi": invariants("INV_lwi", holdout='"score_invariants"', args="traceLoopHeads"),
+    "INV_owi": invariants("INV_owi", holdout='"score_invariants"', args="traceBranches"),
+    # The score weighing only pairs of invariants a half learned (k).
+    "INV_wk": invariants("INV_wk", holdout='"score_known"'),
+    "INV_lwk": invariants("INV_lwk", holdout='"score_known"', args="traceLoopHeads"),
+    "INV_owk": invariants("INV_owk", holdout='"score_known"', args="traceBranches"),
     "ASCV3": """\
 [[strategy]]
 name = "ASCV3"

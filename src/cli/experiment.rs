@@ -32,6 +32,12 @@ pub struct Args {
     /// --collect merges (`learn` merges the shards of earlier phases).
     #[arg(long, value_name = "ID")]
     step: Option<String>,
+    /// Read the finished runs and print only what each invariant arm's
+    /// traces can see: per faulty version, the failing runs whose traces
+    /// differ from the original's on the same test (no learning, no
+    /// scoring, no report). The full report holds the same tables.
+    #[arg(long, conflicts_with_all = ["plan", "collect", "step"])]
+    reach: bool,
 }
 
 /// Runs the command; a study database weft will not use (foreign,
@@ -57,6 +63,16 @@ fn run_study(args: Args) -> anyhow::Result<i32> {
         let worker = [weft.display().to_string(), "experiment".into(), "--step".into()];
         for file in experiment::write_plan(&study, dir, &worker)? {
             println!("{}", file.display());
+        }
+        return Ok(0);
+    }
+    if args.reach {
+        for arm in experiment::reach_only(&study, &weft)? {
+            println!("{}", experiment::reach_table(&arm).to_markdown());
+            for noise in &arm.unstable {
+                println!("- left out as noise: {noise}");
+            }
+            println!();
         }
         return Ok(0);
     }

@@ -2,6 +2,7 @@
 //! its manifest, corpus.toml, which the corpus tests all read.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use serde::Deserialize;
 
@@ -36,4 +37,38 @@ pub fn corpus() -> Corpus {
     let path = corpus_dir().join("corpus.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+impl Program {
+    /// Builds this program woven (from `woven`), its twin woven, and its
+    /// twin as written into `dir` with `gcc(source, exe)`, and runs both
+    /// twins with `run(exe, arg, records)`: the woven twin must exit 0 and
+    /// print what the plain one prints. The woven program's path and the
+    /// woven twin's records, for the caller to judge.
+    #[allow(dead_code)]
+    pub fn build_and_run_twins(
+        &self,
+        dir: &Path,
+        woven: &Path,
+        gcc: impl Fn(&Path, &Path),
+        run: impl Fn(&Path, &str, &Path) -> Output,
+    ) -> (PathBuf, PathBuf) {
+        let exe = |suffix: &str| dir.join(format!("{}{suffix}", self.name));
+        gcc(&woven.join(format!("{}.c", self.name)), &exe(""));
+        gcc(&woven.join(format!("{}.twin.c", self.name)), &exe(".twin"));
+        gcc(
+            &corpus_dir().join(format!("{}.twin.c", self.name)),
+            &exe(".plain"),
+        );
+        let twin_out = dir.join(format!("{}.twin.out", self.name));
+        let twin = run(&exe(".twin"), &self.arg, &twin_out);
+        let plain = run(&exe(".plain"), &self.arg, &dir.join("unused"));
+        assert!(twin.status.success(), "{} twin: {:?}", self.name, twin.status);
+        assert_eq!(
+            twin.stdout, plain.stdout,
+            "{}: the twin's output changed",
+            self.name
+        );
+        (exe(""), twin_out)
+    }
 }

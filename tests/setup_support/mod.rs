@@ -55,91 +55,6 @@ fn third_party(name: &str, file: &str, fetch: &str) -> PathBuf {
     dir
 }
 
-/// Runs `weft weave --aspect aspects/ASPECT ARGS --output OUTPUT INPUT`
-/// (an absolute ASPECT names an aspect file elsewhere), which must
-/// succeed: what it printed.
-#[allow(dead_code)]
-pub fn weave(aspect: &str, args: &[&str], output: &std::path::Path, input: &std::path::Path) -> String {
-    let weave = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["weave", "--aspect"])
-        .arg(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("aspects")
-                .join(aspect),
-        )
-        .args(args)
-        .arg("--output")
-        .arg(output)
-        .arg(input)
-        .output()
-        .expect("weft runs");
-    let log = String::from_utf8_lossy(&weave.stdout).into_owned();
-    assert!(
-        weave.status.success(),
-        "{log}{}",
-        String::from_utf8_lossy(&weave.stderr)
-    );
-    log
-}
-
-/// Compiles `source` into `exe` with gcc, warnings as errors (`-Wall
-/// -Wextra -Werror`) and `flags` (the standard among them), as the tests
-/// that build woven code do. The build must succeed.
-#[allow(dead_code)]
-pub fn build_strict(source: &std::path::Path, exe: &std::path::Path, flags: &[&str]) {
-    let cc = Command::new("gcc")
-        .args(["-Wall", "-Wextra", "-Werror"])
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        cc.status.success(),
-        "{flags:?}: {}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-}
-
-/// Runs `exe` with `args`, its records going to `weft_out` when given;
-/// it must exit 0: its standard output and standard error.
-#[allow(dead_code)]
-pub fn run_ok(exe: &std::path::Path, args: &[&str], weft_out: Option<&std::path::Path>) -> (String, String) {
-    let mut command = Command::new(exe);
-    command.args(args);
-    if let Some(dir) = weft_out {
-        command.env("WEFT_OUT", dir);
-    }
-    let run = command.output().expect("the program starts");
-    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
-    assert!(run.status.success(), "{}: {stderr}", exe.display());
-    (String::from_utf8_lossy(&run.stdout).into_owned(), stderr)
-}
-
-/// What `weft ranges show ARGS RECORDS` prints.
-#[allow(dead_code)]
-pub fn ranges_shown(args: &[&str], records: &std::path::Path) -> String {
-    let show = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["ranges", "show"])
-        .args(args)
-        .arg(records)
-        .output()
-        .expect("weft runs");
-    String::from_utf8_lossy(&show.stdout).into_owned()
-}
-
-/// Runs `weft experiment -j 2 STUDY`, which must succeed.
-#[allow(dead_code)]
-pub fn experiment(study: &std::path::Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["experiment", "-j", "2"])
-        .arg(study)
-        .output()
-        .expect("weft runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
 /// Fails unless `tool` (a Debian package of the same name) is on the PATH.
 #[allow(dead_code)]
 pub fn require_tool(tool: &str) {
@@ -226,25 +141,6 @@ pub fn assert_same_report_tables(resumed: &std::path::Path, whole: &std::path::P
         }
     }
     compared
-}
-
-/// `weft ARGS…`, run to its end.
-#[allow(dead_code)]
-pub fn weft(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("weft runs")
-}
-
-/// A run's standard output followed by its standard error.
-#[allow(dead_code)]
-pub fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Writes `source` as `dir/name` and gives its path.

@@ -46,7 +46,7 @@ pub fn read_non_expression_arguments(
     let mut j = open + 1;
     while j <= close {
         if j < close
-            && let Some(c) = info.closer[j]
+            && let Some(c) = info.closer(j)
         {
             j = c + 1;
             continue;
@@ -55,7 +55,7 @@ pub fn read_non_expression_arguments(
             let arg = &info.tokens[start..j];
             let live = (start..j).all(|k| !info.dead[k]);
             if live && (type_shaped(src, arg) || operator_shaped(src, arg)) {
-                let range = arg[0].range.start..arg[arg.len() - 1].range.end;
+                let range = arg[0].range().start..arg[arg.len() - 1].range().end;
                 set.add(Rewrite {
                     text: format!("0{}", " ".repeat(range.len() - 1)),
                     range,

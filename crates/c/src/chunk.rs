@@ -85,8 +85,8 @@ pub fn item_ends(view: &str) -> impl Iterator<Item = usize> + '_ {
     Tokens::new(view).filter_map(move |token| {
         let directive = token.kind == TokenKind::Directive;
         // tree-sitter's directive nodes hold the line break ending them.
-        let end =
-            token.range.end + usize::from(directive && view.as_bytes().get(token.range.end) == Some(&b'\n'));
+        let end = token.range().end
+            + usize::from(directive && view.as_bytes().get(token.range().end) == Some(&b'\n'));
         nesting.ends_item(&token, view).then_some(end)
     })
 }
@@ -124,7 +124,7 @@ impl Nesting {
                 false
             }
             TokenKind::Punct => {
-                let b = view.as_bytes()[token.range.start];
+                let b = view.as_bytes()[token.range().start];
                 match b {
                     b'(' | b'[' | b'{' => {
                         self.old_style &= !(b == b'{' && self.depth == 0);

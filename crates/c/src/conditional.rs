@@ -63,7 +63,7 @@ impl CondGroup {
     /// Byte range of the whole group, directives included.
     pub fn byte_range(&self, tokens: &[Token]) -> Range<usize> {
         let last = self.end.saturating_sub(1).max(self.directives[0]);
-        tokens[self.directives[0]].range.start..tokens[last].range.end
+        tokens[self.directives[0]].range().start..tokens[last].range().end
     }
 
     /// Token range of the kept branch's content.
@@ -110,10 +110,10 @@ impl CondGroup {
                 let t = self.branch_tokens(b);
                 let code = tokens[t.clone()].iter().any(|t| t.kind != TokenKind::Directive);
                 code.then(|| {
-                    tokens[t.start - 1].range.end
+                    tokens[t.start - 1].range().end
                         ..tokens
                             .get(t.end)
-                            .map_or(tokens[t.end - 1].range.end, |t| t.range.start)
+                            .map_or(tokens[t.end - 1].range().end, |t| t.range().start)
                 })
             })
             .collect()
@@ -126,20 +126,20 @@ impl CondGroup {
         let branches = if has_endif { n - 1 } else { n };
         let mut out = Vec::new();
         for b in 0..branches {
-            let start = tokens[self.directives[b]].range.start;
+            let start = tokens[self.directives[b]].range().start;
             let end = if b == self.kept {
-                tokens[self.directives[b]].range.end
+                tokens[self.directives[b]].range().end
             } else if b + 1 < n {
-                tokens[self.directives[b + 1]].range.start
+                tokens[self.directives[b + 1]].range().start
             } else {
                 tokens
                     .get(self.end.wrapping_sub(1))
-                    .map_or(start, |t| t.range.end)
+                    .map_or(start, |t| t.range().end)
             };
             out.push(start..end);
         }
         if has_endif {
-            out.push(tokens[self.directives[n - 1]].range.clone());
+            out.push(tokens[self.directives[n - 1]].range());
         }
         out
     }
@@ -178,14 +178,14 @@ pub fn leading_tokens(lead: &str) -> Option<usize> {
     let mut after_directive = 0;
     for t in tokenize(lead) {
         if t.kind != TokenKind::Directive {
-            start = start.or(Some(t.range.start));
+            start = start.or(Some(t.range().start));
             continue;
         }
-        after_directive = t.range.end;
+        after_directive = t.range().end;
         match directive_parts(t.text(lead)).0 {
             "if" | "ifdef" | "ifndef" => {
                 if depth == 0 {
-                    start = start.or(Some(t.range.start));
+                    start = start.or(Some(t.range().start));
                 }
                 depth += 1;
             }
@@ -197,7 +197,7 @@ pub fn leading_tokens(lead: &str) -> Option<usize> {
     if depth > 0 {
         return tokenize(&lead[after_directive..])
             .first()
-            .map(|t| after_directive + t.range.start);
+            .map(|t| after_directive + t.range().start);
     }
     start
 }

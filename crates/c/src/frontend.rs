@@ -428,7 +428,7 @@ fn blank_line_markers(src: &str, info: &TokenInfo, set: &mut RewriteSet) {
     for t in info.tokens.iter().filter(|t| t.kind == TokenKind::Directive) {
         let rest = t.text(src).trim_start_matches('#').trim_start();
         if rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("line ") {
-            set.add(Rewrite::blank(src, t.range.clone()));
+            set.add(Rewrite::blank(src, t.range()));
         }
     }
 }

@@ -185,7 +185,8 @@ fn lost_bodies(view: &str, bodies: &HashSet<usize>) -> usize {
         let text = t.text(view);
         match text {
             "{" => {
-                if depth == 0 && prev == Some(")") && !prefix_has_assign && !bodies.contains(&t.range.start) {
+                if depth == 0 && prev == Some(")") && !prefix_has_assign && !bodies.contains(&t.range().start)
+                {
                     lost += 1;
                 }
                 depth += 1;

@@ -21,21 +21,32 @@ pub enum TokenKind {
     Directive,
 }
 
-/// One significant token of the text.
+/// One significant token of the text. Offsets and lines are 32-bit: a
+/// file's tokens are the front end's largest structure (a token every two
+/// or three bytes of C), and [`Tokens`] ends a text at [`MAX_TEXT`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
     pub kind: TokenKind,
-    pub range: Range<usize>,
+    start: u32,
+    end: u32,
     /// 0-based line of the first byte.
-    pub line: usize,
+    pub line: u32,
     /// 0-based line of the last byte.
-    pub end_line: usize,
+    pub end_line: u32,
 }
 
+/// The longest text the tokenizer reads: its offsets are 32-bit.
+pub const MAX_TEXT: usize = u32::MAX as usize;
+
 impl Token {
+    /// The token's byte range in its text.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
     /// The token's text in `src`.
     pub fn text<'s>(&self, src: &'s str) -> &'s str {
-        src.get(self.range.clone()).unwrap_or("")
+        src.get(self.range()).unwrap_or("")
     }
 
     /// True when this is the punctuation `p`.
@@ -152,9 +163,10 @@ impl Iterator for Tokens<'_> {
         let end_line = self.line + count_newlines(&self.src.as_bytes()[start..end]);
         let token = Token {
             kind,
-            range: start..end,
-            line: self.line,
-            end_line,
+            start: narrow(start),
+            end: narrow(end),
+            line: narrow(self.line),
+            end_line: narrow(end_line),
         };
         self.i = end;
         self.line = end_line;
@@ -207,6 +219,12 @@ pub fn directives(src: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// An offset or line of a text within [`MAX_TEXT`] (the readers of C
+/// files refuse longer ones), as a token stores it.
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 fn count_newlines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
 }
@@ -221,8 +239,8 @@ fn exponent_sign(bytes: &[u8], i: usize) -> bool {
 pub fn directive_comments(src: &str, directive: &Token) -> Vec<Range<usize>> {
     let bytes = src.as_bytes();
     let mut comments = Vec::new();
-    let mut i = directive.range.start;
-    while i < directive.range.end {
+    let mut i = directive.range().start;
+    while i < directive.range().end {
         match bytes[i] {
             b'"' | b'\'' => i = literal_end(bytes, i),
             _ => match comment_end(bytes, i) {
@@ -309,15 +327,29 @@ pub fn directive_parts(text: &str) -> (&str, &str) {
 }
 
 /// For each token index, the index of its matching closer when it is `(`,
-/// `[` or `{`. Unbalanced openers have none.
-pub fn match_brackets(src: &str, tokens: &[Token]) -> Vec<Option<usize>> {
-    let mut matches = vec![None; tokens.len()];
+/// `[` or `{`, as 32-bit indexes with no closer as `u32::MAX` (one per
+/// token of a file: a quarter of an `Option<usize>`).
+#[derive(Debug, Clone)]
+pub struct Closers(Vec<u32>);
+
+impl Closers {
+    /// The matching closer of token `i`; `None` for an unbalanced opener
+    /// or a token that opens nothing.
+    pub fn get(&self, i: usize) -> Option<usize> {
+        self.0.get(i).filter(|&&c| c != u32::MAX).map(|&c| c as usize)
+    }
+}
+
+/// The matching closers of `tokens` ([`Closers`]). Unbalanced openers
+/// have none.
+pub fn match_brackets(src: &str, tokens: &[Token]) -> Closers {
+    let mut matches = vec![u32::MAX; tokens.len()];
     let mut stack: Vec<(usize, u8)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokenKind::Punct {
             continue;
         }
-        let b = src.as_bytes()[t.range.start];
+        let b = src.as_bytes()[t.range().start];
         match b {
             b'(' | b'[' | b'{' => stack.push((i, b)),
             b')' | b']' | b'}' => {
@@ -328,14 +360,14 @@ pub fn match_brackets(src: &str, tokens: &[Token]) -> Vec<Option<usize>> {
                 };
                 // Skip unmatched openers of another kind (e.g. split by #if).
                 if let Some(pos) = stack.iter().rposition(|&(_, o)| o == open) {
-                    matches[stack[pos].0] = Some(i);
+                    matches[stack[pos].0] = narrow(i);
                     stack.truncate(pos);
                 }
             }
             _ => {}
         }
     }
-    matches
+    Closers(matches)
 }
 
 #[cfg(test)]
@@ -401,7 +433,7 @@ mod tests {
     fn non_ascii_never_splits_characters() {
         let src = "int é = 'ü'; \"ß";
         for t in tokenize(src) {
-            assert!(src.get(t.range.clone()).is_some());
+            assert!(src.get(t.range()).is_some());
         }
     }
 
@@ -410,9 +442,10 @@ mod tests {
         let src = "f(a[1]) { ( }";
         let t = tokenize(src);
         let m = match_brackets(src, &t);
-        assert_eq!(m[1], Some(6));
-        assert_eq!(m[3], Some(5));
-        assert_eq!(m[7], Some(9));
-        assert_eq!(m[8], None);
+        assert_eq!(m.get(1), Some(6));
+        assert_eq!(m.get(3), Some(5));
+        assert_eq!(m.get(7), Some(9));
+        assert_eq!(m.get(8), None);
+        assert_eq!(m.get(0), None);
     }
 }

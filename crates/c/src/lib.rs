@@ -37,7 +37,7 @@ pub use frontend::FrontEnd;
 pub use health::{Culprit, FileHealth, Health, Region};
 pub use macros::{Macro, MacroDef, MacroTable};
 pub use offset_map::OffsetMap;
-pub use sources::Sources;
+pub use sources::{Sources, check_size};
 pub use splice::Reparsed;
 
 use std::ops::Range;
@@ -166,6 +166,13 @@ impl ParsedFile {
     /// are the whole tree's top-level items over the same bytes.
     pub fn trees(&self) -> impl Iterator<Item = tree_sitter::Tree> + '_ {
         self.trees.all(&self.view)
+    }
+
+    /// Lets go of the chunk trees a large file holds ([`ParsedFile::tree_at`]):
+    /// the file is about to be replaced by its edited text, and its trees
+    /// would otherwise stay beside the edits being spliced.
+    pub fn let_go_of_trees(&self) {
+        self.trees.let_go();
     }
 
     /// The whole view's tree, parsed for a chunked file (and held in place

@@ -352,11 +352,11 @@ fn clean_body(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     let mut end = None;
     for t in tokenize(body) {
-        if end.is_some_and(|e| e < t.range.start) {
+        if end.is_some_and(|e| e < t.range().start) {
             out.push(' ');
         }
         out.push_str(t.text(body));
-        end = Some(t.range.end);
+        end = Some(t.range().end);
     }
     out
 }

@@ -3,7 +3,7 @@
 
 use super::arguments::read_non_expression_arguments;
 use super::classify::{MacroClass, attribute_word, iterator_name, reserved_type_word};
-use super::lexer::{Token, TokenKind, match_brackets, tokenize};
+use super::lexer::{Closers, Token, TokenKind, match_brackets, tokenize};
 use super::macros::MacroTable;
 use super::recover::keyword;
 use super::rewrite::{Rewrite, RewriteSet};
@@ -12,8 +12,8 @@ use std::ops::Range;
 /// Token-level facts about one file that all repair rounds share.
 pub struct TokenInfo {
     pub tokens: Vec<Token>,
-    /// Matching closer of each opener.
-    pub closer: Vec<Option<usize>>,
+    /// Matching closer of each opener ([`TokenInfo::closer`]).
+    closers: Closers,
     /// Brace depth before each token (tokens of blanked branches excluded).
     pub depth: Vec<u32>,
     /// Tokens inside text already blanked by a conditional repair.
@@ -24,12 +24,12 @@ impl TokenInfo {
     /// Tokenizes `src`; `dead_ranges` are byte ranges already blanked.
     pub fn new(src: &str, dead_ranges: &[Range<usize>]) -> TokenInfo {
         let tokens = tokenize(src);
-        let closer = match_brackets(src, &tokens);
+        let closers = match_brackets(src, &tokens);
         let mut info = TokenInfo {
             dead: vec![false; tokens.len()],
             depth: vec![0; tokens.len()],
             tokens,
-            closer,
+            closers,
         };
         info.mark_dead(src, dead_ranges);
         info
@@ -38,9 +38,9 @@ impl TokenInfo {
     /// Marks tokens inside `ranges` dead and recomputes depths.
     pub fn mark_dead(&mut self, src: &str, ranges: &[Range<usize>]) {
         for r in ranges {
-            let first = self.tokens.partition_point(|t| t.range.end <= r.start);
+            let first = self.tokens.partition_point(|t| t.range().end <= r.start);
             for i in first..self.tokens.len() {
-                if self.tokens[i].range.start >= r.end {
+                if self.tokens[i].range().start >= r.end {
                     break;
                 }
                 self.dead[i] = true;
@@ -60,6 +60,11 @@ impl TokenInfo {
         }
     }
 
+    /// The matching closer of token `i`, when it opens a balanced bracket.
+    pub fn closer(&self, i: usize) -> Option<usize> {
+        self.closers.get(i)
+    }
+
     /// The next live token after `i`.
     pub fn next_live(&self, i: usize) -> Option<usize> {
         (i + 1..self.tokens.len()).find(|&j| !self.dead[j])
@@ -76,7 +81,7 @@ impl TokenInfo {
         if !self.tokens[open].is_punct(src, "(") {
             return None;
         }
-        self.closer[open]
+        self.closer(open)
     }
 
     /// True when token `i` starts a declaration or statement: nothing but
@@ -107,8 +112,8 @@ pub fn terminate_statement(
     set: &mut RewriteSet,
 ) -> bool {
     let bytes = src.as_bytes();
-    let start = info.tokens[i].range.start;
-    let end = info.tokens[close].range.end;
+    let start = info.tokens[i].range().start;
+    let end = info.tokens[close].range().end;
     if matches!(bytes.get(end), Some(b' ' | b'\t')) {
         return set.add(Rewrite {
             range: end..end + 1,
@@ -130,7 +135,7 @@ pub fn terminate_statement(
 
 /// Rewrites an iterator use `name(args) {` into a `while (args) {` loop.
 pub fn iterator_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> bool {
-    let range = info.tokens[i].range.clone();
+    let range = info.tokens[i].range();
     let len = range.len();
     let word = if len >= 5 { "while" } else { "if" };
     if len < word.len() {
@@ -146,7 +151,7 @@ pub fn iterator_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> boo
 /// block, into `if(1)` padded to its length (a name shorter than that
 /// stays).
 fn header_as_loop(info: &TokenInfo, i: usize, set: &mut RewriteSet) -> bool {
-    let range = info.tokens[i].range.clone();
+    let range = info.tokens[i].range();
     let header = "if(1)";
     range.len() >= header.len()
         && set.add(Rewrite {
@@ -190,8 +195,8 @@ fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usi
     let mut end = None;
     for t in tokenize(&def.body) {
         let word = t.text(&def.body);
-        let spaced = end.is_some_and(|e| e < t.range.start);
-        end = Some(t.range.end);
+        let spaced = end.is_some_and(|e| e < t.range().start);
+        end = Some(t.range().end);
         match params.iter().position(|p| p == word) {
             Some(k) => {
                 let arg = args.get(k).copied().unwrap_or("");
@@ -204,7 +209,7 @@ fn expand(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close: usi
         }
     }
     Some(Rewrite {
-        range: info.tokens[i].range.start..info.tokens[close].range.end,
+        range: info.tokens[i].range().start..info.tokens[close].range().end,
         text,
     })
 }
@@ -248,7 +253,7 @@ fn string_literal_use(
     };
     // Alone, a use parses as a name or a call and stays as written; glued
     // to another string it is read as `""`.
-    let range = info.tokens[i].range.start..info.tokens[last].range.end;
+    let range = info.tokens[i].range().start..info.tokens[last].range().end;
     if glued_to_string(src, info, macros, i, last) && range.len() >= 2 {
         set.add(Rewrite::empty_string(src, range));
     }
@@ -270,7 +275,7 @@ fn glued_to_string(src: &str, info: &TokenInfo, macros: &MacroTable, first: usiz
             // its `(` is one.
             (0..p)
                 .rev()
-                .find(|&o| info.closer[o] == Some(p))
+                .find(|&o| info.closer(o) == Some(p))
                 .and_then(|open| info.prev_live(open))
                 .is_some_and(is_string)
         } else {
@@ -296,8 +301,8 @@ fn kr_declarations(src: &str, info: &TokenInfo, close: usize) -> Option<(Range<u
             "{" => {
                 return last_semi.filter(|&s| info.prev_live(j) == Some(s)).map(|s| {
                     let declarations =
-                        t.range.start.min(info.tokens[first].range.start)..info.tokens[s].range.end;
-                    (declarations, t.range.start)
+                        t.range().start.min(info.tokens[first].range().start)..info.tokens[s].range().end;
+                    (declarations, t.range().start)
                 });
             }
             ";" => last_semi = Some(j),
@@ -335,7 +340,7 @@ pub fn split_args<'s>(src: &'s str, info: &TokenInfo, open: usize, close: usize)
     let mut start = open + 1;
     let mut j = open + 1;
     while j < close {
-        if let Some(c) = info.closer[j] {
+        if let Some(c) = info.closer(j) {
             j = c + 1;
             continue;
         }
@@ -353,7 +358,7 @@ fn arg_text<'s>(src: &'s str, info: &TokenInfo, from: usize, to: usize) -> &'s s
     if from >= to {
         return "";
     }
-    src.get(info.tokens[from].range.start..info.tokens[to - 1].range.end)
+    src.get(info.tokens[from].range().start..info.tokens[to - 1].range().end)
         .unwrap_or_default()
 }
 
@@ -377,14 +382,14 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         {
             // The name and its identifier list are no macro use.
             if implicit_int(src, info, i) {
-                let at = info.tokens[i].range.start;
+                let at = info.tokens[i].range().start;
                 set.add(Rewrite {
                     range: at..at,
                     text: "int ".into(),
                 });
             }
             old_style.push(OldStyle {
-                span: info.tokens[i].range.start..declarations.end,
+                span: info.tokens[i].range().start..declarations.end,
                 declarations,
                 body,
                 blanked: false,
@@ -401,18 +406,18 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                     .get(name)
                     .is_some_and(|m| m.defs.iter().all(|d| d.params.is_none())) =>
             {
-                set.add(Rewrite::blank(src, info.tokens[i].range.clone()));
+                set.add(Rewrite::blank(src, info.tokens[i].range()));
             }
             (Some(MacroClass::Attribute), Some(c)) => {
                 set.add(Rewrite::blank(
                     src,
-                    info.tokens[i].range.start..info.tokens[c].range.end,
+                    info.tokens[i].range().start..info.tokens[c].range().end,
                 ));
                 i = c;
             }
             (Some(MacroClass::Punctuation), close) => {
                 let last = close.unwrap_or(i);
-                let range = info.tokens[i].range.start..info.tokens[last].range.end;
+                let range = info.tokens[i].range().start..info.tokens[last].range().end;
                 // Padded to the use's length, as every repair inside code is,
                 // so that the code around still maps back (a longer body
                 // cannot be).
@@ -432,9 +437,9 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 let open = i + 1;
                 set.add(Rewrite::blank(
                     src,
-                    info.tokens[i].range.start..info.tokens[open].range.end,
+                    info.tokens[i].range().start..info.tokens[open].range().end,
                 ));
-                set.add(Rewrite::blank(src, info.tokens[c].range.clone()));
+                set.add(Rewrite::blank(src, info.tokens[c].range()));
             }
             (Some(MacroClass::StringLiteral), close) => {
                 i = string_literal_use(src, info, macros, i, close, set)
@@ -490,7 +495,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 let expansion = match close {
                     Some(c) => expand(src, info, macros, i, c),
                     None => macros.get(name).and_then(|m| m.expansion_def()).map(|d| Rewrite {
-                        range: info.tokens[i].range.clone(),
+                        range: info.tokens[i].range(),
                         text: d.body.trim().to_string(),
                     }),
                 };
@@ -511,7 +516,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             {
                 set.add(Rewrite::blank(
                     src,
-                    info.tokens[i].range.start..info.tokens[c].range.end,
+                    info.tokens[i].range().start..info.tokens[c].range().end,
                 ));
                 i = c;
             }
@@ -551,7 +556,7 @@ pub fn double_parenthesised(src: &str, info: &TokenInfo, i: usize, close: usize)
         return false;
     };
     info.next_live(open).is_some_and(|inner| {
-        info.tokens[inner].is_punct(src, "(") && info.closer[inner] == info.prev_live(close)
+        info.tokens[inner].is_punct(src, "(") && info.closer(inner) == info.prev_live(close)
     })
 }
 
@@ -584,7 +589,7 @@ fn after_operand(src: &str, info: &TokenInfo, i: usize) -> bool {
             TokenKind::Number => true,
             TokenKind::Ident => !keyword(t.text(src)),
             TokenKind::Punct if t.text(src) == ")" => {
-                let open = (0..p).rev().find(|&o| info.closer[o] == Some(p));
+                let open = (0..p).rev().find(|&o| info.closer(o) == Some(p));
                 !open
                     .and_then(|o| info.prev_live(o))
                     .is_some_and(|h| matches!(info.tokens[h].text(src), "if" | "while" | "for" | "switch"))

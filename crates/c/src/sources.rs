@@ -1,5 +1,6 @@
 //! Finding a project's C files and learning its macros from them.
 
+use super::lexer::MAX_TEXT;
 use super::{FrontEnd, MacroTable};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,7 @@ impl Sources {
         let mut sources = Sources::default();
         for path in files {
             let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            check_size(&path, bytes.len())?;
             let Ok(text) = String::from_utf8(bytes) else {
                 sources.unreadable.push(path);
                 continue;
@@ -82,4 +84,16 @@ impl Sources {
         }
         Ok(FrontEnd::new(macros))
     }
+}
+
+/// Refuses a C file longer than the front end reads ([`MAX_TEXT`]: its
+/// tokens' offsets are 32-bit).
+pub fn check_size(path: &Path, len: usize) -> anyhow::Result<()> {
+    if len > MAX_TEXT {
+        anyhow::bail!(
+            "`{}` is {len} bytes long; weft parses C files of at most {MAX_TEXT} bytes",
+            path.display()
+        );
+    }
+    Ok(())
 }

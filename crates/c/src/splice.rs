@@ -109,7 +109,7 @@ pub(super) fn splice(
 fn is_plain(macros: &MacroTable, code: &str) -> bool {
     let probe = format!("{code}\n;");
     let tokens = tokenize(&probe);
-    let closed = tokens.last().is_some_and(|t| t.range.start == code.len() + 1);
+    let closed = tokens.last().is_some_and(|t| t.range().start == code.len() + 1);
     let literal_at = |i: Option<usize>| {
         i.and_then(|i| tokens.get(i)).is_some_and(|t| {
             t.kind == TokenKind::Literal || macros.class(t.text(&probe)) == Some(MacroClass::StringLiteral)

@@ -191,6 +191,16 @@ impl Trees {
         }
     }
 
+    /// Lets go of the chunk trees held (a whole tree is kept): for a file
+    /// about to be replaced by its edited text, whose trees no walk needs.
+    pub(crate) fn let_go(&self) {
+        if let Trees::Chunked { held, .. } = self {
+            let mut held = held.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let budget = held.budget;
+            *held = Held::new(budget);
+        }
+    }
+
     /// The tree of chunk `k` (or the whole tree for `WHOLE`), held in place
     /// of the trees asked for longest ago when the budget is full.
     fn held(&self, view: &str, k: usize) -> Tree {
@@ -261,6 +271,13 @@ mod tests {
         assert_eq!(walked, [1, 1, 1]);
         assert_eq!(held_index(&trees), Some(2));
         assert_eq!(held_indices(&trees), [2]);
+        trees.let_go();
+        assert_eq!(held_indices(&trees), [0usize; 0]);
+        assert_ne!(
+            item(&trees.at(view, 0)),
+            item(&first),
+            "parsed again after letting go"
+        );
     }
 
     #[test]

@@ -85,6 +85,13 @@ impl Checks {
         self.sampled.contains(point)
     }
 
+    /// Every learned invariant with the point it belongs to.
+    pub fn invariants(&self) -> impl Iterator<Item = (&str, &Invariant)> {
+        self.by_point
+            .iter()
+            .flat_map(|(point, invariants)| invariants.iter().map(move |i| (point.as_str(), i)))
+    }
+
     /// Learned invariants in all.
     pub fn len(&self) -> usize {
         self.by_point.values().map(Vec::len).sum()

@@ -6,10 +6,12 @@ use serde::Serialize;
 use super::detect_invariants::{KindBreakdown, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
-use super::jobs::Arm;
+use super::jobs::{Arm, invariant_arms};
+use super::learned_sets::judges_of;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
-use super::study::Detector;
+use super::study::{Detector, Study};
+use super::trace_reach::{ArmReach, reach};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use weft_monitor::ranges::learn::Run;
@@ -33,32 +35,40 @@ pub struct Results {
     /// cap: failures a user sees without any monitor, which every detector
     /// flags.
     pub abnormal: Vec<Vec<usize>>,
+    /// Per invariant arm: which versions' failing runs leave traces that
+    /// differ from the original's on the same test (what any detector
+    /// over that instrumentation could see).
+    pub trace_reach: Vec<ArmReach>,
 }
 
-/// Reads every finished run; fails when one is missing or stale.
-pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
+/// A loaded arm: per version, per test, the run and what its monitor saw.
+type Loaded = Vec<Vec<(weft_run::RunRecord, Observation)>>;
+
+/// Every run of `arm`, version by version.
+fn load_arm(ctx: &Ctx, arm: Arm) -> anyhow::Result<Loaded> {
     let s = ctx.study;
-    let tests: Vec<String> = s.tests.iter().map(|t| t.name.clone()).collect();
-    let load_arm = |arm: Arm| -> anyhow::Result<Vec<Vec<_>>> {
-        let progress = Progress::new(
-            format!("experiment (loading runs of {})", arm.dir_name(s)),
-            "runs",
-            s.versions.len() * s.tests.len(),
-        );
-        let runs = (0..s.versions.len())
-            .map(|v| {
-                (0..s.tests.len())
-                    .map(|t| {
-                        progress.step();
-                        ctx.load_run(arm, v, t)
-                    })
-                    .collect()
-            })
-            .collect();
-        progress.finish();
-        runs
-    };
-    let plain = load_arm(Arm::Plain)?;
+    let progress = Progress::new(
+        format!("experiment (loading runs of {})", arm.dir_name(s)),
+        "runs",
+        s.versions.len() * s.tests.len(),
+    );
+    let runs = (0..s.versions.len())
+        .map(|v| {
+            (0..s.tests.len())
+                .map(|t| {
+                    progress.step();
+                    ctx.load_run(arm, v, t)
+                })
+                .collect()
+        })
+        .collect();
+    progress.finish();
+    runs
+}
+
+/// The oracle: a faulty version's run passes when its outputs are the
+/// original's on the same test.
+fn oracle(s: &Study, plain: &Loaded) -> FaultMatrix {
     let cells = plain[1..]
         .iter()
         .map(|row| {
@@ -68,27 +78,68 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 .collect()
         })
         .collect();
+    FaultMatrix {
+        versions: s.faulty().iter().map(|v| v.name.clone()).collect(),
+        tests: s.tests.iter().map(|t| t.name.clone()).collect(),
+        cells,
+    }
+}
+
+/// Only what each invariant arm's traces can see ([`ArmReach`]), without
+/// learning or scoring: fails when a run is missing or stale.
+pub fn collect_reach(ctx: &Ctx) -> anyhow::Result<Vec<ArmReach>> {
+    let s = ctx.study;
+    let oracle = oracle(s, &load_arm(ctx, Arm::Plain)?);
+    invariant_arms(s)
+        .into_iter()
+        .map(|arm| {
+            let observed = observations(&load_arm(ctx, Arm::Monitor(arm))?);
+            arm_reach(ctx, arm, &oracle, &observed)
+        })
+        .collect()
+}
+
+fn observations(runs: &Loaded) -> Vec<Vec<Observation>> {
+    runs.iter()
+        .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
+        .collect()
+}
+
+/// The reach of arm `arm`'s traces, named by the invariant strategies
+/// scored from them.
+fn arm_reach(
+    ctx: &Ctx,
+    arm: usize,
+    oracle: &FaultMatrix,
+    observed: &[Vec<Observation>],
+) -> anyhow::Result<ArmReach> {
+    let names = judges_of(ctx.study, arm).into_iter().map(|j| j.name).collect();
+    reach(names, oracle, &*ctx.original(arm)?, &observed[1..])
+}
+
+/// Reads every finished run; fails when one is missing or stale.
+pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
+    let s = ctx.study;
+    let tests: Vec<String> = s.tests.iter().map(|t| t.name.clone()).collect();
+    let plain = load_arm(ctx, Arm::Plain)?;
     let abnormal = plain[1..]
         .iter()
         .map(|row| (0..row.len()).filter(|&t| row[t].0.abnormal.is_some()).collect())
         .collect();
-    let oracle = FaultMatrix {
-        versions: s.faulty().iter().map(|v| v.name.clone()).collect(),
-        tests: tests.clone(),
-        cells,
-    };
+    let oracle = oracle(s, &plain);
 
     let mut evaluations = Vec::new();
     let mut instrumentation_changes = Vec::new();
     let mut training_runs = Vec::new();
     let mut kind_breakdowns = Vec::new();
+    let mut trace_reach = Vec::new();
     let mut loaded: Vec<Option<Vec<Vec<_>>>> = vec![None; s.strategies.len()];
     // Per arm, the evaluations of its invariant strategies, by name.
     let mut scored: HashMap<usize, HashMap<String, (Evaluation, KindBreakdown)>> = HashMap::new();
     for (i, st) in s.strategies.iter().enumerate() {
         let arm = s.runs_of(i);
         if loaded[arm].is_none() {
-            loaded[arm] = Some(load_arm(Arm::Monitor(arm))?);
+            loaded[arm] = Some(load_arm(ctx, Arm::Monitor(arm))?);
         }
         let runs = loaded[arm].as_ref().expect("loaded above");
         // The original's training runs that ended normally, by test.
@@ -99,10 +150,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
             .filter(|(_, o)| **o != Observation::Abnormal)
             .collect();
         let training_tests: Vec<usize> = training.iter().map(|(t, _)| *t).collect();
-        let observed: Vec<Vec<Observation>> = runs
-            .iter()
-            .map(|row| row.iter().map(|(_, o)| o.clone()).collect())
-            .collect();
+        let observed = observations(runs);
         let mut changed = Vec::new();
         for (v, row) in runs.iter().enumerate() {
             for (t, (r, _)) in row.iter().enumerate() {
@@ -144,6 +192,7 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 // Every invariant strategy of this arm is scored at its first one.
                 if let Entry::Vacant(slot) = scored.entry(arm) {
                     let learning = ctx.learned(arm)?;
+                    trace_reach.push(arm_reach(ctx, arm, &oracle, &observed)?);
                     let results = evaluate_invariants(
                         &learning.judges,
                         &learning.sets,
@@ -171,5 +220,6 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         training_runs,
         kind_breakdowns,
         abnormal,
+        trace_reach,
     })
 }

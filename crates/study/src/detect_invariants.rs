@@ -39,6 +39,13 @@
 //! branch outcomes), each against a threshold at half the alarm budget,
 //! and flags a run over either.
 //!
+//! The `score` hold-out weighs each violated pair by how rarely the
+//! held-out training runs broke it ([`Rarity`]) and flags a run whose
+//! weights sum over the conformal rank of the held-out runs' own scores
+//! (each left out of the weights it is scored with); `score_invariants`
+//! weighs each invariant (point, kind, variables) instead, `score_known`
+//! only the pairs of invariants a half learned.
+//!
 //! With `unseen_points`, a test run that reaches a point (of the chosen
 //! kinds) that no training run of the subset reached is flagged by a
 //! finding of kind `UnseenPoint`; hold-out judges those like the others (a
@@ -57,8 +64,9 @@ use weft_monitor::trace::unseen::UNSEEN_KIND;
 use weft_monitor::trace::{TraceFile, UnseenPoints};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
-use super::findings::{Findings, Pairs, SetId};
+use super::findings::{Findings, Key, Keyed, Pairs, SetId};
 use super::matrix::{FaultMatrix, Observation};
+use super::rarity::Rarity;
 use super::run_records::read_traces;
 use super::study::Holdout;
 use weft_run::Progress;
@@ -114,6 +122,9 @@ enum Rule {
     /// More violated pairs at entries and exits than the first, or more
     /// at inner points than the second, flag it.
     OverEither([usize; 2]),
+    /// A rarity score of the violated pairs (or invariants) over this
+    /// flags it.
+    Weighted(Rarity, f64, Key),
 }
 
 /// How the invariant detector judges runs: a strategy's options.
@@ -187,35 +198,48 @@ impl LearnedSets {
     /// draws' for a faulty version's run, every subset's for the
     /// original's.
     pub fn check(&self, traces: &[(PathBuf, TraceFile)], original: bool) -> anyhow::Result<Findings> {
-        let mut needed: Vec<SetId> = Vec::new();
+        // Each set read, and whether a rule weighs its invariants (not
+        // only its pairs): those are kept only then.
+        let mut needed: Vec<(SetId, bool)> = Vec::new();
         for learned in &self.judges {
-            for set in learned[..self.take(original)].iter().flat_map(Learned::reads) {
-                if !needed.contains(&set) {
-                    needed.push(set);
+            for l in &learned[..self.take(original)] {
+                let invariants = matches!(l.rule, Rule::Weighted(_, _, Key::Invariant));
+                for set in l.reads() {
+                    match needed.iter_mut().find(|(s, _)| *s == set) {
+                        Some((_, inv)) => *inv |= invariants,
+                        None => needed.push((set, invariants)),
+                    }
                 }
             }
         }
+        let wanted = |set: SetId| needed.iter().find(|(s, _)| *s == set).map(|&(_, inv)| inv);
         let mut findings = Findings::default();
-        for &set in &needed {
-            if findings.pairs(set).is_ok() {
+        for &(set, _) in &needed {
+            if findings.keyed(set).is_ok() {
                 continue;
             }
             let checks = &self.checks[set.confidence][set.engine];
             let [off, all] = [UnseenPoints::Off, UnseenPoints::All].map(|unseen| SetId { unseen, ..set });
-            if set.unseen != UnseenPoints::Inner && needed.contains(&off) && needed.contains(&all) {
-                // One check reporting every unseen point gives both: those
-                // only add pairs of their own kind.
-                let with_unseen = violated(checks, traces, UnseenPoints::All)?;
-                let without = with_unseen
-                    .iter()
-                    .filter(|(_, kind)| kind != UNSEEN_KIND)
-                    .cloned()
-                    .collect();
-                findings.sets.push((off, without));
-                findings.sets.push((all, with_unseen));
-            } else {
-                findings.sets.push((set, violated(checks, traces, set.unseen)?));
+            let mut found =
+                if set.unseen != UnseenPoints::Inner && wanted(off).is_some() && wanted(all).is_some() {
+                    // One check reporting every unseen point gives both: those
+                    // only add findings of their own kind.
+                    let with_unseen = violated(checks, traces, UnseenPoints::All)?;
+                    let without = with_unseen.clone().map(|mut keyed| {
+                        // A pair's kind, or an invariant's `kind(variables)`.
+                        keyed.retain(|(_, key)| key.split('(').next() != Some(UNSEEN_KIND));
+                        keyed
+                    });
+                    vec![(off, without), (all, with_unseen)]
+                } else {
+                    vec![(set, violated(checks, traces, set.unseen)?)]
+                };
+            for (set, keyed) in &mut found {
+                if wanted(*set) != Some(true) {
+                    keyed[Key::Invariant as usize].clear();
+                }
             }
+            findings.sets.extend(found);
         }
         Ok(findings)
     }
@@ -416,8 +440,7 @@ fn learn_all(
         .enumerate()
         .map(|(j, judge)| {
             rules(
-                conf_of[j],
-                subsets.len(),
+                (conf_of[j], &checks[conf_of[j]]),
                 held[holdout_of[j]].as_ref(),
                 judge.options,
             )
@@ -443,12 +466,10 @@ fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// What hold-out found per subset: the pairs that did not hold from one
-/// half to the other, and how many pairs each run violated there.
+/// What hold-out found per subset: per training run, what it violated
+/// against the other half's set.
 struct HeldOut {
-    unstable: Vec<Pairs>,
-    /// Per run: pairs at entries and exits, pairs at inner points.
-    counts: Vec<Vec<[usize; 2]>>,
+    runs: Vec<Vec<Keyed>>,
 }
 
 /// Checks each training run of one half against the other half's set.
@@ -460,12 +481,11 @@ fn hold_out(
 ) -> anyhow::Result<HeldOut> {
     let subsets = parts.len() / 3;
     let mut held = HeldOut {
-        unstable: vec![Pairs::new(); subsets],
-        counts: vec![Vec::new(); subsets],
+        runs: vec![Vec::new(); subsets],
     };
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
-        let found: Vec<(usize, Pairs)> = parts
+        let found: Vec<(usize, Keyed)> = parts
             .par_iter()
             .enumerate()
             .filter(|(e, part)| {
@@ -474,29 +494,36 @@ fn hold_out(
             .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
             .collect::<anyhow::Result<_>>()?;
         for (subset, pairs) in found {
-            held.counts[subset].push(split_count(&pairs));
-            held.unstable[subset].extend(pairs);
+            held.runs[subset].push(pairs);
         }
     }
     Ok(held)
 }
 
-/// One judge's learned sets: each of the `subsets` whole sets (engine 3i
-/// of `confidence`) under the rule its hold-out makes.
-fn rules(confidence: usize, subsets: usize, held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
+/// One judge's learned sets: each subset's whole set (engine 3i of
+/// `confidence`, whose engines learned `checks`) under the rule its
+/// hold-out makes.
+fn rules(
+    (confidence, checks): (usize, &[Arc<Checks>]),
+    held: Option<&HeldOut>,
+    options: Options,
+) -> Vec<Learned> {
     let set = |engine: usize| SetId {
         confidence,
         engine,
         unseen: options.unseen,
     };
-    (0..subsets)
+    (0..checks.len() / 3)
         .map(|i| {
+            let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
             // The counts of one class of point (0: entries and exits, 1:
             // inner points), or of both (2).
             let counts = |class: usize| -> Vec<usize> {
-                let runs = held.map_or(&[][..], |h| &h.counts[i][..]);
                 runs.iter()
-                    .map(|c| if class == 2 { c[0] + c[1] } else { c[class] })
+                    .map(|keyed| {
+                        let c = split_count(&keyed[Key::Pair as usize]);
+                        if class == 2 { c[0] + c[1] } else { c[class] }
+                    })
                     .collect()
             };
             let budget = options.alarm_budget;
@@ -510,7 +537,17 @@ fn rules(confidence: usize, subsets: usize, held: Option<&HeldOut>, options: Opt
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
-                Holdout::Pairs => Rule::Stable(held.map_or_else(Pairs::new, |h| h.unstable[i].clone())),
+                Holdout::Score => weighted(runs, Key::Pair, budget, None),
+                Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
+                Holdout::ScoreKnown => {
+                    let halves = [&*checks[3 * i + 1], &*checks[3 * i + 2]];
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&halves)))
+                }
+                Holdout::Pairs => Rule::Stable(
+                    runs.iter()
+                        .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
+                        .collect(),
+                ),
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
@@ -521,10 +558,44 @@ fn rules(confidence: usize, subsets: usize, held: Option<&HeldOut>, options: Opt
         .collect()
 }
 
-/// The (program point, kind) pairs a run's traces violate against `checks`.
-fn violated(checks: &Checks, traces: &[(PathBuf, TraceFile)], unseen: UnseenPoints) -> anyhow::Result<Pairs> {
+/// The rule of the `score` hold-outs: `key`'s rarity over the held-out
+/// `runs` (weighing only the `known` pairs, if given), and the conformal
+/// rank of their left-out scores.
+fn weighted(runs: &[Keyed], key: Key, budget: f64, known: Option<Pairs>) -> Rule {
+    let sets = || runs.iter().map(|keyed| &keyed[key as usize]);
+    let rarity = Rarity::new(sets());
+    let rarity = match known {
+        Some(known) => rarity.known(known),
+        None => rarity,
+    };
+    let scores = sets().map(|set| rarity.left_out_score(set)).collect();
+    let most = conformal_threshold(scores, budget);
+    Rule::Weighted(rarity, most, key)
+}
+
+/// What a run's traces violate against `checks`, keyed both ways.
+fn violated(checks: &Checks, traces: &[(PathBuf, TraceFile)], unseen: UnseenPoints) -> anyhow::Result<Keyed> {
     let result = check_traces(checks, traces, unseen)?;
-    Ok(result.findings.into_iter().map(|f| (f.point, f.kind)).collect())
+    let mut keyed = Keyed::default();
+    for f in result.findings {
+        let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
+        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant_key(&f.kind, &vars)));
+        keyed[Key::Pair as usize].insert((f.point, f.kind));
+    }
+    Ok(keyed)
+}
+
+/// An invariant's name in [`Key::Invariant`]: its kind and variables.
+fn invariant_key(kind: &str, vars: &[&str]) -> String {
+    format!("{kind}({})", vars.join(", "))
+}
+
+/// The (program point, kind) pairs of the invariants `sets` learned.
+fn learned_keys(sets: &[&Checks]) -> Pairs {
+    sets.iter()
+        .flat_map(|c| c.invariants())
+        .map(|(point, i)| (point.to_string(), i.kind.clone()))
+        .collect()
 }
 /// The fewest violated pairs that at most `budget` percent of `counts`
 /// exceed (0 for no counts: any violation flags).
@@ -540,10 +611,10 @@ fn threshold(mut counts: Vec<usize>, budget: f64) -> usize {
 /// `allowed` largest of `counts` may be over it, where `allowed + 1` runs
 /// of the `n + 1` are within the budget; the largest count when even one
 /// run over would exceed it (0 for no counts: any violation flags).
-fn conformal_threshold(mut counts: Vec<usize>, budget: f64) -> usize {
-    counts.sort_unstable_by(|a, b| b.cmp(a));
+fn conformal_threshold<T: PartialOrd + Copy + Default>(mut counts: Vec<T>, budget: f64) -> T {
+    counts.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
     let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
-    counts.get(over.saturating_sub(1)).copied().unwrap_or(0)
+    counts.get(over.saturating_sub(1)).copied().unwrap_or_default()
 }
 
 /// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
@@ -598,40 +669,43 @@ fn verdicts(learned: &LearnedSets, original: bool, observed: &Observation) -> an
 /// The kinds of the findings that flag a run under one learned set's rule
 /// (none: it passes).
 fn judged(findings: &Findings, l: &Learned) -> anyhow::Result<BTreeSet<String>> {
-    let kinds = |pairs: &Pairs| pairs.iter().map(|(_, kind)| kind.clone()).collect();
-    Ok(match &l.rule {
-        Rule::OverBoth([a, b], most) => {
-            let (a, b) = (findings.pairs(*a)?, findings.pairs(*b)?);
-            if a.len() > *most && b.len() > *most {
-                a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
-            } else {
-                BTreeSet::new()
-            }
+    if let Rule::OverBoth([a, b], most) = &l.rule {
+        let a = &findings.keyed(*a)?[Key::Pair as usize];
+        let b = &findings.keyed(*b)?[Key::Pair as usize];
+        return Ok(if a.len() > *most && b.len() > *most {
+            a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
+        } else {
+            BTreeSet::new()
+        });
+    }
+    Ok(flagging(&l.rule, findings.keyed(l.set)?))
+}
+
+/// The kinds of what a run violated against a subset's whole set, when
+/// that flags it under `rule` (none: it passes).
+fn flagging(rule: &Rule, keyed: &Keyed) -> BTreeSet<String> {
+    let pairs = &keyed[Key::Pair as usize];
+    let flagged = match rule {
+        Rule::Stable(unstable) => {
+            return pairs
+                .iter()
+                .filter(|pair| !unstable.contains(*pair))
+                .map(|(_, kind)| kind.clone())
+                .collect();
         }
-        Rule::Stable(unstable) => findings
-            .pairs(l.set)?
-            .iter()
-            .filter(|pair| !unstable.contains(*pair))
-            .map(|(_, kind)| kind.clone())
-            .collect(),
-        Rule::Over(most) => {
-            let pairs = findings.pairs(l.set)?;
-            if pairs.len() > *most {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
-        }
+        Rule::Over(most) => pairs.len() > *most,
+        Rule::Weighted(rarity, most, key) => rarity.score(&keyed[*key as usize]) > *most,
         Rule::OverEither(most) => {
-            let pairs = findings.pairs(l.set)?;
             let count = split_count(pairs);
-            if count[0] > most[0] || count[1] > most[1] {
-                kinds(pairs)
-            } else {
-                BTreeSet::new()
-            }
+            count[0] > most[0] || count[1] > most[1]
         }
-    })
+        Rule::OverBoth(..) => unreachable!("judged against each half's set"),
+    };
+    if flagged {
+        pairs.iter().map(|(_, kind)| kind.clone()).collect()
+    } else {
+        BTreeSet::new()
+    }
 }
 
 /// How many of `pairs` are at function entries and exits, and how many at
@@ -646,7 +720,112 @@ fn split_count(pairs: &Pairs) -> [usize; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::{Pairs, conformal_threshold, split_count, threshold};
+    use std::sync::Arc;
+
+    use weft_invariants::{Checks, Config, Engine};
+    use weft_monitor::trace::UnseenPoints;
+
+    use super::{
+        HeldOut, Holdout, Keyed, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count,
+        threshold,
+    };
+
+    /// What a run violated: `OneOf` over the variable `x` at each point
+    /// of `points`, a point followed by `.y` over `y` instead.
+    fn keyed(points: &[&str]) -> Keyed {
+        let mut keyed = Keyed::default();
+        for p in points {
+            let (point, var) = p.split_once('.').unwrap_or((p, "x"));
+            let point = format!("u.c.{point}():::ENTER");
+            keyed[1].insert((point.clone(), format!("OneOf({var})")));
+            keyed[0].insert((point, "OneOf".to_string()));
+        }
+        keyed
+    }
+
+    /// The rule under `holdout` of one subset whose held-out runs broke
+    /// `runs`.
+    fn rule_of(runs: &[&[&str]], holdout: Holdout, alarm_budget: f64) -> Rule {
+        let held = HeldOut {
+            runs: vec![runs.iter().map(|r| keyed(r)).collect()],
+        };
+        let empty = || Arc::new(Checks::new(Engine::new(Config::default()).finish()));
+        let options = Options {
+            holdout,
+            unseen: UnseenPoints::Off,
+            confidence: 0.99,
+            alarm_budget,
+        };
+        let mut learned = rules((0, &[empty(), empty(), empty()]), Some(&held), options);
+        assert_eq!(learned.len(), 1);
+        learned.remove(0).rule
+    }
+
+    /// Five held-out runs that broke `a` four times, `b` twice, `c` once
+    /// and `d` never.
+    const FIVE: [&[&str]; 5] = [&["a", "b"], &["a", "b"], &["a", "c"], &["a"], &[]];
+
+    fn flags(rule: &Rule, points: &[&str]) -> bool {
+        !flagging(rule, &keyed(points)).is_empty()
+    }
+
+    #[test]
+    fn the_score_rule_weighs_pairs_by_rarity_and_flags_over_the_left_out_scores_rank() {
+        // Left out, each run's pairs weigh ln(5 / b): a ln(5/4), b ln(5/2),
+        // c ln(5/1). Scores: ln 6.25, ln 3.125 twice, ln 1.25, 0. At 50%
+        // of 5 + 1 runs three may be over: the test run and the two
+        // largest: the threshold is the third largest, ln 3.125.
+        let rule = rule_of(&FIVE, Holdout::Score, 50.0);
+        let Rule::Weighted(_, most, _) = &rule else {
+            panic!("the score hold-out makes a weighted rule");
+        };
+        assert!((most - 3.125f64.ln()).abs() < 1e-12);
+        // A test run's pairs weigh ln(6 / (b + 1)): a ln 1.2, b ln 2, c
+        // ln 3, d ln 6.
+        assert!(flags(&rule, &["d"]), "ln 6 > ln 3.125");
+        assert!(!flags(&rule, &["c"]), "ln 3 < ln 3.125");
+        assert!(flags(&rule, &["a", "c"]), "ln 3.6 > ln 3.125");
+        assert!(!flags(&rule, &["a", "b"]), "ln 2.4 < ln 3.125");
+        assert!(!flags(&rule, &[]));
+        // The count rule at the same budget: counts 2, 2, 2, 1, 0, two of
+        // five may be over: 2. One rare pair does not flag; three common
+        // ones do.
+        let count = rule_of(&FIVE, Holdout::Count, 50.0);
+        assert!(!flags(&count, &["d"]));
+        assert!(flags(&count, &["a", "b", "c"]));
+        // At 1% no rank is safe with six runs: the largest score, ln 6.25.
+        let strict = rule_of(&FIVE, Holdout::Score, 1.0);
+        assert!(!flags(&strict, &["d"]), "ln 6 < ln 6.25");
+        assert!(flags(&strict, &["c", "d"]), "ln 18 > ln 6.25");
+        // The pairs hold-out drops every pair broken there: only `d` flags.
+        let stable = rule_of(&FIVE, Holdout::Pairs, 1.0);
+        assert!(!flags(&stable, &["a", "b", "c"]));
+        assert!(flags(&stable, &["a", "d"]));
+    }
+
+    #[test]
+    fn the_invariant_score_tells_invariants_of_one_pair_apart() {
+        // Every held-out run broke `a` over `x`: left out, each scores
+        // ln(4 / 4) = 0 both ways, and the threshold is 0.
+        let runs: [&[&str]; 4] = [&["a"]; 4];
+        let pairs = rule_of(&runs, Holdout::Score, 1.0);
+        let invariants = rule_of(&runs, Holdout::ScoreInvariants, 1.0);
+        // Breaking `a` over `y`: the same pair, weighing ln(5 / 5) = 0; an
+        // invariant none broke, weighing ln 5.
+        assert!(!flags(&pairs, &["a.y"]));
+        assert!(flags(&invariants, &["a.y"]));
+        assert!(!flags(&invariants, &["a"]));
+    }
+
+    #[test]
+    fn the_known_score_weighs_nothing_no_half_learned() {
+        // The fixture's halves learned nothing: no pair weighs anything,
+        // where the plain score flags `d` at 50%.
+        assert!(flags(&rule_of(&FIVE, Holdout::Score, 50.0), &["d"]));
+        let known = rule_of(&FIVE, Holdout::ScoreKnown, 50.0);
+        assert!(!flags(&known, &["d"]));
+        assert!(!flags(&known, &["a", "b", "c", "d"]));
+    }
 
     #[test]
     fn pairs_at_inner_points_are_counted_apart_from_entries_and_exits() {
@@ -695,7 +874,7 @@ mod tests {
         assert_eq!(conformal_threshold(counts, 1.0), 150);
         // Too few runs for the budget: the largest count.
         assert_eq!(conformal_threshold(vec![3, 7, 5], 1.0), 7);
-        assert_eq!(conformal_threshold(Vec::new(), 1.0), 0);
+        assert_eq!(conformal_threshold(Vec::<usize>::new(), 1.0), 0);
         // 20% of 5 + 1 runs: one may be over, the test run: the largest.
         assert_eq!(conformal_threshold(vec![0, 9, 1, 0, 5], 20.0), 9);
         // 40%: two: the test run and the largest count.

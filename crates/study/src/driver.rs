@@ -8,10 +8,11 @@ use anyhow::{Context, bail};
 use rayon::prelude::*;
 
 use super::cache::CacheStats;
-use super::collect::{Results, collect};
+use super::collect::{Results, collect, collect_reach};
 use super::exec::Ctx;
 use super::jobs::{Job, parse_task, phases, task_id};
 use super::study::Study;
+use super::trace_reach::ArmReach;
 use weft_run::{Progress, command};
 
 /// Runs the study's `prepare` command, if any, in the study's directory.
@@ -110,6 +111,13 @@ pub fn run_step(study: &Study, id: &str, weft: &Path) -> anyhow::Result<()> {
         ctx.execute(job)?;
     }
     ctx.store.flush()
+}
+
+/// What each invariant arm's traces can see of the faulty versions
+/// ([`ArmReach`]), from the finished runs alone (shards merged as by
+/// [`collect_only`]): nothing is learned or scored, no report written.
+pub fn reach_only(study: &Study, weft: &Path) -> anyhow::Result<Vec<ArmReach>> {
+    collect_reach(&Ctx::new(study, weft)?)
 }
 
 /// Collects the results of a plan executed elsewhere; `weft` is the weft

@@ -17,6 +17,7 @@ use super::jobs::{Arm, Job};
 use super::learned_sets::Learning;
 use super::store::Store;
 use super::study::{StrategyKind, Study};
+use super::trace_reach::Original;
 use weft_lang::Limits;
 use weft_loops::SolverAnalysis;
 use weft_run::{Scratch, hash_bytes, quote};
@@ -50,6 +51,11 @@ pub struct Ctx<'a> {
     /// Per invariant arm, what its strategies learned (see
     /// [`Ctx::learned`]).
     pub(crate) learned: Mutex<HashMap<usize, Arc<Learning>>>,
+    /// Per invariant arm, what its original's runs show (see
+    /// [`Ctx::original`]).
+    pub(crate) originals: Mutex<HashMap<usize, Arc<Original>>>,
+    /// Per invariant arm, [`Ctx::checked_key`].
+    pub(crate) checked_keys: Mutex<HashMap<usize, String>>,
 }
 
 /// The study database's file in the work directory.
@@ -117,6 +123,8 @@ impl<'a> Ctx<'a> {
             weaver_hash: OnceLock::new(),
             input_hashes: Mutex::new(HashMap::new()),
             learned: Mutex::new(HashMap::new()),
+            originals: Mutex::new(HashMap::new()),
+            checked_keys: Mutex::new(HashMap::new()),
         })
     }
 

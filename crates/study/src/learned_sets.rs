@@ -1,6 +1,8 @@
 //! The invariants a study's invariant strategies learn, learned once per
-//! process from the original's stored training runs, before any faulty
-//! version's run is checked against them (the study's `learn` step, see
+//! process from the original's stored training runs, and what the
+//! original's runs show ([`Original`], for the trace reach), read once per
+//! process from all its stored runs: both before any faulty version's run
+//! is checked against them (the study's `learn` step, see
 //! [`super::jobs::phases`]).
 //!
 //! The original's traces are what is kept, not the learned sets: learning
@@ -16,6 +18,7 @@ use super::exec::Ctx;
 use super::jobs::{Arm, invariant_arms};
 use super::matrix::Observation;
 use super::study::{Detector, Study};
+use super::trace_reach::Original;
 
 /// What the invariant strategies of one arm learned, and from what.
 pub struct Learning {
@@ -25,10 +28,6 @@ pub struct Learning {
     /// The strategies scored from this arm's runs.
     pub judges: Vec<Judge>,
     pub sets: LearnedSets,
-    /// The hash of what the sets depend on (the training runs' keys, the
-    /// schedule, the judges): part of the key of each faulty version's
-    /// run, whose stored findings depend on it.
-    pub key: String,
 }
 
 impl Ctx<'_> {
@@ -46,41 +45,74 @@ impl Ctx<'_> {
         Ok(found)
     }
 
-    /// Learns the sets of every invariant arm: the study's `learn` step.
+    /// What the original's runs of arm `arm` show, read at the first call
+    /// (as [`Ctx::learned`]).
+    pub fn original(&self, arm: usize) -> anyhow::Result<Arc<Original>> {
+        let mut originals = self.originals.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = originals.get(&arm) {
+            return Ok(found.clone());
+        }
+        let observed = (0..self.study.tests.len())
+            .map(|t| Ok(self.load_run(Arm::Monitor(arm), 0, t)?.1))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let found = Arc::new(Original::read(&observed)?);
+        originals.insert(arm, found.clone());
+        Ok(found)
+    }
+
+    /// The hash of what a faulty version's run of arm `arm` is checked and
+    /// compared against (every run of the original's, the schedule, the
+    /// judges): part of the key of each such run, whose stored findings
+    /// depend on it.
+    pub(crate) fn checked_key(&self, arm: usize) -> anyhow::Result<String> {
+        let mut keys = self.checked_keys.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = keys.get(&arm) {
+            return Ok(found.clone());
+        }
+        let s = self.study;
+        let mut key = KeyHasher::new("learned");
+        for t in 0..s.tests.len() {
+            key.str(&self.run_key(Arm::Monitor(arm), 0, t)?);
+        }
+        key.str(&format!("{:?}", (s.schedule(), judges_of(s, arm))));
+        let found = key.finish();
+        keys.insert(arm, found.clone());
+        Ok(found)
+    }
+
+    /// Learns the sets of every invariant arm and reads its original's
+    /// runs: the study's `learn` step.
     pub(crate) fn learn_all(&self) -> anyhow::Result<()> {
         for arm in invariant_arms(self.study) {
             self.learned(arm)?;
+            self.original(arm)?;
         }
         Ok(())
     }
 
     fn learn(&self, arm: usize) -> anyhow::Result<Learning> {
         let s = self.study;
-        let mut key = KeyHasher::new("learned");
         let mut training_tests = Vec::new();
         let mut traces = Vec::new();
         for t in self.training_tests() {
-            key.str(&self.run_key(Arm::Monitor(arm), 0, t)?);
             if let (_, Observation::Trace(packed)) = self.load_run(Arm::Monitor(arm), 0, t)? {
                 training_tests.push(t);
                 traces.push(packed);
             }
         }
         let judges = judges_of(s, arm);
-        key.str(&format!("{:?}", (s.schedule(), &judges)));
         let sets = LearnedSets::learn(&judges, &traces, &s.schedule())?;
         Ok(Learning {
             training_tests,
             judges,
             sets,
-            key: key.finish(),
         })
     }
 }
 
 /// The invariant strategies whose runs are those of arm `arm`, scored
 /// together (see [`super::detect_invariants::evaluate_invariants`]).
-fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
+pub(crate) fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
     (0..s.strategies.len())
         .filter(|&j| s.runs_of(j) == arm && s.strategies[j].detector == Detector::Invariants)
         .map(|j| {

@@ -13,6 +13,9 @@
 //! - running a study: [`prepare`], then either [`run_local`] (every step in
 //!   this process) or [`write_plan`] + [`run_step`] (one step per worker)
 //!   + [`collect_only`]; a store left by another format is [`Unusable`];
+//! - what the traces can see: [`reach_only`] reads the finished runs for
+//!   what each invariant arm's traces show of the faults ([`ArmReach`],
+//!   [`VersionReach`]; also in [`Results`]), which [`reach_table`] shows;
 //! - reporting: [`write_report`] writes the report from the [`Results`] and
 //!   [`CacheStats`];
 //! - scoring, what the report is made of: [`evaluate`] and [`score`] turn
@@ -43,6 +46,7 @@ mod matrix;
 mod metrics;
 mod oracle;
 mod plot;
+mod rarity;
 mod report;
 mod report_stage;
 mod run_records;
@@ -51,10 +55,11 @@ mod study;
 mod summary;
 mod tables;
 mod test_runs;
+mod trace_reach;
 
 pub use cache::CacheStats;
 pub use collect::Results;
-pub use driver::{collect_only, prepare, run_local, run_step, write_plan};
+pub use driver::{collect_only, prepare, reach_only, run_local, run_step, write_plan};
 pub use evaluate::{Evaluation, OriginalRuns, PercentResult, Schedule, evaluate, score};
 pub use matrix::{FaultMatrix, Observation, predict};
 pub use metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
@@ -62,4 +67,5 @@ pub use report::write as write_report;
 pub use store::Unusable;
 pub use study::{Holdout, Study};
 pub use summary::summary;
-pub use tables::{Table, build as build_tables, version_order};
+pub use tables::{Table, build as build_tables, reach_table, version_order};
+pub use trace_reach::{ArmReach, VersionReach};

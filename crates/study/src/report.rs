@@ -42,6 +42,7 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         study.alarm_budget,
     ));
     tables.extend(results.kind_breakdowns.iter().map(tables::kinds_table));
+    tables.extend(results.trace_reach.iter().map(tables::reach_table));
     for sub in ["tables", "matrices"] {
         std::fs::create_dir_all(out.join(sub))
             .with_context(|| format!("cannot create {}", out.join(sub).display()))?;

@@ -276,6 +276,20 @@ pub enum Holdout {
     /// a fault that breaks a few pairs at inner points is not drowned by
     /// the many pairs unusual correct runs break at entries and exits.
     Split,
+    /// `holdout = "score"`: each (program point, kind) pair weighs the log
+    /// of how rarely the held-out training runs broke it (`rarity`); a run
+    /// is flagged when the weights of the pairs it breaks sum to more than
+    /// all but the alarm budget's share of the held-out runs' own scores
+    /// (each weighed by the other held-out runs), the test run counted
+    /// among them (the conformal rank of [`Holdout::Halves`]).
+    Score,
+    /// `holdout = "score_invariants"`: [`Holdout::Score`] weighing each
+    /// invariant (its point, kind and variables) instead of each pair.
+    ScoreInvariants,
+    /// `holdout = "score_known"`: [`Holdout::Score`] weighing only the
+    /// pairs of invariants a half learned: a pair only the whole subset's
+    /// invariants hold, which no held-out run could break, weighs nothing.
+    ScoreKnown,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -626,10 +640,13 @@ impl ParseCx<'_> {
                     "count" => Holdout::Count,
                     "halves" => Holdout::Halves,
                     "split" => Holdout::Split,
+                    "score" => Holdout::Score,
+                    "score_invariants" => Holdout::ScoreInvariants,
+                    "score_known" => Holdout::ScoreKnown,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\" or \"split\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\", \"score_invariants\" or \"score_known\")"
                         )
                     )),
                 },

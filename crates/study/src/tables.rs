@@ -11,6 +11,7 @@ use super::evaluate::PercentResult;
 use super::matrix::FaultMatrix;
 use super::metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
 use super::summary::share;
+use super::trace_reach::ArmReach;
 
 /// A titled table of preformatted cells.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -350,6 +351,54 @@ pub fn kinds_table(b: &KindBreakdown) -> Table {
                     r.passing_flagged.to_string(),
                     r.original_flagged.to_string(),
                     versions.join(" "),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// What an invariant arm's traces can see: per version, its failing runs,
+/// those that crashed or timed out, and those whose traces differ from
+/// the original's on the same test.
+pub fn reach_table(r: &ArmReach) -> Table {
+    let names: Vec<String> = r.versions.iter().map(|v| v.version.clone()).collect();
+    Table {
+        id: format!("reach-{}", r.strategies.first().map_or("", String::as_str)),
+        title: format!(
+            "{}: failing runs whose traces differ from the original's on the same test ({} of {} versions within reach; {} with a value no original run has, which {} of the original's {} runs have against the others; {} noisy variables left out)",
+            r.strategies.join(", "),
+            r.reachable(),
+            r.versions.len(),
+            r.novel(),
+            r.original_novel,
+            r.original_runs,
+            r.unstable.len()
+        ),
+        header: [
+            "Version",
+            "Failing runs",
+            "Crashed or timed out",
+            "Traces differ",
+            "With a value no original run has",
+            "Passing runs whose traces differ",
+            "Within reach",
+            "Novel",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: version_order(&names)
+            .into_iter()
+            .map(|i| {
+                let v = &r.versions[i];
+                vec![
+                    v.version.clone(),
+                    v.failing.to_string(),
+                    v.failing_abnormal.to_string(),
+                    v.failing_differ.to_string(),
+                    v.failing_novel.to_string(),
+                    v.passing_differ.to_string(),
+                    if v.reachable() { "yes" } else { "no" }.to_string(),
+                    if v.novel() { "yes" } else { "no" }.to_string(),
                 ]
             })
             .collect(),

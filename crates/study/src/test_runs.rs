@@ -51,7 +51,7 @@ impl Ctx<'_> {
             h.str(input).str(&self.input_hash(&s.inputs.join(input))?);
         }
         if let Some(arm) = self.checked_arm(arm, version) {
-            h.str(&self.learned(arm)?.key);
+            h.str(&self.checked_key(arm)?);
         }
         Ok(h.finish())
     }
@@ -95,7 +95,7 @@ impl Ctx<'_> {
         let prepared = Instant::now();
         let run = self.perform(arm, version, test, &dirs.cwd, &dirs.out)?;
         let executed = Instant::now();
-        let kept = self.keep(arm, version, &run.record, &dirs.out)?;
+        let kept = self.keep(arm, (version, test), &run.record, &dirs.out)?;
         dirs.clean_out()?;
         let micros = |from: Instant, to: Instant| to.duration_since(from).as_micros() as u64;
         let finished = Finished {
@@ -172,9 +172,15 @@ impl Ctx<'_> {
 
     /// What the detector of the run's strategy needs of its records: the
     /// range set; the original's trace files; what a faulty version's
-    /// traces violate, checked now. A run that crashed, hung or overflowed
+    /// traces violate and how they compare with the original's, found now. A run that crashed, hung or overflowed
     /// is judged without them (they may be cut short).
-    fn keep(&self, arm: Arm, version: usize, record: &RunRecord, out: &Path) -> anyhow::Result<Kept> {
+    fn keep(
+        &self,
+        arm: Arm,
+        (version, test): (usize, usize),
+        record: &RunRecord,
+        out: &Path,
+    ) -> anyhow::Result<Kept> {
         let Arm::Monitor(s) = arm else {
             return Ok(Kept::default());
         };
@@ -195,8 +201,11 @@ impl Ctx<'_> {
                 layout: None,
                 records: match self.checked_arm(arm, version) {
                     Some(arm) => {
+                        // One reading of the traces, checked and compared.
                         let traces = read_trace_files(out)?;
-                        Some(self.learned(arm)?.sets.check(&traces, false)?.encode()?)
+                        let mut findings = self.learned(arm)?.sets.check(&traces, false)?;
+                        findings.reach = self.original(arm)?.compare(&traces, test);
+                        Some(findings.encode()?)
                     }
                     None => pack_traces(out)?,
                 },

@@ -93,7 +93,7 @@ pub fn skip_unreadable_groups(
         if group_state[g] != GroupRepair::KeptBranch || kept.is_empty() {
             continue;
         }
-        let bytes = info.tokens[kept.start].range.start..info.tokens[kept.end - 1].range.end;
+        let bytes = info.tokens[kept.start].range().start..info.tokens[kept.end - 1].range().end;
         let inside = errors
             .iter()
             .filter(|e| bytes.start <= e.start && e.end <= bytes.end)

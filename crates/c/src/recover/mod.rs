@@ -68,8 +68,8 @@ pub struct Skipped {
 /// Token range of original bytes `range` (at least one token when any).
 pub fn error_tokens(info: &TokenInfo, range: &Range<usize>) -> Range<usize> {
     let toks = &info.tokens;
-    let first = toks.partition_point(|t| t.range.end <= range.start);
-    let last = toks.partition_point(|t| t.range.start < range.end.max(range.start + 1));
+    let first = toks.partition_point(|t| t.range().end <= range.start);
+    let last = toks.partition_point(|t| t.range().start < range.end.max(range.start + 1));
     // An empty range (a MISSING `;` after `if (c)`) marks the token after
     // it: a conditional group there (`#ifdef X return 1; #else …`, a
     // statement per branch) is the error's.

@@ -37,7 +37,7 @@ pub(super) fn repair_token(
     if t.kind == TokenKind::Directive && !info.dead[i] && between_declarator_and_body(src, info, i) {
         // `int raise (int sig) #undef raise { … }`: the grammar takes no
         // directive there, the compiler does.
-        set.add(Rewrite::blank(src, t.range.clone()));
+        set.add(Rewrite::blank(src, t.range()));
         return i;
     }
     if info.dead[i] || t.kind != TokenKind::Ident {
@@ -100,29 +100,29 @@ pub(super) fn repair_token(
                 && (prev.is_some_and(|p| p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
                     || (depth == 0 && (after_declarator || info.at_statement_start(src, i, macros)))) =>
         {
-            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
         // A wrapper around a definition's type (`API_DECLARE(int) name(…)`):
         // its argument is the type, so it is read as written there.
         Some(c) if depth == 0 && wraps_type(src, info, macros, i, c) => {
-            set.add(Rewrite::blank(src, t.range.start..toks[i + 1].range.end));
-            set.add(Rewrite::blank(src, toks[c].range.clone()));
+            set.add(Rewrite::blank(src, t.range().start..toks[i + 1].range().end));
+            set.add(Rewrite::blank(src, toks[c].range()));
             c
         }
         // Alone in a branch of a group that tests the compiler, before a
         // declaration: compiler-specific syntax, an attribute
         // (`#if defined(__GNUC__) / ATTR_FORMAT(printf, 1, 2) / #endif`).
         Some(c) if depth == 0 && compiler_attribute(src, info, i, c) => {
-            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
         Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
-            let mut end = toks[c].range.end;
+            let mut end = toks[c].range().end;
             if let Some(n) = info.next_live(c).filter(|&n| toks[n].is_punct(src, ";")) {
-                end = toks[n].range.end;
+                end = toks[n].range().end;
             }
-            let range = t.range.start..end;
+            let range = t.range().start..end;
             if set.add(Rewrite::blank(src, range.clone())) {
                 blanked.push(Skipped {
                     range,
@@ -134,7 +134,7 @@ pub(super) fn repair_token(
             c
         }
         Some(c) if after_declarator && matches!(next_after(c), Some("{" | ";" | "," | "=")) => {
-            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
         // An attribute macro no file defines among a file-scope
@@ -149,7 +149,7 @@ pub(super) fn repair_token(
                     .next_live(c)
                     .is_some_and(|n| toks[n].kind == TokenKind::Ident) =>
         {
-            set.add(Rewrite::blank(src, t.range.start..toks[c].range.end));
+            set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
         // A macro no file defines, alone on its line inside a function
@@ -179,7 +179,7 @@ pub(super) fn repair_token(
                 .next_live(i)
                 .is_some_and(|n| toks[n].kind == TokenKind::Ident && info.call_close(src, n).is_some()) =>
         {
-            set.add(Rewrite::blank(src, t.range.clone()));
+            set.add(Rewrite::blank(src, t.range()));
             i
         }
         // Of two unknown macro-shaped names before a declarator (`static
@@ -191,7 +191,7 @@ pub(super) fn repair_token(
                 toks[n].kind == TokenKind::Ident || matches!(toks[n].text(src), "{" | ";" | "," | "*" | "=")
             }) =>
         {
-            set.add(Rewrite::blank(src, t.range.clone()));
+            set.add(Rewrite::blank(src, t.range()));
             i
         }
         // A calling convention in a function pointer declarator, `typedef
@@ -200,7 +200,7 @@ pub(super) fn repair_token(
             && prev.is_some_and(|p| p.is_punct(src, "("))
             && pointer_declarator_follows(src, info, i) =>
         {
-            set.add(Rewrite::blank(src, t.range.clone()));
+            set.add(Rewrite::blank(src, t.range()));
             i
         }
         None if prev
@@ -209,7 +209,7 @@ pub(super) fn repair_token(
                 .next_live(i)
                 .is_some_and(|n| toks[n].kind == TokenKind::Ident && specifier_word(toks[n].text(src))) =>
         {
-            set.add(Rewrite::blank(src, t.range.clone()));
+            set.add(Rewrite::blank(src, t.range()));
             i
         }
         _ => i,
@@ -312,7 +312,7 @@ fn statement_position(src: &str, info: &TokenInfo, i: usize) -> bool {
     t.is_punct(src, ")")
         && (p.saturating_sub(MAX_HEADER_TOKENS)..p)
             .rev()
-            .find(|&o| info.closer[o] == Some(p))
+            .find(|&o| info.closer(o) == Some(p))
             .and_then(|open| info.prev_live(open))
             .is_some_and(|k| matches!(info.tokens[k].text(src), "if" | "while" | "for" | "switch"))
 }
@@ -419,7 +419,7 @@ fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
     if let Some(c) = info.call_close(src, asm).filter(|_| after_declarator) {
         set.add(Rewrite::blank(
             src,
-            info.tokens[asm].range.start..info.tokens[c].range.end,
+            info.tokens[asm].range().start..info.tokens[c].range().end,
         ));
         return;
     }
@@ -431,7 +431,7 @@ fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
         }
         j = n;
     }
-    let Some(close) = info.closer[j].filter(|_| info.tokens[j].is_punct(src, "(")) else {
+    let Some(close) = info.closer(j).filter(|_| info.tokens[j].is_punct(src, "(")) else {
         return;
     };
     let mut k = j + 1;
@@ -439,10 +439,10 @@ fn asm_operands(src: &str, info: &TokenInfo, asm: usize, set: &mut RewriteSet) {
         if info.tokens[k].is_punct(src, ":") && !info.dead[k] {
             set.add(Rewrite::blank(
                 src,
-                info.tokens[k].range.start..info.tokens[close].range.start,
+                info.tokens[k].range().start..info.tokens[close].range().start,
             ));
             return;
         }
-        k = info.closer[k].map_or(k + 1, |c| c + 1);
+        k = info.closer(k).map_or(k + 1, |c| c + 1);
     }
 }

@@ -9,13 +9,13 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 
 use super::convert::{JpHandle, Tuples, keys, text, to_dynamic, to_value, truthy};
 use super::host::{Host, HostError, InsertAt};
-use super::select::{join, select};
+use super::select::{Descent, join, select};
 use super::shared_host::SharedHost;
 use super::translate::Translation;
 use super::{ScriptApi, Warning, json, laraobject};
 use crate::Limits;
 use crate::diag::Diagnostic;
-use crate::model::catalogue;
+use crate::model::{Value, catalogue};
 
 /// A host failure carried through rhai as the payload of a runtime error,
 /// with the action site (if any) that caused it.
@@ -32,6 +32,9 @@ pub struct Collected {
     pub printed: Vec<String>,
     /// Whether the latest insert was accepted (`insertAccepted()`).
     pub last_insert_accepted: bool,
+    /// The error of a select walked by its apply's loop, raised by the
+    /// apply's commit ([`Tuples::Walked`]).
+    pub failed_select: Option<HostFailure>,
 }
 
 /// Everything the registered functions share.
@@ -87,17 +90,32 @@ impl Context {
             .and_then(|a| self.translation.applies.get(a))
             .ok_or_else(|| failure(HostError::Failed("unknown apply".into()), site))?;
         let mut host = self.remote.clone();
-        let mut selected = Vec::new();
-        for (chain, values) in chains.iter().zip(values) {
-            let values: Vec<_> = values
-                .try_cast::<Array>()
-                .unwrap_or_default()
-                .iter()
-                .map(to_value)
-                .collect();
-            selected.push(select(chain, &values, &mut host).map_err(|e| failure(e, site))?);
+        let values: Vec<Vec<Value>> = values
+            .into_iter()
+            .map(|v| {
+                v.try_cast::<Array>()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(to_value)
+                    .collect()
+            })
+            .collect();
+        if let ([chain], [values]) = (chains.as_slice(), values.as_slice()) {
+            let collected = Arc::clone(&self.collected);
+            return Ok(Tuples::Walked {
+                descent: Descent::new(chain, values),
+                host,
+                failed: Arc::new(move |error| {
+                    let mut collected = collected.lock().unwrap_or_else(|e| e.into_inner());
+                    collected.failed_select = Some(HostFailure { error, site });
+                }),
+            });
         }
-        Ok(Tuples(join(selected)))
+        let mut selected = Vec::new();
+        for (chain, values) in chains.iter().zip(&values) {
+            selected.push(select(chain, values, &mut host).map_err(|e| failure(e, site))?);
+        }
+        Ok(Tuples::Ready(join(selected)))
     }
 
     /// `weft_insert(jp, position, code, site)`. A refusal is a warning.
@@ -224,6 +242,11 @@ fn register_actions(engine: &mut Engine, context: &Context) {
     );
     let c = context.clone();
     engine.register_fn("weft_commit", move |site: rhai::INT| -> Fallible<()> {
+        // An apply whose select failed while its loop walked it commits
+        // nothing: the failure is the apply's error.
+        if let Some(HostFailure { error, site }) = c.collected().failed_select.take() {
+            return Err(failure(error, site));
+        }
         c.remote
             .clone()
             .commit()

@@ -3,7 +3,11 @@
 
 use rhai::{Array, Dynamic, Map};
 
-use super::select::Tuple;
+use std::sync::Arc;
+
+use super::host::HostError;
+use super::select::{Descent, Tuple};
+use super::shared_host::SharedHost;
 use crate::model::{JoinPoint, Value};
 
 /// A join point as a rhai value (type name `joinpoint`).
@@ -117,19 +121,44 @@ pub fn compare(left: &Value, right: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
-/// The joined tuples of an apply as its loop iterates them (type name
-/// `tuples`): each tuple becomes its rhai map only when the loop reaches it,
-/// so the maps of a large file's join points never all live at once (they
-/// took more memory than the file's syntax tree).
-#[derive(Debug, Clone)]
-pub struct Tuples(pub Vec<Tuple>);
+/// The tuples of an apply as its loop iterates them (type name `tuples`):
+/// each tuple becomes its rhai map only when the loop reaches it, so the
+/// maps of a large file's join points never all live at once (they took
+/// more memory than the file's syntax tree).
+#[derive(Clone)]
+pub enum Tuples {
+    /// Tuples selected before the loop: the join of several selects.
+    Ready(Vec<Tuple>),
+    /// One select's tuples, selected as the loop asks for them: the walk
+    /// down the chain and the apply's actions on each tuple visit a large
+    /// file's chunks together, in one walk. An error of the walk ends the
+    /// loop and goes to `failed`.
+    Walked {
+        descent: Descent,
+        host: SharedHost,
+        failed: Arc<dyn Fn(HostError) + Send + Sync>,
+    },
+}
 
 impl IntoIterator for Tuples {
     type Item = Dynamic;
-    type IntoIter = std::iter::Map<std::vec::IntoIter<Tuple>, fn(Tuple) -> Dynamic>;
+    type IntoIter = Box<dyn Iterator<Item = Dynamic> + Send + Sync>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter().map(tuple_map as fn(Tuple) -> Dynamic)
+        match self {
+            Tuples::Ready(tuples) => Box::new(tuples.into_iter().map(tuple_map)),
+            Tuples::Walked {
+                mut descent,
+                mut host,
+                failed,
+            } => Box::new(std::iter::from_fn(move || match descent.next(&mut host)? {
+                Ok(tuple) => Some(tuple_map(tuple)),
+                Err(error) => {
+                    failed(error);
+                    None
+                }
+            })),
+        }
     }
 }
 

@@ -16,43 +16,122 @@ pub type Tuple = Vec<(String, JoinPoint)>;
 /// The tuples `chain` selects. `values` are the right-hand sides of the
 /// chain's filter comparisons, in source order.
 pub fn select(chain: &Chain, values: &[Value], host: &mut dyn Host) -> Result<Vec<Tuple>, HostError> {
-    let mut tuples: Vec<Tuple> = vec![Vec::new()];
-    let mut values = values.iter();
-    for (i, step) in chain.steps.iter().enumerate() {
-        let filter: Vec<(&str, CmpOp, &Value)> = step
-            .filter
+    let mut descent = Descent::new(chain, values);
+    std::iter::from_fn(|| descent.next(host)).collect()
+}
+
+/// One step's filter: attribute, comparison, value.
+type Filter = Vec<(String, CmpOp, Value)>;
+
+/// A walk down a select chain, giving its tuples one at a time
+/// ([`Descent::next`]).
+///
+/// The chain is followed depth first: each join point of a step is taken
+/// down the steps after it before the next one is looked at. That gives
+/// the tuples in the same order as stepping breadth first (by the first
+/// step's order, then the next's), but a step's join points are visited
+/// while the tree their parent came from is still at hand, rather than in
+/// another walk over the whole file (a large file's trees are parsed again
+/// by each walk), and an apply can act on each tuple as it comes.
+#[derive(Debug, Clone)]
+pub struct Descent {
+    /// Each step's kind as the chain writes it, and its filter.
+    steps: Vec<(String, Filter)>,
+    /// The candidates of each step reached and not yet taken.
+    pending: Vec<std::vec::IntoIter<JoinPoint>>,
+    /// The join points taken at the steps above the deepest pending ones.
+    tuple: Tuple,
+    started: bool,
+}
+
+impl Descent {
+    /// The walk of `chain`, with `values` its filters' right-hand sides.
+    pub fn new(chain: &Chain, values: &[Value]) -> Descent {
+        let mut values = values.iter();
+        let steps = chain
+            .steps
             .iter()
-            .map(|c| {
-                (
-                    c.attribute.name.as_str(),
-                    c.op,
-                    values.next().unwrap_or(&Value::Null),
-                )
+            .map(|step| {
+                let filter = step
+                    .filter
+                    .iter()
+                    .map(|c| {
+                        let value = values.next().cloned().unwrap_or(Value::Null);
+                        (c.attribute.name.clone(), c.op, value)
+                    })
+                    .collect();
+                (step.kind.name.clone(), filter)
             })
             .collect();
-        let mut next = Vec::new();
-        for tuple in tuples {
-            let candidates = match tuple.last() {
-                None if i == 0 && step.kind.name == "program" => vec![host.root()],
-                None => host.select(&host.root(), &step.kind.name)?,
-                Some((_, parent)) => host.select(parent, &step.kind.name)?,
-            };
-            for jp in candidates {
-                if passes(&jp, &filter, host)? {
-                    let mut extended = tuple.clone();
-                    extended.push((step.kind.name.clone(), jp));
-                    next.push(extended);
-                }
+        Descent {
+            steps,
+            pending: Vec::new(),
+            tuple: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// The next tuple, `None` after the last one; after an error there are
+    /// no more.
+    pub fn next(&mut self, host: &mut dyn Host) -> Option<Result<Tuple, HostError>> {
+        let result = self.advance(host);
+        if matches!(result, Some(Err(_))) {
+            self.pending.clear();
+        }
+        result
+    }
+
+    fn advance(&mut self, host: &mut dyn Host) -> Option<Result<Tuple, HostError>> {
+        if !std::mem::replace(&mut self.started, true) {
+            if self.steps.is_empty() {
+                return Some(Ok(Vec::new()));
+            }
+            if let Err(e) = self.descend(host) {
+                return Some(Err(e));
             }
         }
-        tuples = next;
+        loop {
+            let depth = self.pending.len().checked_sub(1)?;
+            let Some(jp) = self.pending[depth].next() else {
+                self.pending.pop();
+                self.tuple.pop();
+                continue;
+            };
+            match passes(&jp, &self.steps[depth].1, host) {
+                Err(e) => return Some(Err(e)),
+                Ok(false) => continue,
+                Ok(true) => {}
+            }
+            self.tuple.push((self.steps[depth].0.clone(), jp));
+            if self.tuple.len() == self.steps.len() {
+                let whole = self.tuple.clone();
+                self.tuple.pop();
+                return Some(Ok(whole));
+            }
+            if let Err(e) = self.descend(host) {
+                return Some(Err(e));
+            }
+        }
     }
-    Ok(tuples)
+
+    /// Reaches the next step down: the candidates under the last join point
+    /// taken (the root's for the first step).
+    fn descend(&mut self, host: &mut dyn Host) -> Result<(), HostError> {
+        let i = self.tuple.len();
+        let kind = &self.steps[i].0;
+        let candidates = match self.tuple.last() {
+            None if i == 0 && kind == "program" => vec![host.root()],
+            None => host.select(&host.root(), kind)?,
+            Some((_, parent)) => host.select(parent, kind)?,
+        };
+        self.pending.push(candidates.into_iter());
+        Ok(())
+    }
 }
 
 /// A join point passes a filter if any comparison holds (LARA's comma is
 /// "or"); an empty filter passes everything.
-fn passes(jp: &JoinPoint, filter: &[(&str, CmpOp, &Value)], host: &mut dyn Host) -> Result<bool, HostError> {
+fn passes(jp: &JoinPoint, filter: &[(String, CmpOp, Value)], host: &mut dyn Host) -> Result<bool, HostError> {
     if filter.is_empty() {
         return Ok(true);
     }

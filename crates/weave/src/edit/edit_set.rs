@@ -264,26 +264,25 @@ impl EditSet {
     /// edits that meet at one offset (several insertions, an insertion
     /// beside a replacement) are merged into one splice, in the order the
     /// module comment gives.
-    pub fn splices(&self) -> Vec<Edit> {
-        let mut order: Vec<&Pending> = self.pending.iter().collect();
-        order.sort_by_key(|p| sort_key(p));
+    /// The set is consumed: each text moves into its splice rather than
+    /// being copied (a large file's pending texts are megabytes).
+    pub fn into_splices(self) -> Vec<Edit> {
+        let mut order = self.pending;
+        order.sort_by_key(sort_key);
         let mut out: Vec<Edit> = Vec::with_capacity(order.len());
         for p in order {
             // push_one guarantees no insertion falls inside a replacement
             // and replacements do not overlap, so offsets never go backwards.
-            let (range, text) = match &p.op {
-                Op::Insert(ins) => (ins.offset..ins.offset, &ins.text),
-                Op::Replace { range, text } => (range.clone(), text),
+            let (range, text) = match p.op {
+                Op::Insert(ins) => (ins.offset..ins.offset, ins.text),
+                Op::Replace { range, text } => (range, text),
             };
             match out.last_mut() {
                 Some(last) if last.range.end == range.start => {
                     last.range.end = range.end;
-                    last.text.push_str(text);
+                    last.text.push_str(&text);
                 }
-                _ => out.push(Edit {
-                    range,
-                    text: text.clone(),
-                }),
+                _ => out.push(Edit { range, text }),
             }
         }
         out
@@ -291,7 +290,7 @@ impl EditSet {
 
     /// The text with every pending edit applied.
     pub fn apply(&self) -> String {
-        super::splice(&self.text, &self.splices())
+        super::splice(&self.text, &self.clone().into_splices())
     }
 }
 

@@ -26,6 +26,7 @@ impl Program {
                 continue;
             }
             let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+            weft_c::check_size(path, bytes.len())?;
             match String::from_utf8(bytes) {
                 Ok(text) => sources.push((path, weave, text, unit_name(&entry.dest))),
                 Err(_) => eprintln!(

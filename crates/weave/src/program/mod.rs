@@ -192,8 +192,13 @@ impl Program {
             else {
                 continue;
             };
-            let edits = set.splices();
-            let text = crate::edit::splice(set.text(), &edits);
+            // What a large file holds and the pending set go before the
+            // woven text is copied into its shared string: at the commit
+            // they were the weave's peak of memory.
+            self.files[i].let_go_of_trees();
+            let before = Arc::clone(set.text());
+            let edits = set.into_splices();
+            let text = crate::edit::splice(&before, &edits);
             if *text != *self.files[i].text {
                 self.unparsed[i] = Some(Committed {
                     text: Arc::from(text),
