@@ -6,7 +6,16 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    one_heap();
+    // Not for `weft experiment`: its threads check and learn from traces
+    // in parallel, and one heap shared by them cost it 15 to 20% more CPU
+    // and wall time (docs/benchmarks.md); the weaving it runs is a `weft`
+    // process of its own, which keeps one heap.
+    if std::env::args_os()
+        .nth(1)
+        .is_none_or(|command| command != "experiment")
+    {
+        one_heap();
+    }
     std::process::exit(weft::cli::main());
 }
 

@@ -279,6 +279,124 @@ fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone
     assert!(differ.len() >= 3, "only {} distinct tables", differ.len());
 }
 
+/// Runs of faulty versions stored by the invariant arm (`INV`): those
+/// checked as they finished.
+fn checked_runs(db: &Path) -> usize {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let Ok(conn) = rusqlite::Connection::open_with_flags(db, flags) else {
+        return 0;
+    };
+    conn.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    conn.query_row(
+        "SELECT count(*) FROM runs WHERE arm = 'INV' AND version <> 'original'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map_or(0, |n| n as usize)
+}
+
+/// The largest blob a faulty version's run of `INV` keeps, and the
+/// smallest an original's run keeps (its packed traces).
+fn kept_sizes(db: &Path) -> (usize, usize) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let size = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as usize;
+    let of = "FROM runs JOIN blobs ON blobs.id = runs.records WHERE arm = 'INV'";
+    (
+        size(&format!(
+            "SELECT max(length(data)) {of} AND version <> 'original'"
+        )),
+        size(&format!("SELECT min(length(data)) {of} AND version = 'original'")),
+    )
+}
+
+#[test]
+fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
+    let (dir, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let file = judged_study(dir.path(), 60, &JUDGES, "report");
+    let db = dir.path().join("work/study.sqlite");
+    let mut child = weft_support::command()
+        .args(["experiment", "-j", "2"])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while checked_runs(&db) < 5 {
+        assert!(start.elapsed().as_secs() < 300, "no checked run was committed");
+        assert!(child.try_wait().unwrap().is_none(), "the study ended first");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed = checked_runs(&db);
+    assert!(killed < 3 * 60, "the study was not killed mid-run: {killed}");
+    // A checked run keeps what it violated, not its traces.
+    let (checked, traced) = kept_sizes(&db);
+    assert!(
+        checked < traced,
+        "a checked run keeps {checked} bytes, a traced one {traced}"
+    );
+
+    weft_support::experiment(&file);
+    assert_scores_as_executed_at_once(dir.path(), whole.path(), 60);
+    // The trace reach, from what each run stored as it was checked, is
+    // the same too.
+    let reach = |study: &Path| experiment_with(&["--reach"], study);
+    let whole_file = whole.path().join("report.toml");
+    assert_eq!(reach(&file), reach(&whole_file));
+    let printed = reach(&file);
+    assert!(printed.contains("failing runs whose traces differ"), "{printed}");
+}
+
+/// Executes the study of `tests` tests and every judge in the directory
+/// `alone`, locally and never stopped, and checks that the report in
+/// `dir` has the same tables and scores.
+fn assert_scores_as_executed_at_once(dir: &Path, alone: &Path, tests: usize) {
+    weft_support::experiment(&judged_study(alone, tests, &JUDGES, "report"));
+    let compared = setup_support::assert_same_report_tables(dir, alone);
+    assert!(compared >= 5, "{compared} files compared");
+    assert_eq!(
+        tables_by_strategy(&dir.join("report/report.json")),
+        tables_by_strategy(&alone.join("report/report.json"))
+    );
+}
+
+/// `weft experiment ARGS… FILE`, which must succeed: its standard output.
+fn experiment_with(args: &[&str], file: &Path) -> String {
+    let mut words = vec!["experiment"];
+    words.extend(args);
+    words.push(file.to_str().unwrap());
+    weft_support::weft_exits(0, words).0
+}
+
+#[test]
+fn a_planned_study_learns_in_a_step_of_its_own_and_scores_as_a_local_one() {
+    let (planned, local) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let file = judged_study(planned.path(), 30, &JUDGES, "report");
+    let plan_dir = planned.path().join("plan");
+    let plan = experiment_with(&["--plan", &plan_dir.display().to_string()], &file);
+    let phases: Vec<&str> = plan.lines().collect();
+    // Builds, the runs the learning reads (and the others), learning, the
+    // faulty versions' invariant runs.
+    assert_eq!(phases.len(), 4, "{plan}");
+    let learn = std::fs::read_to_string(phases[2]).unwrap();
+    assert_eq!(learn.lines().count(), 1, "{learn}");
+    assert!(learn.contains("'--step' 'learn'"), "{learn}");
+    for phase in &phases {
+        for line in std::fs::read_to_string(phase).unwrap().lines() {
+            let status = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(line)
+                .status()
+                .unwrap();
+            assert!(status.success(), "{line}");
+        }
+    }
+    experiment_with(&["--collect"], &file);
+    assert_scores_as_executed_at_once(planned.path(), local.path(), 30);
+}
+
 #[test]
 fn the_reach_counts_failing_runs_whose_traces_differ_and_a_copy_of_the_original_differs_nowhere() {
     let (tmp, file) = calendar_study(60);

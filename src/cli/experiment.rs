@@ -27,8 +27,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "step")]
     collect: bool,
     /// Execute one line of a plan: a step (`build/ARM/VERSION`,
-    /// `report/NAME`) or every run of one build (`run/ARM/VERSION`), whose
-    /// results go to a shard of their own that --collect merges.
+    /// `report/NAME`, `learn`) or every run of one build
+    /// (`run/ARM/VERSION`), whose results go to a shard of their own that
+    /// --collect merges (`learn` merges the shards of earlier phases).
     #[arg(long, value_name = "ID")]
     step: Option<String>,
     /// Read the finished runs and print only what each invariant arm's

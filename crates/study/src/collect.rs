@@ -3,18 +3,17 @@
 
 use serde::Serialize;
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::sync::Arc;
-
-use super::detect_invariants::{Judge, KindBreakdown, Options, evaluate_invariants};
+use super::detect_invariants::{KindBreakdown, evaluate_invariants};
 use super::evaluate::{Evaluation, evaluate};
 use super::exec::Ctx;
-use super::jobs::Arm;
+use super::jobs::{Arm, invariant_arms};
+use super::learned_sets::judges_of;
 use super::matrix::{FaultMatrix, Observation};
 use super::oracle::passes;
 use super::study::{Detector, Study};
 use super::trace_reach::{ArmReach, reach};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use weft_monitor::ranges::learn::Run;
 use weft_run::Progress;
 
@@ -91,13 +90,8 @@ fn oracle(s: &Study, plain: &Loaded) -> FaultMatrix {
 pub fn collect_reach(ctx: &Ctx) -> anyhow::Result<Vec<ArmReach>> {
     let s = ctx.study;
     let oracle = oracle(s, &load_arm(ctx, Arm::Plain)?);
-    let mut arms: Vec<usize> = (0..s.strategies.len())
-        .filter(|&i| s.strategies[i].detector == Detector::Invariants)
-        .map(|i| s.runs_of(i))
-        .collect();
-    arms.sort_unstable();
-    arms.dedup();
-    arms.into_iter()
+    invariant_arms(s)
+        .into_iter()
         .map(|arm| {
             let observed = observations(&load_arm(ctx, Arm::Monitor(arm))?);
             arm_reach(ctx, arm, &oracle, &observed)
@@ -120,7 +114,7 @@ fn arm_reach(
     observed: &[Vec<Observation>],
 ) -> anyhow::Result<ArmReach> {
     let names = judges_of(ctx.study, arm).into_iter().map(|j| j.name).collect();
-    reach(names, oracle, observed)
+    reach(names, oracle, &*ctx.original(arm)?, &observed[1..])
 }
 
 /// Reads every finished run; fails when one is missing or stale.
@@ -195,25 +189,20 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
                 scoring.finish();
             }
             Detector::Invariants => {
-                let training: Vec<Arc<[u8]>> = training
-                    .iter()
-                    .filter_map(|(_, o)| match o {
-                        Observation::Trace(packed) => Some(packed.clone()),
-                        _ => None,
-                    })
-                    .collect();
                 // Every invariant strategy of this arm is scored at its first one.
                 if let Entry::Vacant(slot) = scored.entry(arm) {
-                    let judges = judges_of(s, arm);
+                    let learning = ctx.learned(arm)?;
                     trace_reach.push(arm_reach(ctx, arm, &oracle, &observed)?);
                     let results = evaluate_invariants(
-                        &judges,
+                        &learning.judges,
+                        &learning.sets,
                         &oracle,
-                        (&training, &training_tests),
+                        &learning.training_tests,
                         &observed,
                         &s.schedule(),
                     )?;
-                    slot.insert(judges.into_iter().map(|j| j.name).zip(results).collect());
+                    let names = learning.judges.iter().map(|j| j.name.clone());
+                    slot.insert(names.zip(results).collect());
                 }
                 let (evaluation, kinds) = scored
                     .get_mut(&arm)
@@ -233,24 +222,4 @@ pub fn collect(ctx: &Ctx) -> anyhow::Result<Results> {
         abnormal,
         trace_reach,
     })
-}
-
-/// The invariant strategies whose runs are those of arm `arm`, scored
-/// together (see [`evaluate_invariants`]).
-fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
-    (0..s.strategies.len())
-        .filter(|&j| s.runs_of(j) == arm && s.strategies[j].detector == Detector::Invariants)
-        .map(|j| {
-            let st = &s.strategies[j];
-            Judge {
-                name: st.name.clone(),
-                options: Options {
-                    holdout: st.holdout,
-                    unseen: st.unseen_points,
-                    confidence: st.confidence,
-                    alarm_budget: s.alarm_budget,
-                },
-            }
-        })
-        .collect()
 }

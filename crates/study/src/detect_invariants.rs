@@ -52,16 +52,19 @@
 //! point one half reached and the other did not does not generalise).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_invariants::{Checks, Config, Engine};
-use weft_monitor::trace::UnseenPoints;
 use weft_monitor::trace::runs::{check_traces, learn_file};
+use weft_monitor::trace::unseen::UNSEEN_KIND;
+use weft_monitor::trace::{TraceFile, UnseenPoints};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
+use super::findings::{Findings, Key, Keyed, Pairs, SetId};
 use super::matrix::{FaultMatrix, Observation};
 use super::rarity::Rarity;
 use super::run_records::read_traces;
@@ -98,27 +101,12 @@ pub struct KindRow {
 /// and the kinds of the invariants violated.
 type Verdicts = Vec<(bool, BTreeSet<String>)>;
 
-/// (program point, kind) pairs: those a run violated, or those whose
-/// invariants did not hold from one half of a subset's training runs to
-/// the other.
-type Pairs = BTreeSet<(String, String)>;
-
-/// What a run violated against one learned set, keyed two ways: by
-/// (program point, kind), and by (program point, invariant), an invariant
-/// named by its kind and variables (its constants differ from one learned
-/// set to another).
-type Keyed = [Pairs; 2];
-
-/// Which of a [`Keyed`]'s sets a rule weighs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Key {
-    Pair = 0,
-    Invariant = 1,
-}
+/// Per distinct confidence, per engine (see [`SetId`]), what it learned.
+type PerConfidence = Vec<Vec<Arc<Checks>>>;
 
 /// One learned set, and what hold-out decided for it.
 struct Learned {
-    checks: Arc<Checks>,
+    set: SetId,
     rule: Rule,
 }
 
@@ -130,7 +118,7 @@ enum Rule {
     /// More violated (program point, kind) pairs than this flag it.
     Over(usize),
     /// More violated pairs than this against each half's set flag it.
-    OverBoth([Arc<Checks>; 2], usize),
+    OverBoth([SetId; 2], usize),
     /// More violated pairs at entries and exits than the first, or more
     /// at inner points than the second, flag it.
     OverEither([usize; 2]),
@@ -158,38 +146,132 @@ pub struct Judge {
     pub options: Options,
 }
 
+/// Every learned set the invariant strategies of one arm (the same aspect
+/// and arguments) use, learned from the original's training runs: a set
+/// several strategies use is learned once, and a run is checked once
+/// against it.
+pub struct LearnedSets {
+    /// Per judge, one learned set per subset of [`Schedule::sets`].
+    judges: Vec<Vec<Learned>>,
+    /// `checks[confidence][engine]`.
+    checks: PerConfidence,
+    /// How many subsets are draws (they come first): a faulty version's
+    /// runs are judged by those only, the original's also by the folds.
+    draws: usize,
+}
+
+impl LearnedSets {
+    /// Learns every set `judges` use from the original's training runs'
+    /// packed traces (`training`), along `schedule`.
+    pub fn learn(
+        judges: &[Judge],
+        training: &[Arc<[u8]>],
+        schedule: &Schedule,
+    ) -> anyhow::Result<LearnedSets> {
+        let sets = schedule.sets(training.len());
+        let progress = Progress::new(
+            format!("experiment (learning {})", names(judges)),
+            "runs",
+            training.len(),
+        );
+        let (judges, checks) = learn_all(training, &sets, judges, &progress)?;
+        progress.finish();
+        let draws = sets.iter().take_while(|s| s.held_out.is_none()).count();
+        Ok(LearnedSets {
+            judges,
+            checks,
+            draws,
+        })
+    }
+
+    /// How many of each judge's sets judge a run of the original (all) or
+    /// of a faulty version (the draws).
+    fn take(&self, original: bool) -> usize {
+        if original {
+            self.judges.first().map_or(0, Vec::len)
+        } else {
+            self.draws
+        }
+    }
+
+    /// Checks a run's traces against every set its judges read: the
+    /// draws' for a faulty version's run, every subset's for the
+    /// original's.
+    pub fn check(&self, traces: &[(PathBuf, TraceFile)], original: bool) -> anyhow::Result<Findings> {
+        // Each set read, and whether a rule weighs its invariants (not
+        // only its pairs): those are kept only then.
+        let mut needed: Vec<(SetId, bool)> = Vec::new();
+        for learned in &self.judges {
+            for l in &learned[..self.take(original)] {
+                let invariants = matches!(l.rule, Rule::Weighted(_, _, Key::Invariant));
+                for set in l.reads() {
+                    match needed.iter_mut().find(|(s, _)| *s == set) {
+                        Some((_, inv)) => *inv |= invariants,
+                        None => needed.push((set, invariants)),
+                    }
+                }
+            }
+        }
+        let wanted = |set: SetId| needed.iter().find(|(s, _)| *s == set).map(|&(_, inv)| inv);
+        let mut findings = Findings::default();
+        for &(set, _) in &needed {
+            if findings.keyed(set).is_ok() {
+                continue;
+            }
+            let checks = &self.checks[set.confidence][set.engine];
+            let [off, all] = [UnseenPoints::Off, UnseenPoints::All].map(|unseen| SetId { unseen, ..set });
+            let mut found =
+                if set.unseen != UnseenPoints::Inner && wanted(off).is_some() && wanted(all).is_some() {
+                    // One check reporting every unseen point gives both: those
+                    // only add findings of their own kind.
+                    let with_unseen = violated(checks, traces, UnseenPoints::All)?;
+                    let without = with_unseen.clone().map(|mut keyed| {
+                        // A pair's kind, or an invariant's `kind(variables)`.
+                        keyed.retain(|(_, key)| key.split('(').next() != Some(UNSEEN_KIND));
+                        keyed
+                    });
+                    vec![(off, without), (all, with_unseen)]
+                } else {
+                    vec![(set, violated(checks, traces, set.unseen)?)]
+                };
+            for (set, keyed) in &mut found {
+                if wanted(*set) != Some(true) {
+                    keyed[Key::Invariant as usize].clear();
+                }
+            }
+            findings.sets.extend(found);
+        }
+        Ok(findings)
+    }
+}
+
+/// The judges' names, for progress lines.
+fn names(judges: &[Judge]) -> String {
+    let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
+    names.join(", ")
+}
+
 /// Scores invariant strategies that share their runs (the same aspect and
-/// arguments), reading and checking each run's traces once for all of
-/// them: a learned set that several strategies use is learned once and
-/// checked once per run. `training[i]` holds the original's `i`-th
-/// training run's packed traces, `training_tests[i]` its test;
+/// arguments) from what checking each run against the sets `learned`
+/// found: a faulty version's run was checked as it finished (its findings
+/// are stored), the original's are checked here from their traces.
+/// `training_tests[i]` is the test of the original's `i`-th training run;
 /// `observed[row][test]` holds the original's runs (row 0), then the faulty
 /// versions' in the oracle's order. One result per judge, in order.
 pub fn evaluate_invariants(
     judges: &[Judge],
+    learned: &LearnedSets,
     oracle: &FaultMatrix,
-    (training, training_tests): (&[Arc<[u8]>], &[usize]),
+    training_tests: &[usize],
     observed: &[Vec<Observation>],
     schedule: &Schedule,
 ) -> anyhow::Result<Vec<(Evaluation, KindBreakdown)>> {
-    let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
-    let names = names.join(", ");
-    let sets = schedule.sets(training.len());
-    let learning = Progress::new(
-        format!("experiment (scoring {names}, learning)"),
-        "runs",
-        training.len(),
-    );
-    let learned = learn_all(training, &sets, judges, &learning)?;
-    learning.finish();
-    // Faulty runs are judged by the draws only (they come first); the
-    // original's also by the folds.
-    let draws = sets.iter().take_while(|s| s.held_out.is_none()).count();
+    let sets = schedule.sets(training_tests.len());
     let cells: Vec<(usize, usize)> = (0..observed.len())
         .flat_map(|row| (0..observed[row].len()).map(move |t| (row, t)))
         .collect();
-    let checking = Progress::new(
-        format!("experiment (scoring {names}, checking)"),
+    let scoring = Progress::new(
+        format!("experiment (scoring {})", names(judges)),
         "runs",
         cells.len(),
     );
@@ -197,13 +279,12 @@ pub fn evaluate_invariants(
     let verdicts: Vec<Vec<Verdicts>> = cells
         .par_iter()
         .map(|&(row, t)| {
-            let take = if row == 0 { sets.len() } else { draws };
-            let found = verdicts(&learned, take, &observed[row][t]);
-            checking.step();
+            let found = verdicts(learned, row == 0, &observed[row][t]);
+            scoring.step();
             found
         })
         .collect::<anyhow::Result<_>>()?;
-    checking.finish();
+    scoring.finish();
     let tests = oracle.tests.len();
     Ok(judges
         .iter()
@@ -300,7 +381,7 @@ fn learn_all(
     subsets: &[TrainingSet],
     judges: &[Judge],
     progress: &Progress,
-) -> anyhow::Result<Vec<(Vec<Learned>, UnseenPoints)>> {
+) -> anyhow::Result<(Vec<Vec<Learned>>, PerConfidence)> {
     let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
     let halves_needed: Vec<bool> = (0..confidences.len())
         .map(|c| (0..judges.len()).any(|j| conf_of[j] == c && judges[j].options.holdout != Holdout::Off))
@@ -354,14 +435,18 @@ fn learn_all(
             None
         });
     }
-    Ok(judges
+    let learned = judges
         .iter()
         .enumerate()
         .map(|(j, judge)| {
-            let sets = rules(&checks[conf_of[j]], held[holdout_of[j]].as_ref(), judge.options);
-            (sets, judge.options.unseen)
+            rules(
+                (conf_of[j], &checks[conf_of[j]]),
+                held[holdout_of[j]].as_ref(),
+                judge.options,
+            )
         })
-        .collect())
+        .collect();
+    Ok((learned, checks))
 }
 
 /// The runs each engine learns: per subset, the subset, then its halves
@@ -415,9 +500,19 @@ fn hold_out(
     Ok(held)
 }
 
-/// One judge's learned sets: each subset's whole set (engine 3i) under the
-/// rule its hold-out makes.
-fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
+/// One judge's learned sets: each subset's whole set (engine 3i of
+/// `confidence`, whose engines learned `checks`) under the rule its
+/// hold-out makes.
+fn rules(
+    (confidence, checks): (usize, &[Arc<Checks>]),
+    held: Option<&HeldOut>,
+    options: Options,
+) -> Vec<Learned> {
+    let set = |engine: usize| SetId {
+        confidence,
+        engine,
+        unseen: options.unseen,
+    };
     (0..checks.len() / 3)
         .map(|i| {
             let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
@@ -435,7 +530,7 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
             let rule = match options.holdout {
                 Holdout::Count => Rule::Over(threshold(counts(2), budget)),
                 Holdout::Halves => Rule::OverBoth(
-                    [checks[3 * i + 1].clone(), checks[3 * i + 2].clone()],
+                    [set(3 * i + 1), set(3 * i + 2)],
                     conformal_threshold(counts(2), budget),
                 ),
                 Holdout::Split => Rule::OverEither([
@@ -456,7 +551,7 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
-                checks: checks[3 * i].clone(),
+                set: set(3 * i),
                 rule,
             }
         })
@@ -479,11 +574,7 @@ fn weighted(runs: &[Keyed], key: Key, budget: f64, known: Option<Pairs>) -> Rule
 }
 
 /// What a run's traces violate against `checks`, keyed both ways.
-fn violated(
-    checks: &Checks,
-    traces: &[(std::path::PathBuf, weft_monitor::trace::TraceFile)],
-    unseen: UnseenPoints,
-) -> anyhow::Result<Keyed> {
+fn violated(checks: &Checks, traces: &[(PathBuf, TraceFile)], unseen: UnseenPoints) -> anyhow::Result<Keyed> {
     let result = check_traces(checks, traces, unseen)?;
     let mut keyed = Keyed::default();
     for f in result.findings {
@@ -531,56 +622,43 @@ fn sibling(e: usize) -> usize {
     if e % 3 == 1 { e + 1 } else { e - 1 }
 }
 
-/// One run's traces, read once, and the pairs they violate against each
-/// learned set checked so far (a set several judges share is checked once).
-struct Checked {
-    traces: Vec<(std::path::PathBuf, weft_monitor::trace::TraceFile)>,
-    done: Vec<(Arc<Checks>, UnseenPoints, Keyed)>,
-}
-
-impl Checked {
-    /// What the run violates against `checks`.
-    fn violated(&mut self, checks: &Arc<Checks>, unseen: UnseenPoints) -> anyhow::Result<&Keyed> {
-        let at = match self
-            .done
-            .iter()
-            .position(|(c, u, _)| Arc::ptr_eq(c, checks) && *u == unseen)
-        {
-            Some(at) => at,
-            None => {
-                let pairs = violated(checks, &self.traces, unseen)?;
-                self.done.push((checks.clone(), unseen, pairs));
-                self.done.len() - 1
-            }
-        };
-        Ok(&self.done[at].2)
+impl Learned {
+    /// The sets whose findings its rule reads.
+    fn reads(&self) -> Vec<SetId> {
+        match &self.rule {
+            Rule::OverBoth(halves, _) => halves.to_vec(),
+            _ => vec![self.set],
+        }
     }
 }
 
-/// A test run judged by every judge's first `take` learned sets: an
-/// abnormal run fails them all; otherwise each set's rule decides, and the
-/// kinds it reports are those of the findings that counted.
-fn verdicts(
-    learned: &[(Vec<Learned>, UnseenPoints)],
-    take: usize,
-    observed: &Observation,
-) -> anyhow::Result<Vec<Verdicts>> {
-    let packed = match observed {
-        Observation::Trace(packed) => packed,
-        Observation::Abnormal => return Ok(vec![vec![(false, BTreeSet::new()); take]; learned.len()]),
+/// A run judged by every judge's sets (those of a run of the original,
+/// or of a faulty version): an abnormal run fails them all; otherwise
+/// each set's rule decides from the run's findings (checked here when the
+/// run kept its traces), and the kinds it reports are those of the
+/// findings that counted.
+fn verdicts(learned: &LearnedSets, original: bool, observed: &Observation) -> anyhow::Result<Vec<Verdicts>> {
+    let take = learned.take(original);
+    let checked;
+    let findings = match observed {
+        Observation::Abnormal => {
+            return Ok(vec![vec![(false, BTreeSet::new()); take]; learned.judges.len()]);
+        }
+        Observation::Trace(packed) => {
+            checked = learned.check(&read_traces(packed)?, original)?;
+            &checked
+        }
+        Observation::Checked(findings) => findings.as_ref(),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
-    let mut run = Checked {
-        traces: read_traces(packed)?,
-        done: Vec::new(),
-    };
     learned
+        .judges
         .iter()
-        .map(|(sets, unseen)| {
+        .map(|sets| {
             sets[..take]
                 .iter()
                 .map(|l| {
-                    let kinds = judged(&mut run, l, *unseen)?;
+                    let kinds = judged(findings, l)?;
                     Ok((kinds.is_empty(), kinds))
                 })
                 .collect()
@@ -588,19 +666,19 @@ fn verdicts(
         .collect()
 }
 
-/// The kinds of the findings that flag `run` under one learned set's rule
+/// The kinds of the findings that flag a run under one learned set's rule
 /// (none: it passes).
-fn judged(run: &mut Checked, l: &Learned, unseen: UnseenPoints) -> anyhow::Result<BTreeSet<String>> {
+fn judged(findings: &Findings, l: &Learned) -> anyhow::Result<BTreeSet<String>> {
     if let Rule::OverBoth([a, b], most) = &l.rule {
-        let a = run.violated(a, unseen)?[Key::Pair as usize].clone();
-        let b = &run.violated(b, unseen)?[Key::Pair as usize];
+        let a = &findings.keyed(*a)?[Key::Pair as usize];
+        let b = &findings.keyed(*b)?[Key::Pair as usize];
         return Ok(if a.len() > *most && b.len() > *most {
             a.iter().chain(b).map(|(_, kind)| kind.clone()).collect()
         } else {
             BTreeSet::new()
         });
     }
-    Ok(flagging(&l.rule, run.violated(&l.checks, unseen)?))
+    Ok(flagging(&l.rule, findings.keyed(l.set)?))
 }
 
 /// The kinds of what a run violated against a subset's whole set, when
@@ -678,7 +756,7 @@ mod tests {
             confidence: 0.99,
             alarm_budget,
         };
-        let mut learned = rules(&[empty(), empty(), empty()], Some(&held), options);
+        let mut learned = rules((0, &[empty(), empty(), empty()]), Some(&held), options);
         assert_eq!(learned.len(), 1);
         learned.remove(0).rule
     }

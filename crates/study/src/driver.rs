@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::cache::CacheStats;
 use super::collect::{Results, collect, collect_reach};
 use super::exec::Ctx;
-use super::jobs::{parse_task, phases, task_id};
+use super::jobs::{Job, parse_task, phases, task_id};
 use super::study::Study;
 use super::trace_reach::ArmReach;
 use weft_run::{Progress, command};
@@ -99,7 +99,14 @@ pub fn write_plan(study: &Study, dir: &Path, worker: &[String]) -> anyhow::Resul
 /// executable, as for [`run_local`].
 pub fn run_step(study: &Study, id: &str, weft: &Path) -> anyhow::Result<()> {
     let jobs = parse_task(study, id)?;
-    let ctx = Ctx::for_step(study, id, weft)?;
+    // Learning reads the original's runs, which earlier phases' workers
+    // left in their shards: its step, alone in its phase, merges them into
+    // the study database, where the later workers read them.
+    let ctx = if jobs == [Job::Learn] {
+        Ctx::new(study, weft)?
+    } else {
+        Ctx::for_step(study, id, weft)?
+    };
     for job in jobs {
         ctx.execute(job)?;
     }

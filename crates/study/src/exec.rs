@@ -14,8 +14,10 @@ use anyhow::Context;
 use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
 use super::fsops::{append_lines, copy_into, logged, recreate, shell};
 use super::jobs::{Arm, Job};
+use super::learned_sets::Learning;
 use super::store::Store;
 use super::study::{StrategyKind, Study};
+use super::trace_reach::Original;
 use weft_lang::Limits;
 use weft_loops::SolverAnalysis;
 use weft_run::{Scratch, hash_bytes, quote};
@@ -46,6 +48,14 @@ pub struct Ctx<'a> {
     pub store: Store,
     /// The runs' reused directories.
     pub scratch: Scratch,
+    /// Per invariant arm, what its strategies learned (see
+    /// [`Ctx::learned`]).
+    pub(crate) learned: Mutex<HashMap<usize, Arc<Learning>>>,
+    /// Per invariant arm, what its original's runs show (see
+    /// [`Ctx::original`]).
+    pub(crate) originals: Mutex<HashMap<usize, Arc<Original>>>,
+    /// Per invariant arm, [`Ctx::checked_key`].
+    pub(crate) checked_keys: Mutex<HashMap<usize, String>>,
 }
 
 /// The study database's file in the work directory.
@@ -112,6 +122,9 @@ impl<'a> Ctx<'a> {
             weft_hash: OnceLock::new(),
             weaver_hash: OnceLock::new(),
             input_hashes: Mutex::new(HashMap::new()),
+            learned: Mutex::new(HashMap::new()),
+            originals: Mutex::new(HashMap::new()),
+            checked_keys: Mutex::new(HashMap::new()),
         })
     }
 
@@ -140,6 +153,7 @@ impl<'a> Ctx<'a> {
             Job::Build { arm, version } => self.build(arm, version),
             Job::Run { arm, version, test } => self.run(arm, version, test),
             Job::Report(r) => self.make_report(r),
+            Job::Learn => self.learn_all(),
         }
         .with_context(|| format!("step {}", job.id(self.study)))
     }

@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 
-use super::study::Study;
+use super::study::{Detector, Study};
 
 /// How a version is built: plain (for the oracle), instrumented by a
 /// strategy, or woven with a report's aspect (`study.reports[i]`).
@@ -18,6 +18,8 @@ pub enum Arm {
 pub const PLAIN: &str = "plain";
 /// Suffix of report arms' directory names.
 pub const REPORT_SUFFIX: &str = ".report";
+/// The id of the learning step.
+pub const LEARN: &str = "learn";
 
 impl Arm {
     /// Directory name under `builds/` and `runs/`.
@@ -58,19 +60,24 @@ pub enum Job {
     },
     /// Turning the training runs of `study.reports[i]` into its file.
     Report(usize),
+    /// Learning the invariants of every invariant arm from the original's
+    /// training runs, before the faulty versions' runs are checked.
+    Learn,
 }
 
 impl Job {
-    /// `build/ARM/VERSION`, `run/ARM/VERSION/TEST` or `report/NAME`.
     /// What steps of this kind are called in progress lines.
     pub fn kind(self) -> &'static str {
         match self {
             Job::Build { .. } => "builds",
             Job::Run { .. } => "runs",
             Job::Report(_) => "report files",
+            Job::Learn => "learned sets",
         }
     }
 
+    /// `build/ARM/VERSION`, `run/ARM/VERSION/TEST`, `report/NAME` or
+    /// `learn`.
     pub fn id(self, study: &Study) -> String {
         match self {
             Job::Build { arm, version } => {
@@ -83,6 +90,7 @@ impl Job {
                 study.tests[test].name
             ),
             Job::Report(r) => format!("report/{}", study.reports[r].name),
+            Job::Learn => LEARN.to_string(),
         }
     }
 
@@ -101,6 +109,7 @@ impl Job {
                 .zip(test(t))
                 .map(|((arm, version), test)| Job::Run { arm, version, test }),
             ["report", r] => study.reports.iter().position(|x| x.name == *r).map(Job::Report),
+            [LEARN] => Some(Job::Learn),
             _ => None,
         };
         match job {
@@ -137,8 +146,18 @@ pub fn task_id(study: &Study, job: Job) -> String {
     }
 }
 
+/// The arms whose runs invariant strategies judge (each strategy's own,
+/// or that of the first one built and run the same way).
+pub fn invariant_arms(study: &Study) -> Vec<usize> {
+    (0..study.strategies.len())
+        .filter(|&i| study.runs_of(i) == i && study.strategies[i].detector == Detector::Invariants)
+        .collect()
+}
+
 /// The study's steps in dependency order: each phase needs only the
-/// results of earlier phases, and its steps are independent.
+/// results of earlier phases, and its steps are independent. The faulty
+/// versions' runs of invariant arms come last, after the learning step:
+/// each is checked against the learned invariants as it finishes.
 pub fn phases(study: &Study) -> Vec<Vec<Job>> {
     let reports: Vec<usize> = (0..study.reports.len()).collect();
     let training: Vec<usize> = (0..study.tests.len())
@@ -152,8 +171,18 @@ pub fn phases(study: &Study) -> Vec<Vec<Job>> {
                 .map(Arm::Monitor),
         )
         .collect();
-    let versions = 0..study.versions.len();
-    let tests = 0..study.tests.len();
+    let checked = invariant_arms(study);
+    let is_checked =
+        |arm: Arm, version: usize| matches!(arm, Arm::Monitor(i) if version > 0 && checked.contains(&i));
+    let runs = |checking: bool| -> Vec<Job> {
+        arms.iter()
+            .flat_map(|&arm| (0..study.versions.len()).map(move |version| (arm, version)))
+            .filter(|&(arm, version)| is_checked(arm, version) == checking)
+            .flat_map(|(arm, version)| {
+                (0..study.tests.len()).map(move |test| Job::Run { arm, version, test })
+            })
+            .collect()
+    };
     let phases = vec![
         reports
             .iter()
@@ -174,16 +203,15 @@ pub fn phases(study: &Study) -> Vec<Vec<Job>> {
             .collect(),
         reports.iter().map(|&r| Job::Report(r)).collect(),
         arms.iter()
-            .flat_map(|&arm| versions.clone().map(move |version| Job::Build { arm, version }))
+            .flat_map(|&arm| (0..study.versions.len()).map(move |version| Job::Build { arm, version }))
             .collect(),
-        arms.iter()
-            .flat_map(|&arm| {
-                let tests = tests.clone();
-                versions
-                    .clone()
-                    .flat_map(move |version| tests.clone().map(move |test| Job::Run { arm, version, test }))
-            })
-            .collect(),
+        runs(false),
+        if checked.is_empty() {
+            Vec::new()
+        } else {
+            vec![Job::Learn]
+        },
+        runs(true),
     ];
     phases.into_iter().filter(|p: &Vec<Job>| !p.is_empty()).collect()
 }

@@ -45,6 +45,10 @@ pub enum Observation {
     /// compressed as the study database keeps them (parsed when checked:
     /// parsed, a study's traces are too big to hold at once).
     Trace(std::sync::Arc<[u8]>),
+    /// The run ended normally, and checking its traces against the learned
+    /// invariants as it finished found this (a faulty version's run of an
+    /// invariant strategy keeps no traces).
+    Checked(std::sync::Arc<super::findings::Findings>),
     /// The run crashed, hung or overflowed its output cap: any monitor
     /// notices that, so it is predicted to fail.
     Abnormal,
@@ -58,6 +62,8 @@ pub fn predict(learned: &RangeSet, observed: &Observation) -> bool {
     match observed {
         Observation::Abnormal => false,
         Observation::Ranges(ranges) => check(learned, ranges, Unseen::Violation).is_empty(),
-        Observation::Trace(_) => unreachable!("a range strategy's run was loaded as a trace"),
+        Observation::Trace(_) | Observation::Checked(_) => {
+            unreachable!("a range strategy's run was loaded as an invariant strategy's")
+        }
     }
 }

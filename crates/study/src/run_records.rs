@@ -152,6 +152,24 @@ pub fn read_traces(packed: &[u8]) -> anyhow::Result<Vec<(PathBuf, TraceFile)>> {
     Ok(traces)
 }
 
+/// The trace files a run left under `out`, read as they are (none when it
+/// left no `out`), each with its name relative to `out`: what
+/// [`read_traces`] gives back from their [`pack_traces`] blob.
+pub fn read_trace_files(out: &Path) -> anyhow::Result<Vec<(PathBuf, TraceFile)>> {
+    if !out.exists() {
+        return Ok(Vec::new());
+    }
+    Traces::files(&[out.to_path_buf()])?
+        .into_iter()
+        .map(|file| {
+            let data = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let name = file.strip_prefix(out)?.to_path_buf();
+            let trace = Traces::parse(&data).with_context(|| format!("trace {}", name.display()))?;
+            Ok((name, trace))
+        })
+        .collect()
+}
+
 /// The first `n` bytes of `rest`, which moves past them.
 fn take<'a>(rest: &mut &'a [u8], n: usize) -> anyhow::Result<&'a [u8]> {
     if rest.len() < n {

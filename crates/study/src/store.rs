@@ -230,32 +230,16 @@ impl Store {
         Ok(())
     }
 
-    /// The stored run, with its key (hex), if there is one.
+    /// The stored run, with its key (hex), if there is one: a shard's own,
+    /// or else the study database's (a `--step` worker reads the runs of
+    /// earlier phases there).
     pub fn get(&self, id: RunId) -> anyhow::Result<Option<(String, RunRecord, Kept)>> {
         let inner = self.lock();
-        let mut stmt = inner.conn.prepare_cached(
-            "SELECT key, status, abnormal, (SELECT digest FROM blobs WHERE id = stdout),
-                    (SELECT digest FROM blobs WHERE id = stderr), outputs, millis,
-                    (SELECT data FROM blobs WHERE id = layout), (SELECT data FROM blobs WHERE id = records)
-             FROM runs WHERE arm = ?1 AND version = ?2 AND test = ?3",
-        )?;
-        let row = stmt
-            .query_row(params![id.arm, id.version, id.test], |r| {
-                Ok((
-                    r.get::<_, Vec<u8>>(0)?,
-                    r.get::<_, i32>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<Vec<u8>>>(3)?,
-                    r.get::<_, Option<Vec<u8>>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, i64>(6)?,
-                    Kept {
-                        layout: r.get(7)?,
-                        records: r.get(8)?,
-                    },
-                ))
-            })
-            .optional()?;
+        let mut row = inner.row(id, "")?;
+        if row.is_none() && inner.base {
+            row = inner.row(id, "base.")?;
+        }
+        drop(inner);
         let Some((key, status, abnormal, stdout, stderr, outputs, millis, kept)) = row else {
             return Ok(None);
         };
@@ -342,7 +326,47 @@ FROM shard.runs r;
 COMMIT;
 ";
 
+/// A stored run's columns, as [`Store::get`] reads them.
+type Row = (
+    Vec<u8>,
+    i32,
+    Option<String>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<String>,
+    i64,
+    Kept,
+);
+
 impl Inner {
+    /// The run `id` of the database `db` (`""`: this one, `"base."`: the
+    /// attached study database).
+    fn row(&self, id: RunId, db: &str) -> anyhow::Result<Option<Row>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT key, status, abnormal, (SELECT digest FROM {db}blobs WHERE id = stdout),
+                    (SELECT digest FROM {db}blobs WHERE id = stderr), outputs, millis,
+                    (SELECT data FROM {db}blobs WHERE id = layout), (SELECT data FROM {db}blobs WHERE id = records)
+             FROM {db}runs WHERE arm = ?1 AND version = ?2 AND test = ?3"
+        ))?;
+        Ok(stmt
+            .query_row(params![id.arm, id.version, id.test], |r| {
+                Ok((
+                    r.get::<_, Vec<u8>>(0)?,
+                    r.get::<_, i32>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<Vec<u8>>>(3)?,
+                    r.get::<_, Option<Vec<u8>>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, i64>(6)?,
+                    Kept {
+                        layout: r.get(7)?,
+                        records: r.get(8)?,
+                    },
+                ))
+            })
+            .optional()?)
+    }
+
     /// The id of the blob holding `data`, stored if new.
     fn blob(&mut self, data: &[u8]) -> rusqlite::Result<i64> {
         let digest: [u8; 32] = Sha256::digest(data).into();

@@ -9,6 +9,7 @@
 //! a report's `make` command reads their records as files.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -16,10 +17,11 @@ use weft_monitor::ranges::{RangeSet, RangesError, load};
 
 use super::cache::{Counters, KeyHasher, is_fresh, mark_fresh};
 use super::exec::Ctx;
+use super::findings::Findings;
 use super::fsops::{copy_into, recreate};
 use super::jobs::Arm;
 use super::matrix::Observation;
-use super::run_records::{decode_ranges, encode_ranges, pack_traces};
+use super::run_records::{decode_ranges, encode_ranges, pack_traces, read_trace_files};
 use super::store::{Finished, Kept, RunId, Timings};
 use super::study::Detector;
 use weft_run::{Execution, RECORD_VERSION, RunRecord, execute};
@@ -35,7 +37,7 @@ impl Ctx<'_> {
             .join(&self.study.tests[test].name)
     }
 
-    fn run_key(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<String> {
+    pub(crate) fn run_key(&self, arm: Arm, version: usize, test: usize) -> anyhow::Result<String> {
         let s = self.study;
         let build_dir = self.build_dir(arm, version);
         let build_key = std::fs::read_to_string(build_dir.join("key"))
@@ -48,7 +50,23 @@ impl Ctx<'_> {
         for input in t.inputs.iter().chain(&t.stdin) {
             h.str(input).str(&self.input_hash(&s.inputs.join(input))?);
         }
+        if let Some(arm) = self.checked_arm(arm, version) {
+            h.str(&self.checked_key(arm)?);
+        }
         Ok(h.finish())
+    }
+
+    /// The invariant arm whose learned sets a run of `version` on `arm` is
+    /// checked against as it finishes: a faulty version's run of an
+    /// invariant strategy (the original's keep their traces, which the
+    /// invariants are learned from).
+    fn checked_arm(&self, arm: Arm, version: usize) -> Option<usize> {
+        match arm {
+            Arm::Monitor(s) if version > 0 && self.study.strategies[s].detector == Detector::Invariants => {
+                Some(s)
+            }
+            _ => None,
+        }
     }
 
     fn run_name(&self, arm: Arm, version: usize, test: usize) -> RunName<'_> {
@@ -77,7 +95,7 @@ impl Ctx<'_> {
         let prepared = Instant::now();
         let run = self.perform(arm, version, test, &dirs.cwd, &dirs.out)?;
         let executed = Instant::now();
-        let kept = self.keep(arm, &run.record, &dirs.out)?;
+        let kept = self.keep(arm, (version, test), &run.record, &dirs.out)?;
         dirs.clean_out()?;
         let micros = |from: Instant, to: Instant| to.duration_since(from).as_micros() as u64;
         let finished = Finished {
@@ -153,9 +171,16 @@ impl Ctx<'_> {
     }
 
     /// What the detector of the run's strategy needs of its records: the
-    /// range set, or the trace files. A run that crashed, hung or
-    /// overflowed is judged without them (they may be cut short).
-    fn keep(&self, arm: Arm, record: &RunRecord, out: &Path) -> anyhow::Result<Kept> {
+    /// range set; the original's trace files; what a faulty version's
+    /// traces violate and how they compare with the original's, found now. A run that crashed, hung or overflowed
+    /// is judged without them (they may be cut short).
+    fn keep(
+        &self,
+        arm: Arm,
+        (version, test): (usize, usize),
+        record: &RunRecord,
+        out: &Path,
+    ) -> anyhow::Result<Kept> {
         let Arm::Monitor(s) = arm else {
             return Ok(Kept::default());
         };
@@ -174,14 +199,23 @@ impl Ctx<'_> {
             }
             Detector::Invariants => Kept {
                 layout: None,
-                records: pack_traces(out)?,
+                records: match self.checked_arm(arm, version) {
+                    Some(arm) => {
+                        // One reading of the traces, checked and compared.
+                        let traces = read_trace_files(out)?;
+                        let mut findings = self.learned(arm)?.sets.check(&traces, false)?;
+                        findings.reach = self.original(arm)?.compare(&traces, test);
+                        Some(findings.encode()?)
+                    }
+                    None => pack_traces(out)?,
+                },
             },
         })
     }
 
     /// The finished result of a run and what its monitor saw in it;
     /// fails when the run is missing or stale, or left a broken record.
-    /// An invariant strategy's traces stay packed (as stored) until checked.
+    /// The original's traces stay packed (as stored) until checked.
     pub fn load_run(
         &self,
         arm: Arm,
@@ -193,6 +227,7 @@ impl Ctx<'_> {
             Arm::Monitor(s) => self.study.strategies[s].detector == Detector::Invariants,
             _ => false,
         };
+        let checked = self.checked_arm(arm, version).is_some();
         if matches!(arm, Arm::Report(_)) {
             return self.load_run_dir(arm, version, test, &key);
         }
@@ -205,6 +240,9 @@ impl Ctx<'_> {
         }
         let observation = match (record.abnormal, kept) {
             (Some(_), _) => Observation::Abnormal,
+            (None, kept) if checked => Observation::Checked(Arc::new(
+                Findings::decode(&kept.records.unwrap_or_default()).with_context(|| format!("run {name}"))?,
+            )),
             (None, kept) if traced => Observation::Trace(kept.records.unwrap_or_default().into()),
             (
                 None,

@@ -28,8 +28,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
+use std::path::PathBuf;
+
+use anyhow::bail;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use weft_invariants::Value;
 use weft_monitor::trace::{PointDecl, TraceFile};
 
@@ -109,8 +112,120 @@ type Units = HashMap<String, Vec<String>>;
 /// was reached.
 type Digests = HashMap<u64, u64>;
 
-/// Per version row of `observed` (row 0 the original, then the oracle's
-/// versions), per test: the run's observation.
+/// What one faulty version's run of an invariant arm shows, found from
+/// the same reading of its traces that checks them ([`Original::compare`])
+/// and stored with its findings: enough to count it in [`reach`] once
+/// every run is in, without its traces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunReach {
+    /// The point and (point, variable) keys whose digests differ from
+    /// those of the original's run on the same test (or that one lacks).
+    pub differing: Vec<u64>,
+    /// It reached a point that none of the original's runs reached.
+    pub novel_point: bool,
+    /// The (point, variable) keys at which it saw a value that none of
+    /// the original's runs saw there.
+    pub novel_keys: Vec<u64>,
+}
+
+/// What the original's runs of an invariant arm show, read once from
+/// their traces: what each faulty version's run is compared with as it is
+/// checked, and the original's own leave-one-out novelty.
+pub struct Original {
+    units: Units,
+    /// Per test, the original's run's digests (none when it did not end
+    /// normally).
+    digests: Vec<Option<Digests>>,
+    /// Every point and (point, variable, value) of the original's runs,
+    /// and the one run that shows it (none: two or more do).
+    seen: HashMap<u64, Option<(usize, Option<u64>)>>,
+    /// The names of the (point, variable) keys.
+    names: HashMap<u64, String>,
+}
+
+/// How many of the original's runs are read at once (their digests and
+/// values are folded into [`Original`] between batches).
+const BATCH: usize = 64;
+
+impl Original {
+    /// Reads the original's runs, one observation per test.
+    pub fn read(observed: &[Observation]) -> anyhow::Result<Original> {
+        let mut original = Original {
+            units: Units::new(),
+            digests: Vec::with_capacity(observed.len()),
+            seen: HashMap::new(),
+            names: HashMap::new(),
+        };
+        for (b, batch) in observed.chunks(BATCH).enumerate() {
+            let runs = batch
+                .par_iter()
+                .map(|o| match o {
+                    Observation::Trace(packed) => Ok(Some(read(&read_traces(packed)?, None))),
+                    _ => Ok(None),
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            for (i, run) in runs.into_iter().enumerate() {
+                let Some(run) = run else {
+                    original.digests.push(None);
+                    continue;
+                };
+                let at = b * BATCH + i;
+                for (key, h) in run.shown {
+                    original
+                        .seen
+                        .entry(h)
+                        .and_modify(|owner| {
+                            if owner.is_some_and(|(r, _)| r != at) {
+                                *owner = None;
+                            }
+                        })
+                        .or_insert(Some((at, key)));
+                }
+                original.units.extend(run.units);
+                original.names.extend(run.names);
+                original.digests.push(Some(run.digests));
+            }
+        }
+        Ok(original)
+    }
+
+    /// How a faulty version's run on test `test` compares with the
+    /// original's runs, from its traces (none when the original's run on
+    /// that test has no comparable traces).
+    pub fn compare(&self, traces: &[(PathBuf, TraceFile)], test: usize) -> Option<RunReach> {
+        let orig = self.digests.get(test)?.as_ref()?;
+        let run = read(traces, Some(&self.units));
+        let mut differing = differing(&run.digests, orig, &HashSet::new());
+        differing.sort_unstable();
+        differing.dedup();
+        let novel = run.shown.iter().filter(|(_, h)| !self.seen.contains_key(h));
+        let mut novel_keys: Vec<u64> = novel.clone().filter_map(|(key, _)| *key).collect();
+        novel_keys.sort_unstable();
+        novel_keys.dedup();
+        Some(RunReach {
+            differing,
+            novel_point: novel.clone().any(|(key, _)| key.is_none()),
+            novel_keys,
+        })
+    }
+
+    /// The original's runs that ended normally, and of them those with a
+    /// point or a value (of a variable not `unstable`) no other run has.
+    fn novel_runs(&self, unstable: &HashSet<u64>) -> (usize, usize) {
+        let mut novel: HashSet<usize> = HashSet::new();
+        for (run, key) in self.seen.values().flatten() {
+            if key.is_none_or(|k| !unstable.contains(&k)) {
+                novel.insert(*run);
+            }
+        }
+        (self.digests.iter().flatten().count(), novel.len())
+    }
+}
+
+/// How the faulty versions' runs of one arm compare with the original's:
+/// `original` read from the original's runs, `observed[v][test]` the
+/// observation of the oracle's `v`-th version's run (which carries its
+/// [`RunReach`], found as it was checked).
 ///
 /// Values that differ between runs of one program anyway (a string read
 /// from a buffer the function has yet to fill: stack garbage) would make
@@ -122,74 +237,40 @@ type Digests = HashMap<u64, u64>;
 pub fn reach(
     strategies: Vec<String>,
     oracle: &FaultMatrix,
+    original: &Original,
     observed: &[Vec<Observation>],
 ) -> anyhow::Result<ArmReach> {
-    let mut units = Units::new();
-    let mut names = HashMap::new();
-    let original: Vec<Option<Digests>> = observed[0]
-        .par_iter()
-        .map(|o| read(o, None))
-        .collect::<anyhow::Result<Vec<_>>>()?
-        .into_iter()
-        .map(|run| {
-            run.map(|r| {
-                units.extend(r.units);
-                names.extend(r.names);
-                r.digests
-            })
-        })
-        .collect();
-    let rows: Vec<Vec<Option<Digests>>> = observed[1..]
+    let rows: Vec<Vec<Option<&RunReach>>> = observed
         .iter()
-        .map(|row| {
-            row.par_iter()
-                .map(|o| Ok(read(o, Some(&units))?.map(|r| r.digests)))
-                .collect::<anyhow::Result<_>>()
-        })
+        .map(|row| row.iter().map(run_reach).collect())
         .collect::<anyhow::Result<_>>()?;
-    let unstable = unstable(oracle, &original, &rows);
-    let original_values: Vec<HashSet<u64>> = observed[0]
-        .par_iter()
-        .map(|o| Ok(values(o, None, &unstable)?.into_iter().collect()))
-        .collect::<anyhow::Result<_>>()?;
-    // In how many of the original's runs each point and value is.
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    for h in original_values.iter().flatten() {
-        *seen.entry(*h).or_default() += 1;
-    }
-    let original_novel = original_values
-        .iter()
-        .filter(|run| run.iter().any(|h| seen[h] == 1))
-        .count();
+    let unstable = unstable(oracle, &rows);
     let versions = oracle
         .versions
         .iter()
         .enumerate()
         .map(|(v, name)| {
             let compared: Vec<Compared> = (0..oracle.tests.len())
-                .into_par_iter()
                 .map(|t| {
-                    let (Some(mine), Some(orig)) = (&rows[v][t], &original[t]) else {
-                        return Ok(Compared::default());
+                    let Some(run) = rows[v][t] else {
+                        return Compared::default();
                     };
-                    let failing = !oracle.cells[v][t];
-                    let novel = failing
-                        && values(&observed[v + 1][t], Some(&units), &unstable)?
-                            .iter()
-                            .any(|h| !seen.contains_key(h));
-                    Ok(Compared {
-                        differs: !differing(mine, orig, &unstable).is_empty(),
-                        novel,
-                    })
+                    let kept = |keys: &[u64]| keys.iter().any(|k| !unstable.contains(k));
+                    Compared {
+                        differs: kept(&run.differing),
+                        novel: !oracle.cells[v][t] && (run.novel_point || kept(&run.novel_keys)),
+                    }
                 })
-                .collect::<anyhow::Result<_>>()?;
-            Ok(count(name, &oracle.cells[v], &observed[v + 1], &compared))
+                .collect();
+            count(name, &oracle.cells[v], &observed[v], &compared)
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect();
+    let (original_runs, original_novel) = original.novel_runs(&unstable);
     let mut unstable: Vec<String> = unstable
         .iter()
         .map(|k| {
-            names
+            original
+                .names
                 .get(k)
                 .cloned()
                 .unwrap_or_else(|| "a point of a faulty version only".into())
@@ -201,25 +282,30 @@ pub fn reach(
         strategies,
         versions,
         unstable,
-        original_runs: original.iter().flatten().count(),
+        original_runs,
         original_novel,
     })
 }
 
-/// The (point, variable) keys whose values differ from the original's on
-/// a passing run of every faulty version (of two or more).
-fn unstable(
-    oracle: &FaultMatrix,
-    original: &[Option<Digests>],
-    rows: &[Vec<Option<Digests>>],
-) -> HashSet<u64> {
-    let none = HashSet::new();
+/// What a faulty version's run stored of its reach: none when it did not
+/// end normally or the original's run on its test has no traces.
+fn run_reach(observed: &Observation) -> anyhow::Result<Option<&RunReach>> {
+    match observed {
+        Observation::Checked(findings) => Ok(findings.reach.as_ref()),
+        Observation::Abnormal => Ok(None),
+        _ => bail!("a faulty version's run of an invariant strategy was stored unchecked"),
+    }
+}
+
+/// The keys whose values differ from the original's on a passing run of
+/// every faulty version (of two or more); `rows[v][test]` as in [`reach`].
+fn unstable(oracle: &FaultMatrix, rows: &[Vec<Option<&RunReach>>]) -> HashSet<u64> {
     let mut versions_of: HashMap<u64, usize> = HashMap::new();
     for (v, row) in rows.iter().enumerate() {
         let mut keys = HashSet::new();
         for (t, run) in row.iter().enumerate() {
-            if let (true, Some(mine), Some(orig)) = (oracle.cells[v][t], run, &original[t]) {
-                keys.extend(differing(mine, orig, &none));
+            if let (true, Some(run)) = (oracle.cells[v][t], run) {
+                keys.extend(run.differing.iter().copied());
             }
         }
         for k in keys {
@@ -280,35 +366,38 @@ fn count(name: &str, passes: &[bool], row: &[Observation], compared: &[Compared]
     r
 }
 
-/// A run read for comparison: its digests, its units' point signatures
-/// and the names of its keys.
+/// A run's traces read for comparison, in one pass.
 struct Read {
     digests: Digests,
+    /// Every point it reached (keyed by none) and every (point, variable,
+    /// value) it saw (keyed by its (point, variable) key), one hash each.
+    shown: HashSet<(Option<u64>, u64)>,
     units: Units,
     names: HashMap<u64, String>,
 }
 
-/// Reads a run's traces; `None` for a run that did not end normally (it
-/// has no comparable trace). With `original`, points are named by the
-/// original's points they align with; without, by their own.
-fn read(observed: &Observation, original: Option<&Units>) -> anyhow::Result<Option<Read>> {
-    let Observation::Trace(packed) = observed else {
-        return Ok(None);
-    };
+/// Reads a run's traces. With `original`, points are named by the
+/// original's points they align with; without, by their own (and the
+/// keys' names are kept).
+fn read(traces: &[(PathBuf, TraceFile)], original: Option<&Units>) -> Read {
     let mut values: HashMap<u64, Vec<u64>> = HashMap::new();
     let mut run = Read {
         digests: Digests::new(),
+        shown: HashSet::new(),
         units: Units::new(),
         names: HashMap::new(),
     };
-    for (_, trace) in read_traces(packed)? {
-        let (signatures, names) = point_names(&trace, original);
+    for (_, trace) in traces {
+        let (signatures, names) = point_names(trace, original);
         for s in &trace.samples {
             let point = hash(&(&trace.unit, &names[s.point]));
             *run.digests.entry(point).or_default() += 1;
+            run.shown.insert((None, point));
             for (var, value) in trace.points[s.point].vars.iter().zip(&s.values) {
                 let key = hash(&(point, &var.name));
-                values.entry(key).or_default().push(hash(&comparable(value)));
+                let value = comparable(value);
+                values.entry(key).or_default().push(hash(&value));
+                run.shown.insert((Some(key), hash(&(key, value))));
                 if original.is_none() {
                     let p = &trace.points[s.point];
                     run.names.entry(key).or_insert_with(|| {
@@ -324,40 +413,13 @@ fn read(observed: &Observation, original: Option<&Units>) -> anyhow::Result<Opti
                 }
             }
         }
-        run.units.insert(trace.unit, signatures);
+        run.units.insert(trace.unit.clone(), signatures);
     }
     for (key, mut v) in values {
         v.sort_unstable();
         run.digests.insert(key, hash(&v));
     }
-    Ok(Some(run))
-}
-
-/// What a run shows, one hash each: every point it reached, and every
-/// (point, variable, value) it saw, but of the `unstable` variables.
-fn values(
-    observed: &Observation,
-    original: Option<&Units>,
-    unstable: &HashSet<u64>,
-) -> anyhow::Result<Vec<u64>> {
-    let Observation::Trace(packed) = observed else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for (_, trace) in read_traces(packed)? {
-        let (_, names) = point_names(&trace, original);
-        for s in &trace.samples {
-            let point = hash(&(&trace.unit, &names[s.point]));
-            out.push(point);
-            for (var, value) in trace.points[s.point].vars.iter().zip(&s.values) {
-                let key = hash(&(point, &var.name));
-                if !unstable.contains(&key) {
-                    out.push(hash(&(key, comparable(value))));
-                }
-            }
-        }
-    }
-    Ok(out)
+    run
 }
 
 /// A unit's point signatures, and each point's name: its own index, or
@@ -450,25 +512,34 @@ mod tests {
 
     #[test]
     fn what_differs_on_passing_runs_of_most_versions_is_noise() {
-        let digests = |pairs: &[(u64, u64)]| Some(pairs.iter().copied().collect::<Digests>());
-        let original = [digests(&[(1, 10), (2, 20)]), digests(&[(1, 10), (2, 20)])];
+        let digests = |pairs: &[(u64, u64)]| pairs.iter().copied().collect::<Digests>();
+        let orig = digests(&[(1, 10), (2, 20)]);
         // Key 1 differs in every version on a passing run; key 2 in v3
         // (missing) and v2, and on v1's failing run (which does not count).
-        let rows = [
-            vec![digests(&[(1, 11), (2, 20)]), digests(&[(1, 10), (2, 21)])],
-            vec![digests(&[(1, 12), (2, 22)]), None],
-            vec![digests(&[(1, 10)]), digests(&[(1, 13), (2, 20)])],
+        let run = |pairs: &[(u64, u64)]| RunReach {
+            differing: differing(&digests(pairs), &orig, &HashSet::new()),
+            novel_point: false,
+            novel_keys: Vec::new(),
+        };
+        let runs = [
+            [Some(run(&[(1, 11), (2, 20)])), Some(run(&[(1, 10), (2, 21)]))],
+            [Some(run(&[(1, 12), (2, 22)])), None],
+            [Some(run(&[(1, 10)])), Some(run(&[(1, 13), (2, 20)]))],
         ];
+        let rows: Vec<Vec<Option<&RunReach>>> = runs
+            .iter()
+            .map(|r| r.iter().map(Option::as_ref).collect())
+            .collect();
         let oracle = FaultMatrix {
             versions: ["v1", "v2", "v3"].map(String::from).to_vec(),
             tests: ["t1", "t2"].map(String::from).to_vec(),
             cells: vec![vec![true, false], vec![true, true], vec![true, true]],
         };
-        let noise = unstable(&oracle, &original, &rows);
+        let noise = unstable(&oracle, &rows);
         assert_eq!(noise, HashSet::from([1]));
-        let (mine, orig) = (rows[0][1].as_ref().unwrap(), original[1].as_ref().unwrap());
-        assert_eq!(differing(mine, orig, &noise), [2, 2]);
-        assert!(differing(rows[0][0].as_ref().unwrap(), orig, &noise).is_empty());
+        let mine = digests(&[(1, 10), (2, 21)]);
+        assert_eq!(differing(&mine, &orig, &noise), [2, 2]);
+        assert!(differing(&digests(&[(1, 11), (2, 20)]), &orig, &noise).is_empty());
     }
 
     #[test]
