@@ -12,6 +12,7 @@ use super::typed::{
     Scope, declaration_join_point, param_declaration, scope_of, typed_attribute, vardecl_declaration,
 };
 use super::vars::{in_loop_header, reference};
+use super::written::written_first;
 use super::{JoinPoint, Value, extent, loops};
 use weft_c::ParsedFile;
 use weft_c::sema::Semantics;
@@ -415,6 +416,7 @@ fn declared_attribute(
     let file = files.get(index)?;
     let text = |n: Option<Node<'_>>| Value::Str(n.map_or("", |n| file.node_text(n)).to_string());
     match (kind, name) {
+        (_, "written_first") => return Some(pointee_written_first(file, kind, n)),
         ("param", "name") => return Some(text(param_identifier(n))),
         ("param", "length") => return Some(param_length(file, n)),
         ("vardecl", "length") => {
@@ -453,6 +455,21 @@ fn declared_attribute(
         return Some(decl.map_or(Value::Null, |d| declaration_join_point(files, d)));
     }
     typed_attribute(sema, decl, scope, name)
+}
+
+/// What the function holding declared object `n` (a `param`, `vardecl` or
+/// `var`) writes through it before reading ([`written_first`]); empty at
+/// file scope.
+fn pointee_written_first(file: &ParsedFile, kind: &str, n: Node<'_>) -> Value {
+    let (name, own) = match kind {
+        "param" => (param_identifier(n), None),
+        "vardecl" => (declarator_name(n), Some(n)),
+        _ => (Some(n), None),
+    };
+    match (name, function_of(n)) {
+        (Some(name), Some(function)) => written_first(file, function, own, file.node_text(name)),
+        _ => Value::List(Vec::new()),
+    }
 }
 
 /// The loop bound of the elements a pointer parameter points to

@@ -171,7 +171,7 @@ fn callee<'t>(
 }
 
 /// The definition of function `name` at file scope.
-fn definition<'t>(file: &ParsedFile, root: Node<'t>, name: &str) -> Option<Node<'t>> {
+pub(super) fn definition<'t>(file: &ParsedFile, root: Node<'t>, name: &str) -> Option<Node<'t>> {
     let mut cursor = root.walk();
     root.named_children(&mut cursor).find(|d| {
         d.kind() == "function_definition"

@@ -17,6 +17,7 @@ mod slice;
 mod tree;
 mod typed;
 mod vars;
+mod written;
 
 pub use attribute::attribute;
 /// Memory cells (`*p`, `a[K]`), for the loop analysis's fragment too.
