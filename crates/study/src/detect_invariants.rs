@@ -62,6 +62,7 @@ use weft_monitor::trace::UnseenPoints;
 use weft_monitor::trace::runs::{check_traces, learn_file};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
+use super::holdout_split::{Layout, Part, Split, lay_out};
 use super::matrix::{FaultMatrix, Observation};
 use super::rarity::Rarity;
 use super::run_records::read_traces;
@@ -291,10 +292,11 @@ fn distinct<K: PartialEq + Copy>(judges: &[Judge], key: impl Fn(&Options) -> K) 
 }
 
 /// Per judge, one learned set per subset. Each confidence's sets are
-/// learned once (engine 3i its subset i; with hold-out, 3i+1 and 3i+2 the
-/// subset's halves), each training run's traces read once and fed to the
-/// engines whose part holds it; hold-out's checks of the training runs are
-/// made once per confidence and unseen-points mode.
+/// learned once (per subset its whole set, and the parts of the hold-out
+/// splits its judges need: [`lay_out`]), each training run's traces read
+/// once and fed to the engines whose part learns it; hold-out's checks of
+/// the training runs are made once per confidence, unseen-points mode and
+/// split.
 fn learn_all(
     training: &[Arc<[u8]>],
     subsets: &[TrainingSet],
@@ -302,21 +304,27 @@ fn learn_all(
     progress: &Progress,
 ) -> anyhow::Result<Vec<(Vec<Learned>, UnseenPoints)>> {
     let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
-    let halves_needed: Vec<bool> = (0..confidences.len())
-        .map(|c| (0..judges.len()).any(|j| conf_of[j] == c && judges[j].options.holdout != Holdout::Off))
-        .collect();
-    let parts: Vec<Vec<Vec<usize>>> = halves_needed.iter().map(|&h| engine_parts(subsets, h)).collect();
-    // One flat list of engines (so that they learn in parallel), then per
-    // confidence, 3 per subset.
-    let flat: Vec<&Vec<usize>> = parts.iter().flatten().collect();
-    let mut engines: Vec<Engine> = confidences
+    // One flat list of parts (so that their engines learn in parallel),
+    // laid out per confidence, and each part's engine.
+    let mut parts = Vec::new();
+    let mut engines: Vec<Engine> = Vec::new();
+    let layouts: Vec<Vec<Layout>> = confidences
         .iter()
-        .flat_map(|&c| {
+        .enumerate()
+        .map(|(c, &bits)| {
+            let mut needed = [false; 2];
+            for (j, judge) in judges.iter().enumerate() {
+                if let Some(split) = Split::of(judge.options.holdout).filter(|_| conf_of[j] == c) {
+                    needed[split as usize] = true;
+                }
+            }
+            let layout = lay_out(subsets, needed, &mut parts);
             let config = Config {
-                conf_limit: f64::from_bits(c),
+                conf_limit: f64::from_bits(bits),
                 ..Config::default()
             };
-            (0..3 * subsets.len()).map(move |_| Engine::new(config))
+            engines.resize_with(parts.len(), || Engine::new(config));
+            layout
         })
         .collect();
     for (run, packed) in training.iter().enumerate() {
@@ -324,89 +332,70 @@ fn learn_all(
         let traces = read_traces(packed)?;
         engines
             .par_iter_mut()
-            .zip(&flat)
-            .filter(|(_, part)| part.binary_search(&run).is_ok())
+            .zip(&parts)
+            .filter(|(_, part)| part.learns.binary_search(&run).is_ok())
             .try_for_each(|(engine, _)| {
                 traces.iter().try_for_each(|(file, trace)| {
                     learn_file(engine, trace).with_context(|| format!("learning from {}", file.display()))
                 })
             })?;
     }
-    let finished: Vec<Arc<Checks>> = engines
+    let checks: Vec<Arc<Checks>> = engines
         .into_par_iter()
         .map(|e| Arc::new(Checks::new(e.finish())))
         .collect();
-    let per = 3 * subsets.len();
-    let checks: Vec<Vec<Arc<Checks>>> = (0..confidences.len())
-        .map(|c| finished[c * per..(c + 1) * per].to_vec())
-        .collect();
-    let (holdouts, holdout_of) = distinct(judges, |o| (o.confidence.to_bits(), o.unseen));
+    let (holdouts, holdout_of) = distinct(judges, |o| (o.confidence.to_bits(), o.unseen, Split::of(o.holdout)));
     let mut held: Vec<Option<HeldOut>> = Vec::new();
-    for (h, &(c, unseen)) in holdouts.iter().enumerate() {
+    for &(c, unseen, split) in &holdouts {
         let c = confidences
             .iter()
             .position(|&x| x == c)
             .expect("a judge's confidence");
-        let used = (0..judges.len()).any(|j| holdout_of[j] == h && judges[j].options.holdout != Holdout::Off);
-        held.push(if used {
-            Some(hold_out(training, &parts[c], &checks[c], unseen)?)
-        } else {
-            None
+        held.push(match split {
+            Some(split) => Some(hold_out(training, &parts, &layouts[c], split, &checks, unseen)?),
+            None => None,
         });
     }
     Ok(judges
         .iter()
         .enumerate()
         .map(|(j, judge)| {
-            let sets = rules(&checks[conf_of[j]], held[holdout_of[j]].as_ref(), judge.options);
+            let sets = rules(&layouts[conf_of[j]], &checks, held[holdout_of[j]].as_ref(), judge.options);
             (sets, judge.options.unseen)
         })
         .collect())
 }
 
-/// The runs each engine learns: per subset, the subset, then its halves
-/// by position (empty without hold-out).
-fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
-    subsets
-        .iter()
-        .flat_map(|TrainingSet { runs: subset, .. }| {
-            let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
-            let [a, b] = if halves {
-                [half(0), half(1)]
-            } else {
-                [Vec::new(), Vec::new()]
-            };
-            [subset.clone(), a, b]
-        })
-        .collect()
-}
-
 /// What hold-out found per subset: per training run, what it violated
-/// against the other half's set.
+/// against the set of the part that held it out.
 struct HeldOut {
     runs: Vec<Vec<Keyed>>,
 }
 
-/// Checks each training run of one half against the other half's set.
+/// Checks each training run of every subset against the set of the part
+/// of `split` that holds it out (a part that learned nothing checks none).
 fn hold_out(
     training: &[Arc<[u8]>],
-    parts: &[Vec<usize>],
+    parts: &[Part],
+    layouts: &[Layout],
+    split: Split,
     checks: &[Arc<Checks>],
     unseen: UnseenPoints,
 ) -> anyhow::Result<HeldOut> {
-    let subsets = parts.len() / 3;
     let mut held = HeldOut {
-        runs: vec![Vec::new(); subsets],
+        runs: vec![Vec::new(); layouts.len()],
     };
+    let holding: Vec<(usize, usize)> = layouts
+        .iter()
+        .flat_map(|l| l.parts[split as usize].clone().map(move |e| (l.subset, e)))
+        .filter(|&(_, e)| !parts[e].learns.is_empty())
+        .collect();
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
-        let found: Vec<(usize, Keyed)> = parts
+        let found: Vec<(usize, Keyed)> = holding
             .par_iter()
-            .enumerate()
-            .filter(|(e, part)| {
-                e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
-            })
-            .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
+            .filter(|&&(_, e)| parts[e].checks.binary_search(&run).is_ok())
+            .map(|&(subset, e)| Ok((subset, violated(&checks[e], &traces, unseen)?)))
             .collect::<anyhow::Result<_>>()?;
         for (subset, pairs) in found {
             held.runs[subset].push(pairs);
@@ -415,11 +404,13 @@ fn hold_out(
     Ok(held)
 }
 
-/// One judge's learned sets: each subset's whole set (engine 3i) under the
-/// rule its hold-out makes.
-fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
-    (0..checks.len() / 3)
-        .map(|i| {
+/// One judge's learned sets: each subset's whole set under the rule its
+/// hold-out makes.
+fn rules(layouts: &[Layout], checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
+    layouts
+        .iter()
+        .map(|layout| {
+            let i = layout.subset;
             let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
             // The counts of one class of point (0: entries and exits, 1:
             // inner points), or of both (2).
@@ -431,23 +422,25 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                     })
                     .collect()
             };
+            let parts = |split: Split| -> Vec<&Checks> {
+                layout.parts[split as usize].clone().map(|e| &*checks[e]).collect()
+            };
             let budget = options.alarm_budget;
             let rule = match options.holdout {
                 Holdout::Count => Rule::Over(threshold(counts(2), budget)),
-                Holdout::Halves => Rule::OverBoth(
-                    [checks[3 * i + 1].clone(), checks[3 * i + 2].clone()],
-                    conformal_threshold(counts(2), budget),
-                ),
+                Holdout::Halves => {
+                    let [a, b] = [0, 1].map(|h| checks[layout.parts[Split::Halves as usize].start + h].clone());
+                    Rule::OverBoth([a, b], conformal_threshold(counts(2), budget))
+                }
                 Holdout::Split => Rule::OverEither([
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
                 ]),
                 Holdout::Score => weighted(runs, Key::Pair, budget, None),
                 Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
-                Holdout::ScoreKnown => {
-                    let halves = [&*checks[3 * i + 1], &*checks[3 * i + 2]];
-                    weighted(runs, Key::Pair, budget, Some(learned_keys(&halves)))
-                }
+                Holdout::ScoreKnown => weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Halves)))),
+                Holdout::Folds => Rule::Over(conformal_threshold(counts(2), budget)),
+                Holdout::FoldsScore => weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Folds)))),
                 Holdout::Pairs => Rule::Stable(
                     runs.iter()
                         .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
@@ -456,7 +449,7 @@ fn rules(checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Ve
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
-                checks: checks[3 * i].clone(),
+                checks: checks[layout.whole].clone(),
                 rule,
             }
         })
@@ -524,11 +517,6 @@ fn conformal_threshold<T: PartialOrd + Copy + Default>(mut counts: Vec<T>, budge
     counts.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
     let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
     counts.get(over.saturating_sub(1)).copied().unwrap_or_default()
-}
-
-/// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
-fn sibling(e: usize) -> usize {
-    if e % 3 == 1 { e + 1 } else { e - 1 }
 }
 
 /// One run's traces, read once, and the pairs they violate against each
@@ -651,6 +639,7 @@ mod tests {
         HeldOut, Holdout, Keyed, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count,
         threshold,
     };
+    use crate::holdout_split::{FOLDS, Layout};
 
     /// What a run violated: `OneOf` over the variable `x` at each point
     /// of `points`, a point followed by `.y` over `y` instead.
@@ -678,7 +667,14 @@ mod tests {
             confidence: 0.99,
             alarm_budget,
         };
-        let mut learned = rules(&[empty(), empty(), empty()], Some(&held), options);
+        // The whole set, two halves and the folds, all empty.
+        let layout = Layout {
+            subset: 0,
+            whole: 0,
+            parts: [1..3, 3..3 + FOLDS],
+        };
+        let checks: Vec<_> = (0..3 + FOLDS).map(|_| empty()).collect();
+        let mut learned = rules(&[layout], &checks, Some(&held), options);
         assert_eq!(learned.len(), 1);
         learned.remove(0).rule
     }

@@ -39,6 +39,7 @@ mod driver;
 mod evaluate;
 mod exec;
 mod fsops;
+mod holdout_split;
 mod jobs;
 mod matrix;
 mod metrics;
