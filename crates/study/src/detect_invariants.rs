@@ -344,7 +344,9 @@ fn learn_all(
         .into_par_iter()
         .map(|e| Arc::new(Checks::new(e.finish())))
         .collect();
-    let (holdouts, holdout_of) = distinct(judges, |o| (o.confidence.to_bits(), o.unseen, Split::of(o.holdout)));
+    let (holdouts, holdout_of) = distinct(judges, |o| {
+        (o.confidence.to_bits(), o.unseen, Split::of(o.holdout))
+    });
     let mut held: Vec<Option<HeldOut>> = Vec::new();
     for &(c, unseen, split) in &holdouts {
         let c = confidences
@@ -360,7 +362,12 @@ fn learn_all(
         .iter()
         .enumerate()
         .map(|(j, judge)| {
-            let sets = rules(&layouts[conf_of[j]], &checks, held[holdout_of[j]].as_ref(), judge.options);
+            let sets = rules(
+                &layouts[conf_of[j]],
+                &checks,
+                held[holdout_of[j]].as_ref(),
+                judge.options,
+            );
             (sets, judge.options.unseen)
         })
         .collect())
@@ -406,7 +413,12 @@ fn hold_out(
 
 /// One judge's learned sets: each subset's whole set under the rule its
 /// hold-out makes.
-fn rules(layouts: &[Layout], checks: &[Arc<Checks>], held: Option<&HeldOut>, options: Options) -> Vec<Learned> {
+fn rules(
+    layouts: &[Layout],
+    checks: &[Arc<Checks>],
+    held: Option<&HeldOut>,
+    options: Options,
+) -> Vec<Learned> {
     layouts
         .iter()
         .map(|layout| {
@@ -423,13 +435,17 @@ fn rules(layouts: &[Layout], checks: &[Arc<Checks>], held: Option<&HeldOut>, opt
                     .collect()
             };
             let parts = |split: Split| -> Vec<&Checks> {
-                layout.parts[split as usize].clone().map(|e| &*checks[e]).collect()
+                layout.parts[split as usize]
+                    .clone()
+                    .map(|e| &*checks[e])
+                    .collect()
             };
             let budget = options.alarm_budget;
             let rule = match options.holdout {
                 Holdout::Count => Rule::Over(threshold(counts(2), budget)),
                 Holdout::Halves => {
-                    let [a, b] = [0, 1].map(|h| checks[layout.parts[Split::Halves as usize].start + h].clone());
+                    let [a, b] =
+                        [0, 1].map(|h| checks[layout.parts[Split::Halves as usize].start + h].clone());
                     Rule::OverBoth([a, b], conformal_threshold(counts(2), budget))
                 }
                 Holdout::Split => Rule::OverEither([
@@ -438,9 +454,13 @@ fn rules(layouts: &[Layout], checks: &[Arc<Checks>], held: Option<&HeldOut>, opt
                 ]),
                 Holdout::Score => weighted(runs, Key::Pair, budget, None),
                 Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
-                Holdout::ScoreKnown => weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Halves)))),
+                Holdout::ScoreKnown => {
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Halves))))
+                }
                 Holdout::Folds => Rule::Over(conformal_threshold(counts(2), budget)),
-                Holdout::FoldsScore => weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Folds)))),
+                Holdout::FoldsScore => {
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Folds))))
+                }
                 Holdout::Pairs => Rule::Stable(
                     runs.iter()
                         .flat_map(|keyed| keyed[Key::Pair as usize].iter().cloned())
@@ -719,6 +739,40 @@ mod tests {
         let stable = rule_of(&FIVE, Holdout::Pairs, 1.0);
         assert!(!flags(&stable, &["a", "b", "c"]));
         assert!(flags(&stable, &["a", "d"]));
+    }
+
+    #[test]
+    fn the_folds_count_flags_over_the_conformal_rank_of_every_held_out_count() {
+        // Held-out counts 2, 2, 2, 1, 0. At 50% of 5 + 1 runs three may
+        // be over: the test run and the two largest: the third largest, 2.
+        let folds = rule_of(&FIVE, Holdout::Folds, 50.0);
+        let Rule::Over(most) = &folds else {
+            panic!("the folds hold-out makes a count rule");
+        };
+        assert_eq!(*most, 2);
+        assert!(!flags(&folds, &["a", "b"]));
+        assert!(flags(&folds, &["a", "b", "d"]));
+        // At 80%, four: the fourth largest, 1.
+        let Rule::Over(most) = rule_of(&FIVE, Holdout::Folds, 80.0) else {
+            panic!("a count rule");
+        };
+        assert_eq!(most, 1);
+        // Under 100 / budget - 1 runs, the largest count: nothing the
+        // held-out runs all stayed within flags.
+        let Rule::Over(most) = rule_of(&FIVE, Holdout::Folds, 1.0) else {
+            panic!("a count rule");
+        };
+        assert_eq!(most, 2);
+    }
+
+    #[test]
+    fn the_folds_score_weighs_only_pairs_the_folds_sets_learned() {
+        // The fixture's fold sets learned nothing, so nothing weighs: as
+        // the halves' known score, unlike the plain score.
+        let folds = rule_of(&FIVE, Holdout::FoldsScore, 50.0);
+        assert!(matches!(folds, Rule::Weighted(..)));
+        assert!(!flags(&folds, &["a", "b", "c", "d"]));
+        assert!(flags(&rule_of(&FIVE, Holdout::Score, 50.0), &["d"]));
     }
 
     #[test]

@@ -150,10 +150,17 @@ mod tests {
         let mut parts = Vec::new();
         let layout = lay_out(&[set(vec![0, 1, 2]), set(vec![3, 4])], [false, true], &mut parts);
         assert_eq!(parts.len(), 2 * (1 + FOLDS));
-        assert!(layout.iter().all(|l| l.parts[0].is_empty() && l.parts[1].len() == FOLDS));
+        assert!(
+            layout
+                .iter()
+                .all(|l| l.parts[0].is_empty() && l.parts[1].len() == FOLDS)
+        );
         assert_eq!(layout[1].whole, 1 + FOLDS);
         // Fewer runs than folds: the extra folds hold nothing out.
-        let empty = parts[layout[1].parts[1].clone()].iter().filter(|p| p.checks.is_empty()).count();
+        let empty = parts[layout[1].parts[1].clone()]
+            .iter()
+            .filter(|p| p.checks.is_empty())
+            .count();
         assert_eq!(empty, FOLDS - 2);
     }
 }
