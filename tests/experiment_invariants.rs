@@ -189,7 +189,7 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
 
 /// Invariant strategies of every hold-out, unseen-points and confidence
 /// setting, all woven with the same aspect and arguments (one arm).
-const JUDGES: [(&str, &str); 10] = [
+const JUDGES: [(&str, &str); 12] = [
     ("INV", ""),
     ("INV_h", "holdout = true"),
     ("INV_t", "holdout = \"count\""),
@@ -199,6 +199,8 @@ const JUDGES: [(&str, &str); 10] = [
     ("INV_w", "holdout = \"score\""),
     ("INV_wi", "holdout = \"score_invariants\""),
     ("INV_wk", "holdout = \"score_known\""),
+    ("INV_f", "holdout = \"folds\""),
+    ("INV_fs", "holdout = \"folds_score\""),
     ("INV_c", "confidence = 0.99999"),
 ];
 

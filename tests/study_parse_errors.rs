@@ -75,6 +75,8 @@ fn holdout_is_a_flag_or_a_mode() {
     assert_eq!(with("holdout = \"score\""), Holdout::Score);
     assert_eq!(with("holdout = \"score_invariants\""), Holdout::ScoreInvariants);
     assert_eq!(with("holdout = \"score_known\""), Holdout::ScoreKnown);
+    assert_eq!(with("holdout = \"folds\""), Holdout::Folds);
+    assert_eq!(with("holdout = \"folds_score\""), Holdout::FoldsScore);
 }
 
 #[test]

@@ -193,7 +193,8 @@ def invariants(name, comment="", holdout=None, args=None, extra=""):
 # with the same aspect and args share their builds and runs (INV_t, INV_b
 # INV_hu, INV_s, INV_w, INV_wi and INV_wk are scored from INV's runs;
 # INV_lt, INV_lb, INV_ls, INV_lw, INV_lwi and INV_lwk from INV_l's;
-# INV_ot, INV_ob, INV_os, INV_ow, INV_owi and INV_owk from INV_o's).
+# INV_ot, INV_ob, INV_os, INV_ow, INV_owi and INV_owk from INV_o's; the
+# folds hold-outs INV_f, INV_fs, INV_lf, INV_lfs, INV_of, INV_ofs likewise).
 STRATEGIES = {
     "INV": invariants("INV"),
     "INV_h": invariants("INV_h", holdout="true"),
@@ -225,6 +226,14 @@ STRATEGIES = {
     "INV_wk": invariants("INV_wk", holdout='"score_known"'),
     "INV_lwk": invariants("INV_lwk", holdout='"score_known"', args="traceLoopHeads"),
     "INV_owk": invariants("INV_owk", holdout='"score_known"', args="traceBranches"),
+    # Cross-fitted over 5 folds of each training subset: the count (f) and
+    # the score of known pairs (fs), thresholds over every training run.
+    "INV_f": invariants("INV_f", holdout='"folds"'),
+    "INV_lf": invariants("INV_lf", holdout='"folds"', args="traceLoopHeads"),
+    "INV_of": invariants("INV_of", holdout='"folds"', args="traceBranches"),
+    "INV_fs": invariants("INV_fs", holdout='"folds_score"'),
+    "INV_lfs": invariants("INV_lfs", holdout='"folds_score"', args="traceLoopHeads"),
+    "INV_ofs": invariants("INV_ofs", holdout='"folds_score"', args="traceBranches"),
     "ASCV3": """\
 [[strategy]]
 name = "ASCV3"

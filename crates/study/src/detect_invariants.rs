@@ -65,6 +65,7 @@ use weft_monitor::trace::{TraceFile, UnseenPoints};
 
 use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
 use super::findings::{Findings, Key, Keyed, Pairs, SetId};
+use super::holdout_split::{Layout, Part, Split, lay_out};
 use super::matrix::{FaultMatrix, Observation};
 use super::rarity::Rarity;
 use super::run_records::read_traces;
@@ -372,10 +373,11 @@ fn distinct<K: PartialEq + Copy>(judges: &[Judge], key: impl Fn(&Options) -> K) 
 }
 
 /// Per judge, one learned set per subset. Each confidence's sets are
-/// learned once (engine 3i its subset i; with hold-out, 3i+1 and 3i+2 the
-/// subset's halves), each training run's traces read once and fed to the
-/// engines whose part holds it; hold-out's checks of the training runs are
-/// made once per confidence and unseen-points mode.
+/// learned once (per subset its whole set, and the parts of the hold-out
+/// splits its judges need: [`lay_out`]), each training run's traces read
+/// once and fed to the engines whose part learns it; hold-out's checks of
+/// the training runs are made once per confidence, unseen-points mode and
+/// split.
 fn learn_all(
     training: &[Arc<[u8]>],
     subsets: &[TrainingSet],
@@ -383,21 +385,33 @@ fn learn_all(
     progress: &Progress,
 ) -> anyhow::Result<(Vec<Vec<Learned>>, PerConfidence)> {
     let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
-    let halves_needed: Vec<bool> = (0..confidences.len())
-        .map(|c| (0..judges.len()).any(|j| conf_of[j] == c && judges[j].options.holdout != Holdout::Off))
-        .collect();
-    let parts: Vec<Vec<Vec<usize>>> = halves_needed.iter().map(|&h| engine_parts(subsets, h)).collect();
-    // One flat list of engines (so that they learn in parallel), then per
-    // confidence, 3 per subset.
-    let flat: Vec<&Vec<usize>> = parts.iter().flatten().collect();
-    let mut engines: Vec<Engine> = confidences
+    // Per confidence, the parts its judges' hold-out splits need, and
+    // where each subset's are ([`lay_out`]).
+    let (parts, layouts): (Vec<Vec<Part>>, Vec<Vec<Layout>>) = (0..confidences.len())
+        .map(|c| {
+            let mut needed = [false; 2];
+            for (j, judge) in judges.iter().enumerate() {
+                if let Some(split) = Split::of(judge.options.holdout).filter(|_| conf_of[j] == c) {
+                    needed[split as usize] = true;
+                }
+            }
+            let mut parts = Vec::new();
+            let layout = lay_out(subsets, needed, &mut parts);
+            (parts, layout)
+        })
+        .unzip();
+    // One flat list of engines (so that they learn in parallel): each
+    // confidence's parts in turn.
+    let flat: Vec<&Part> = parts.iter().flatten().collect();
+    let mut engines: Vec<Engine> = parts
         .iter()
-        .flat_map(|&c| {
+        .zip(&confidences)
+        .flat_map(|(parts, &bits)| {
             let config = Config {
-                conf_limit: f64::from_bits(c),
+                conf_limit: f64::from_bits(bits),
                 ..Config::default()
             };
-            (0..3 * subsets.len()).map(move |_| Engine::new(config))
+            parts.iter().map(move |_| Engine::new(config))
         })
         .collect();
     for (run, packed) in training.iter().enumerate() {
@@ -406,41 +420,50 @@ fn learn_all(
         engines
             .par_iter_mut()
             .zip(&flat)
-            .filter(|(_, part)| part.binary_search(&run).is_ok())
+            .filter(|(_, part)| part.learns.binary_search(&run).is_ok())
             .try_for_each(|(engine, _)| {
                 traces.iter().try_for_each(|(file, trace)| {
                     learn_file(engine, trace).with_context(|| format!("learning from {}", file.display()))
                 })
             })?;
     }
-    let finished: Vec<Arc<Checks>> = engines
+    let mut finished = engines
         .into_par_iter()
         .map(|e| Arc::new(Checks::new(e.finish())))
+        .collect::<Vec<_>>()
+        .into_iter();
+    let checks: PerConfidence = parts
+        .iter()
+        .map(|parts| finished.by_ref().take(parts.len()).collect())
         .collect();
-    let per = 3 * subsets.len();
-    let checks: Vec<Vec<Arc<Checks>>> = (0..confidences.len())
-        .map(|c| finished[c * per..(c + 1) * per].to_vec())
-        .collect();
-    let (holdouts, holdout_of) = distinct(judges, |o| (o.confidence.to_bits(), o.unseen));
+    let (holdouts, holdout_of) = distinct(judges, |o| {
+        (o.confidence.to_bits(), o.unseen, Split::of(o.holdout))
+    });
     let mut held: Vec<Option<HeldOut>> = Vec::new();
-    for (h, &(c, unseen)) in holdouts.iter().enumerate() {
+    for &(c, unseen, split) in &holdouts {
         let c = confidences
             .iter()
             .position(|&x| x == c)
             .expect("a judge's confidence");
-        let used = (0..judges.len()).any(|j| holdout_of[j] == h && judges[j].options.holdout != Holdout::Off);
-        held.push(if used {
-            Some(hold_out(training, &parts[c], &checks[c], unseen)?)
-        } else {
-            None
+        held.push(match split {
+            Some(split) => Some(hold_out(
+                training,
+                &parts[c],
+                &layouts[c],
+                split,
+                &checks[c],
+                unseen,
+            )?),
+            None => None,
         });
     }
     let learned = judges
         .iter()
         .enumerate()
         .map(|(j, judge)| {
+            let c = conf_of[j];
             rules(
-                (conf_of[j], &checks[conf_of[j]]),
+                (c, &layouts[c], &checks[c]),
                 held[holdout_of[j]].as_ref(),
                 judge.options,
             )
@@ -449,49 +472,36 @@ fn learn_all(
     Ok((learned, checks))
 }
 
-/// The runs each engine learns: per subset, the subset, then its halves
-/// by position (empty without hold-out).
-fn engine_parts(subsets: &[TrainingSet], halves: bool) -> Vec<Vec<usize>> {
-    subsets
-        .iter()
-        .flat_map(|TrainingSet { runs: subset, .. }| {
-            let half = |h: usize| subset.iter().copied().skip(h).step_by(2).collect::<Vec<_>>();
-            let [a, b] = if halves {
-                [half(0), half(1)]
-            } else {
-                [Vec::new(), Vec::new()]
-            };
-            [subset.clone(), a, b]
-        })
-        .collect()
-}
-
 /// What hold-out found per subset: per training run, what it violated
-/// against the other half's set.
+/// against the set of the part that held it out.
 struct HeldOut {
     runs: Vec<Vec<Keyed>>,
 }
 
-/// Checks each training run of one half against the other half's set.
+/// Checks each training run of every subset against the set of the part
+/// of `split` that holds it out (a part that learned nothing checks none).
 fn hold_out(
     training: &[Arc<[u8]>],
-    parts: &[Vec<usize>],
+    parts: &[Part],
+    layouts: &[Layout],
+    split: Split,
     checks: &[Arc<Checks>],
     unseen: UnseenPoints,
 ) -> anyhow::Result<HeldOut> {
-    let subsets = parts.len() / 3;
     let mut held = HeldOut {
-        runs: vec![Vec::new(); subsets],
+        runs: vec![Vec::new(); layouts.len()],
     };
+    let holding: Vec<(usize, usize)> = layouts
+        .iter()
+        .flat_map(|l| l.parts[split as usize].clone().map(move |e| (l.subset, e)))
+        .filter(|&(_, e)| !parts[e].learns.is_empty())
+        .collect();
     for (run, packed) in training.iter().enumerate() {
         let traces = read_traces(packed)?;
-        let found: Vec<(usize, Keyed)> = parts
+        let found: Vec<(usize, Keyed)> = holding
             .par_iter()
-            .enumerate()
-            .filter(|(e, part)| {
-                e % 3 != 0 && !part.is_empty() && parts[sibling(*e)].binary_search(&run).is_ok()
-            })
-            .map(|(e, _)| Ok((e / 3, violated(&checks[e], &traces, unseen)?)))
+            .filter(|&&(_, e)| parts[e].checks.binary_search(&run).is_ok())
+            .map(|&(subset, e)| Ok((subset, violated(&checks[e], &traces, unseen)?)))
             .collect::<anyhow::Result<_>>()?;
         for (subset, pairs) in found {
             held.runs[subset].push(pairs);
@@ -500,11 +510,11 @@ fn hold_out(
     Ok(held)
 }
 
-/// One judge's learned sets: each subset's whole set (engine 3i of
-/// `confidence`, whose engines learned `checks`) under the rule its
-/// hold-out makes.
+/// One judge's learned sets: each subset's whole set (of `confidence`,
+/// whose engines learned `checks`, laid out per subset as `layouts` say)
+/// under the rule its hold-out makes.
 fn rules(
-    (confidence, checks): (usize, &[Arc<Checks>]),
+    (confidence, layouts, checks): (usize, &[Layout], &[Arc<Checks>]),
     held: Option<&HeldOut>,
     options: Options,
 ) -> Vec<Learned> {
@@ -513,8 +523,10 @@ fn rules(
         engine,
         unseen: options.unseen,
     };
-    (0..checks.len() / 3)
-        .map(|i| {
+    layouts
+        .iter()
+        .map(|layout| {
+            let i = layout.subset;
             let runs = held.map_or(&[][..], |h| &h.runs[i][..]);
             // The counts of one class of point (0: entries and exits, 1:
             // inner points), or of both (2).
@@ -526,13 +538,22 @@ fn rules(
                     })
                     .collect()
             };
+            let parts = |split: Split| -> Vec<&Checks> {
+                layout.parts[split as usize]
+                    .clone()
+                    .map(|e| &*checks[e])
+                    .collect()
+            };
             let budget = options.alarm_budget;
             let rule = match options.holdout {
                 Holdout::Count => Rule::Over(threshold(counts(2), budget)),
-                Holdout::Halves => Rule::OverBoth(
-                    [set(3 * i + 1), set(3 * i + 2)],
-                    conformal_threshold(counts(2), budget),
-                ),
+                Holdout::Halves => {
+                    let halves = layout.parts[Split::Halves as usize].start;
+                    Rule::OverBoth(
+                        [set(halves), set(halves + 1)],
+                        conformal_threshold(counts(2), budget),
+                    )
+                }
                 Holdout::Split => Rule::OverEither([
                     threshold(counts(0), budget / 2.0),
                     threshold(counts(1), budget / 2.0),
@@ -540,8 +561,11 @@ fn rules(
                 Holdout::Score => weighted(runs, Key::Pair, budget, None),
                 Holdout::ScoreInvariants => weighted(runs, Key::Invariant, budget, None),
                 Holdout::ScoreKnown => {
-                    let halves = [&*checks[3 * i + 1], &*checks[3 * i + 2]];
-                    weighted(runs, Key::Pair, budget, Some(learned_keys(&halves)))
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Halves))))
+                }
+                Holdout::Folds => Rule::Over(conformal_threshold(counts(2), budget)),
+                Holdout::FoldsScore => {
+                    weighted(runs, Key::Pair, budget, Some(learned_keys(&parts(Split::Folds))))
                 }
                 Holdout::Pairs => Rule::Stable(
                     runs.iter()
@@ -551,7 +575,7 @@ fn rules(
                 Holdout::Off => Rule::Stable(Pairs::new()),
             };
             Learned {
-                set: set(3 * i),
+                set: set(layout.whole),
                 rule,
             }
         })
@@ -615,11 +639,6 @@ fn conformal_threshold<T: PartialOrd + Copy + Default>(mut counts: Vec<T>, budge
     counts.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
     let over = ((counts.len() + 1) as f64 * budget / 100.0) as usize;
     counts.get(over.saturating_sub(1)).copied().unwrap_or_default()
-}
-
-/// The other half of the subset whose half engine `e` (3i+1 or 3i+2) learns.
-fn sibling(e: usize) -> usize {
-    if e % 3 == 1 { e + 1 } else { e - 1 }
 }
 
 impl Learned {
@@ -729,6 +748,7 @@ mod tests {
         HeldOut, Holdout, Keyed, Options, Pairs, Rule, conformal_threshold, flagging, rules, split_count,
         threshold,
     };
+    use crate::holdout_split::{FOLDS, Layout};
 
     /// What a run violated: `OneOf` over the variable `x` at each point
     /// of `points`, a point followed by `.y` over `y` instead.
@@ -756,7 +776,14 @@ mod tests {
             confidence: 0.99,
             alarm_budget,
         };
-        let mut learned = rules((0, &[empty(), empty(), empty()]), Some(&held), options);
+        // The whole set, two halves and the folds, all empty.
+        let layout = Layout {
+            subset: 0,
+            whole: 0,
+            parts: [1..3, 3..3 + FOLDS],
+        };
+        let checks: Vec<_> = (0..3 + FOLDS).map(|_| empty()).collect();
+        let mut learned = rules((0, &[layout], &checks), Some(&held), options);
         assert_eq!(learned.len(), 1);
         learned.remove(0).rule
     }
@@ -801,6 +828,40 @@ mod tests {
         let stable = rule_of(&FIVE, Holdout::Pairs, 1.0);
         assert!(!flags(&stable, &["a", "b", "c"]));
         assert!(flags(&stable, &["a", "d"]));
+    }
+
+    #[test]
+    fn the_folds_count_flags_over_the_conformal_rank_of_every_held_out_count() {
+        // Held-out counts 2, 2, 2, 1, 0. At 50% of 5 + 1 runs three may
+        // be over: the test run and the two largest: the third largest, 2.
+        let folds = rule_of(&FIVE, Holdout::Folds, 50.0);
+        let Rule::Over(most) = &folds else {
+            panic!("the folds hold-out makes a count rule");
+        };
+        assert_eq!(*most, 2);
+        assert!(!flags(&folds, &["a", "b"]));
+        assert!(flags(&folds, &["a", "b", "d"]));
+        // At 80%, four: the fourth largest, 1.
+        let Rule::Over(most) = rule_of(&FIVE, Holdout::Folds, 80.0) else {
+            panic!("a count rule");
+        };
+        assert_eq!(most, 1);
+        // Under 100 / budget - 1 runs, the largest count: nothing the
+        // held-out runs all stayed within flags.
+        let Rule::Over(most) = rule_of(&FIVE, Holdout::Folds, 1.0) else {
+            panic!("a count rule");
+        };
+        assert_eq!(most, 2);
+    }
+
+    #[test]
+    fn the_folds_score_weighs_only_pairs_the_folds_sets_learned() {
+        // The fixture's fold sets learned nothing, so nothing weighs: as
+        // the halves' known score, unlike the plain score.
+        let folds = rule_of(&FIVE, Holdout::FoldsScore, 50.0);
+        assert!(matches!(folds, Rule::Weighted(..)));
+        assert!(!flags(&folds, &["a", "b", "c", "d"]));
+        assert!(flags(&rule_of(&FIVE, Holdout::Score, 50.0), &["d"]));
     }
 
     #[test]

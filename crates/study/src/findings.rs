@@ -36,7 +36,8 @@ pub enum Key {
 
 /// One learned set a run is checked against: which confidence's engines
 /// learned it (an index into the study's distinct confidences), which
-/// engine (`3i` subset `i`'s whole set, `3i + 1` and `3i + 2` its halves),
+/// engine (an index into that confidence's parts: each subset's whole set,
+/// then its hold-out parts, `holdout_split::lay_out`),
 /// and which points reached without training count as findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetId {

@@ -40,6 +40,7 @@ mod evaluate;
 mod exec;
 mod findings;
 mod fsops;
+mod holdout_split;
 mod jobs;
 mod learned_sets;
 mod matrix;

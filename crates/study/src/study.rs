@@ -290,6 +290,17 @@ pub enum Holdout {
     /// pairs of invariants a half learned: a pair only the whole subset's
     /// invariants hold, which no held-out run could break, weighs nothing.
     ScoreKnown,
+    /// `holdout = "folds"`: the count of [`Holdout::Count`], cross-fitted:
+    /// the subset is split in folds, every training run is checked against
+    /// the invariants the other folds learned, and a test run (checked
+    /// against the whole subset's) is flagged when it violates more pairs
+    /// than the conformal rank of all those counts.
+    Folds,
+    /// `holdout = "folds_score"`: [`Holdout::ScoreKnown`] over the
+    /// cross-fitted runs of [`Holdout::Folds`]: the rarity weights and the
+    /// threshold come from every training run, each checked against the
+    /// other folds' invariants.
+    FoldsScore,
 }
 
 /// `holdout` as written: a flag or a mode's name.
@@ -643,10 +654,12 @@ impl ParseCx<'_> {
                     "score" => Holdout::Score,
                     "score_invariants" => Holdout::ScoreInvariants,
                     "score_known" => Holdout::ScoreKnown,
+                    "folds" => Holdout::Folds,
+                    "folds_score" => Holdout::FoldsScore,
                     other => bail!(self.err(
                         &format!("strategy[{i}].holdout"),
                         format!(
-                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\", \"score_invariants\" or \"score_known\")"
+                            "unknown hold-out {other:?} (expected true, false, \"pairs\", \"count\", \"halves\", \"split\", \"score\", \"score_invariants\", \"score_known\", \"folds\" or \"folds_score\")"
                         )
                     )),
                 },
