@@ -8,6 +8,7 @@ use super::macros::MacroTable;
 use super::recover::keyword;
 use super::rewrite::{Rewrite, RewriteSet};
 use std::ops::Range;
+use weft_text::LineIndex;
 
 /// Token-level facts about one file that all repair rounds share.
 pub struct TokenInfo {
@@ -18,6 +19,8 @@ pub struct TokenInfo {
     pub depth: Vec<u32>,
     /// Tokens inside text already blanked by a conditional repair.
     pub dead: Vec<bool>,
+    /// Where the text's lines start: tokens keep no line of their own.
+    lines: LineIndex,
 }
 
 impl TokenInfo {
@@ -30,6 +33,7 @@ impl TokenInfo {
             depth: vec![0; tokens.len()],
             tokens,
             closers,
+            lines: LineIndex::new(src),
         };
         info.mark_dead(src, dead_ranges);
         info
@@ -58,6 +62,17 @@ impl TokenInfo {
                 _ => {}
             }
         }
+    }
+
+    /// The 0-based line of the first byte of `token`.
+    pub fn line(&self, token: &Token) -> usize {
+        self.lines.line(token.range().start) - 1
+    }
+
+    /// The 0-based line where `token` ends (of its last byte, or after a
+    /// line break it ends with).
+    pub fn end_line(&self, token: &Token) -> usize {
+        self.lines.line(token.range().end) - 1
     }
 
     /// The matching closer of token `i`, when it opens a balanced bracket.
@@ -169,7 +184,7 @@ fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
     let t = &info.tokens[n];
     match t.kind {
         TokenKind::Ident | TokenKind::Directive => {
-            t.line == info.tokens[close].end_line && t.kind == TokenKind::Ident
+            info.line(t) == info.end_line(&info.tokens[close]) && t.kind == TokenKind::Ident
         }
         _ => !matches!(t.text(src), "{" | "}"),
     }
@@ -654,4 +669,34 @@ pub fn type_word(word: &str) -> bool {
             | "const"
             | "volatile"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A token's lines are those of its first byte and of its end, line
+    /// breaks inside literals, directives, comments and continued lines
+    /// counted.
+    #[test]
+    fn token_lines_count_every_line_break_before_them() {
+        let src = "a /* x\n */ b\n#define M(x) \\\n  x\n\"s\\\nt\" c\\\nd\n";
+        let info = TokenInfo::new(src, &[]);
+        let lines: Vec<(&str, usize, usize)> = info
+            .tokens
+            .iter()
+            .map(|t| (t.text(src), info.line(t), info.end_line(t)))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("a", 0, 0),
+                ("b", 1, 1),
+                ("#define M(x) \\\n  x", 2, 3),
+                ("\"s\\\nt\"", 4, 5),
+                ("c", 5, 5),
+                ("d", 6, 6)
+            ]
+        );
+    }
 }

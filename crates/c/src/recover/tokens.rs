@@ -159,13 +159,14 @@ pub(super) fn repair_token(
             && macro_shaped(name)
             && macros.get(name).is_none()
             && prev.is_some_and(|p| {
-                p.end_line < t.line
+                info.end_line(p) < info.line(t)
                     && (matches!(p.text(src), ";" | "{" | "}" | ")")
                         || p.kind == TokenKind::Directive
                         || (p.kind == TokenKind::Ident && macro_shaped(p.text(src))))
             })
             && info.next_live(i).is_some_and(|n| {
-                toks[n].line > t.end_line && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "}"))
+                info.line(&toks[n]) > info.end_line(t)
+                    && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "}"))
             }) =>
         {
             terminate_statement(src, info, i, i, set);
@@ -247,7 +248,9 @@ fn compiler_attribute(src: &str, info: &TokenInfo, i: usize, close: usize) -> bo
     }
     opens
         && closed
-        && next.is_some_and(|n| toks[n].kind == TokenKind::Ident && toks[n].line > toks[close].end_line)
+        && next.is_some_and(|n| {
+            toks[n].kind == TokenKind::Ident && info.line(&toks[n]) > info.end_line(&toks[close])
+        })
 }
 
 /// The word after `#` of a directive (`if`, `ifdef`, `endif`, …).
@@ -289,10 +292,12 @@ fn after_unknown_statement(src: &str, info: &TokenInfo, macros: &MacroTable, i: 
         let m = &info.tokens[p];
         let word = m.text(src);
         m.kind == TokenKind::Ident
-            && m.end_line < t.line
+            && info.end_line(m) < info.line(t)
             && macro_shaped(word)
             && macros.get(word).is_none()
-            && info.prev_live(p).is_none_or(|q| info.tokens[q].end_line < m.line)
+            && info
+                .prev_live(p)
+                .is_none_or(|q| info.end_line(&info.tokens[q]) < info.line(m))
     })
 }
 
@@ -335,7 +340,7 @@ fn wraps_type(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close:
         !info.dead[k] && (t.kind == TokenKind::Ident || t.is_punct(src, "*"))
     }) && close > open + 1;
     let declarator_follows = info.next_live(close).is_some_and(|n| {
-        toks[n].line == toks[close].end_line
+        info.line(&toks[n]) == info.end_line(&toks[close])
             && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "*"))
     });
     let mut j = i;

@@ -3,9 +3,9 @@
 //! [`crate::edit::EditSet`], performs run transformation passes.
 
 use super::{Program, perform, recurrence};
-use crate::edit::{Location, placement};
+use crate::edit::placement;
 use crate::joinpoint::{self, JoinPoint, Value};
-use weft_lang::engine::{Host, HostError, InsertAt};
+use weft_lang::engine::{Host, HostError, InsertAt, Part};
 
 impl Host for Program {
     fn root(&self) -> JoinPoint {
@@ -19,6 +19,15 @@ impl Host for Program {
 
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
         joinpoint::select(self.files(), parent, kind)
+    }
+
+    fn select_part(
+        &mut self,
+        parent: &JoinPoint,
+        kind: &str,
+        from: Part,
+    ) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
+        joinpoint::select_part(self.files(), parent, kind, from)
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {
@@ -54,7 +63,7 @@ impl Host for Program {
         let tree = joinpoint::tree_of(files, jp).ok_or_else(|| stale(jp))?;
         let node = joinpoint::node(&tree, jp).ok_or_else(|| stale(jp))?;
         let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
-            location: Location::of(&file.path, &file.text, r.offset).to_string(),
+            location: file.location(r.offset).to_string(),
             message: r.message,
         })?;
         // Inserted code may declare anything: the file is walked again.
