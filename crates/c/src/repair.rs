@@ -15,8 +15,11 @@ pub struct TokenInfo {
     pub tokens: Vec<Token>,
     /// Matching closer of each opener ([`TokenInfo::closer`]).
     closers: Closers,
-    /// Brace depth before each token (tokens of blanked branches excluded).
-    pub depth: Vec<u32>,
+    /// Whether each token is inside braces (a function body, an
+    /// initializer, a struct's): a brace depth above 0 before it, tokens
+    /// of blanked branches not counted. Only that is asked of the depth:
+    /// a byte per token where the depth took four.
+    pub in_braces: Vec<bool>,
     /// Tokens inside text already blanked by a conditional repair.
     pub dead: Vec<bool>,
     /// Where the text's lines start: tokens keep no line of their own.
@@ -30,7 +33,7 @@ impl TokenInfo {
         let closers = match_brackets(src, &tokens);
         let mut info = TokenInfo {
             dead: vec![false; tokens.len()],
-            depth: vec![0; tokens.len()],
+            in_braces: vec![false; tokens.len()],
             tokens,
             closers,
             lines: LineIndex::new(src),
@@ -52,7 +55,7 @@ impl TokenInfo {
         }
         let mut depth = 0u32;
         for (i, t) in self.tokens.iter().enumerate() {
-            self.depth[i] = depth;
+            self.in_braces[i] = depth > 0;
             if self.dead[i] || t.kind != TokenKind::Punct {
                 continue;
             }
@@ -392,7 +395,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let class = macros.class(name);
         let close = info.call_close(src, i);
         let at = i;
-        if let Some(c) = close.filter(|_| info.depth[i] == 0)
+        if let Some(c) = close.filter(|_| !info.in_braces[i])
             && let Some((declarations, body)) = kr_declarations(src, info, c)
         {
             // The name and its identifier list are no macro use.
@@ -460,7 +463,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 i = string_literal_use(src, info, macros, i, close, set)
             }
             (Some(MacroClass::Iterator), Some(c))
-                if info.depth[i] > 0 && !continues_statement(src, info, c) =>
+                if info.in_braces[i] && !continues_statement(src, info, c) =>
             {
                 iterator_as_loop(info, i, set);
                 i = c;
@@ -468,7 +471,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // An object-like loop header (`#define forever for (;;)`)
             // before a block.
             (Some(MacroClass::Iterator), None)
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && info
                         .next_live(i)
                         .is_some_and(|n| info.tokens[n].is_punct(src, "{")) =>
@@ -476,7 +479,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 header_as_loop(info, i, set);
             }
             (Some(MacroClass::Statement), Some(c))
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && !continues_statement(src, info, c)
                     && next_is_not(src, info, c, ";") =>
             {
@@ -486,7 +489,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // An object-like statement macro standing alone (flex's
             // `YY_BREAK` before the next `case`).
             (Some(MacroClass::Statement), None)
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && info.at_statement_start(src, i, macros)
                     && !continues_statement(src, info, i)
                     && next_is_not(src, info, i, ";") =>
@@ -494,7 +497,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 terminate_statement(src, info, i, i, set);
             }
             (Some(MacroClass::Other | MacroClass::Statement), Some(c))
-                if info.depth[i] == 0 && info.at_statement_start(src, i, macros) =>
+                if !info.in_braces[i] && info.at_statement_start(src, i, macros) =>
             {
                 if let Some(rw) = expand(src, info, macros, i, c) {
                     set.add(rw);
@@ -540,7 +543,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // `with_lock(m) { … }` at a statement's start is a loop
             // header whatever the name.
             (None, Some(c))
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && !keyword(name)
                     && (iterator_name(name) || info.at_statement_start(src, i, macros))
                     && info
