@@ -33,7 +33,7 @@ pub fn read_non_expression_arguments(
     close: usize,
     set: &mut RewriteSet,
 ) {
-    if info.depth[name] == 0 || language_word(info.tokens[name].text(src)) {
+    if !info.in_braces[name] || language_word(info.tokens[name].text(src)) {
         return;
     }
     if declarator(src, info, name) {

@@ -276,6 +276,7 @@ impl FrontEnd {
             alternatives,
             depths,
             braces: Default::default(),
+            lines: Default::default(),
         }
     }
 }
@@ -441,7 +442,7 @@ fn blank_comments_in_continued_directives(src: &str, info: &TokenInfo, set: &mut
     let continued = info
         .tokens
         .iter()
-        .filter(|t| t.kind == TokenKind::Directive && t.end_line > t.line);
+        .filter(|t| t.kind == TokenKind::Directive && t.text(src).contains('\n'));
     for directive in continued {
         for comment in directive_comments(src, directive) {
             set.add(Rewrite::blank(src, comment));

@@ -21,7 +21,8 @@ pub enum TokenKind {
     Directive,
 }
 
-/// One significant token of the text. Offsets and lines are 32-bit: a
+/// One significant token of the text. Offsets are 32-bit and no line is
+/// kept (a [`crate::repair::TokenInfo`] finds it from the offset): a
 /// file's tokens are the front end's largest structure (a token every two
 /// or three bytes of C), and [`Tokens`] ends a text at [`MAX_TEXT`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,10 +30,6 @@ pub struct Token {
     pub kind: TokenKind,
     start: u32,
     end: u32,
-    /// 0-based line of the first byte.
-    pub line: u32,
-    /// 0-based line of the last byte.
-    pub end_line: u32,
 }
 
 /// The longest text the tokenizer reads: its offsets are 32-bit.
@@ -73,7 +70,6 @@ pub fn tokenize(src: &str) -> Vec<Token> {
 pub struct Tokens<'s> {
     src: &'s str,
     i: usize,
-    line: usize,
     /// True while only whitespace and comments precede `i` on its line.
     line_fresh: bool,
 }
@@ -84,7 +80,6 @@ impl<'s> Tokens<'s> {
         Tokens {
             src,
             i: 0,
-            line: 0,
             line_fresh: true,
         }
     }
@@ -95,16 +90,13 @@ impl<'s> Tokens<'s> {
         while self.i < bytes.len() {
             let b = bytes[self.i];
             if b == b'\n' {
-                self.line += 1;
                 self.line_fresh = true;
                 self.i += 1;
             } else if b.is_ascii_whitespace() {
                 self.i += 1;
             } else if b == b'\\' && bytes.get(self.i + 1) == Some(&b'\n') {
-                self.line += 1;
                 self.i += 2;
             } else if let Some(end) = comment_end(bytes, self.i) {
-                self.line += count_newlines(&bytes[self.i..end]);
                 self.i = end;
             } else {
                 return true;
@@ -160,16 +152,12 @@ impl Iterator for Tokens<'_> {
         }
         let start = self.i;
         let (end, kind) = self.token_end();
-        let end_line = self.line + count_newlines(&self.src.as_bytes()[start..end]);
         let token = Token {
             kind,
             start: narrow(start),
             end: narrow(end),
-            line: narrow(self.line),
-            end_line: narrow(end_line),
         };
         self.i = end;
-        self.line = end_line;
         self.line_fresh = false;
         Some(token)
     }
@@ -219,14 +207,10 @@ pub fn directives(src: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// An offset or line of a text within [`MAX_TEXT`] (the readers of C
+/// An offset of a text within [`MAX_TEXT`] (the readers of C
 /// files refuse longer ones), as a token stores it.
 fn narrow(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
 fn exponent_sign(bytes: &[u8], i: usize) -> bool {
@@ -326,24 +310,27 @@ pub fn directive_parts(text: &str) -> (&str, &str) {
     (&rest[..end], &rest[end..])
 }
 
-/// For each token index, the index of its matching closer when it is `(`,
-/// `[` or `{`, as 32-bit indexes with no closer as `u32::MAX` (one per
-/// token of a file: a quarter of an `Option<usize>`).
+/// The matching closer of each token that is `(`, `[` or `{` and has one,
+/// as pairs of 32-bit token indexes sorted by opener: about one token in
+/// ten opens a bracket, so this takes under a byte per token where an
+/// entry for every token took four.
 #[derive(Debug, Clone)]
-pub struct Closers(Vec<u32>);
+pub struct Closers(Vec<(u32, u32)>);
 
 impl Closers {
     /// The matching closer of token `i`; `None` for an unbalanced opener
     /// or a token that opens nothing.
     pub fn get(&self, i: usize) -> Option<usize> {
-        self.0.get(i).filter(|&&c| c != u32::MAX).map(|&c| c as usize)
+        let i = u32::try_from(i).ok()?;
+        let at = self.0.binary_search_by_key(&i, |&(open, _)| open).ok()?;
+        Some(self.0[at].1 as usize)
     }
 }
 
 /// The matching closers of `tokens` ([`Closers`]). Unbalanced openers
 /// have none.
 pub fn match_brackets(src: &str, tokens: &[Token]) -> Closers {
-    let mut matches = vec![u32::MAX; tokens.len()];
+    let mut matches = Vec::new();
     let mut stack: Vec<(usize, u8)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokenKind::Punct {
@@ -360,13 +347,15 @@ pub fn match_brackets(src: &str, tokens: &[Token]) -> Closers {
                 };
                 // Skip unmatched openers of another kind (e.g. split by #if).
                 if let Some(pos) = stack.iter().rposition(|&(_, o)| o == open) {
-                    matches[stack[pos].0] = narrow(i);
+                    matches.push((narrow(stack[pos].0), narrow(i)));
                     stack.truncate(pos);
                 }
             }
             _ => {}
         }
     }
+    // Pairs come closer by closer: inner brackets first.
+    matches.sort_unstable();
     Closers(matches)
 }
 
@@ -423,10 +412,10 @@ mod tests {
         let src = "a\n\"x;y\" 'c'\n1e+5 -> b";
         let t = tokenize(src);
         assert_eq!(t[1].kind, TokenKind::Literal);
-        assert_eq!(t[1].line, 1);
+        assert_eq!(t[1].text(src), "\"x;y\"");
         assert_eq!(t[3].text(src), "1e+5");
         assert_eq!(t[4].text(src), "->");
-        assert_eq!(t[5].line, 2);
+        assert_eq!(t[5].text(src), "b");
     }
 
     #[test]

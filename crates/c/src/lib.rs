@@ -46,6 +46,7 @@ use std::sync::{Arc, OnceLock};
 
 use syntax::Occurrences;
 use trees::Trees;
+use weft_text::{LineIndex, Location};
 
 /// A region of a file the front end could not understand. Join points are
 /// never produced inside it and weaving never edits it.
@@ -99,6 +100,8 @@ pub struct ParsedFile {
     pub depths: usize,
     /// Where `{` occurs in the view, found when first asked for.
     braces: OnceLock<Occurrences>,
+    /// Where the text's lines start, found when first asked for.
+    lines: OnceLock<LineIndex>,
 }
 
 impl ParsedFile {
@@ -119,6 +122,7 @@ impl ParsedFile {
             view,
             trees: Trees::Whole(tree),
             braces: OnceLock::new(),
+            lines: OnceLock::new(),
         }
     }
 
@@ -166,6 +170,22 @@ impl ParsedFile {
     /// are the whole tree's top-level items over the same bytes.
     pub fn trees(&self) -> impl Iterator<Item = tree_sitter::Tree> + '_ {
         self.trees.all(&self.view)
+    }
+
+    /// The `file:line:col` of byte `offset` of the text (clamped to its
+    /// end): the lines are indexed once, so that many look-ups in a large
+    /// file cost no scan of it each.
+    pub fn location(&self, offset: usize) -> Location {
+        let offset = offset.min(self.text.len());
+        let (line, col) = self
+            .lines
+            .get_or_init(|| LineIndex::new(&self.text))
+            .line_col(offset);
+        Location {
+            path: self.path.display().to_string(),
+            line,
+            col,
+        }
     }
 
     /// Lets go of the chunk trees a large file holds ([`ParsedFile::tree_at`]):

@@ -8,16 +8,22 @@ use super::macros::MacroTable;
 use super::recover::keyword;
 use super::rewrite::{Rewrite, RewriteSet};
 use std::ops::Range;
+use weft_text::LineIndex;
 
 /// Token-level facts about one file that all repair rounds share.
 pub struct TokenInfo {
     pub tokens: Vec<Token>,
     /// Matching closer of each opener ([`TokenInfo::closer`]).
     closers: Closers,
-    /// Brace depth before each token (tokens of blanked branches excluded).
-    pub depth: Vec<u32>,
+    /// Whether each token is inside braces (a function body, an
+    /// initializer, a struct's): a brace depth above 0 before it, tokens
+    /// of blanked branches not counted. Only that is asked of the depth:
+    /// a byte per token where the depth took four.
+    pub in_braces: Vec<bool>,
     /// Tokens inside text already blanked by a conditional repair.
     pub dead: Vec<bool>,
+    /// Where the text's lines start: tokens keep no line of their own.
+    lines: LineIndex,
 }
 
 impl TokenInfo {
@@ -27,9 +33,10 @@ impl TokenInfo {
         let closers = match_brackets(src, &tokens);
         let mut info = TokenInfo {
             dead: vec![false; tokens.len()],
-            depth: vec![0; tokens.len()],
+            in_braces: vec![false; tokens.len()],
             tokens,
             closers,
+            lines: LineIndex::new(src),
         };
         info.mark_dead(src, dead_ranges);
         info
@@ -48,7 +55,7 @@ impl TokenInfo {
         }
         let mut depth = 0u32;
         for (i, t) in self.tokens.iter().enumerate() {
-            self.depth[i] = depth;
+            self.in_braces[i] = depth > 0;
             if self.dead[i] || t.kind != TokenKind::Punct {
                 continue;
             }
@@ -58,6 +65,17 @@ impl TokenInfo {
                 _ => {}
             }
         }
+    }
+
+    /// The 0-based line of the first byte of `token`.
+    pub fn line(&self, token: &Token) -> usize {
+        self.lines.line(token.range().start) - 1
+    }
+
+    /// The 0-based line where `token` ends (of its last byte, or after a
+    /// line break it ends with).
+    pub fn end_line(&self, token: &Token) -> usize {
+        self.lines.line(token.range().end) - 1
     }
 
     /// The matching closer of token `i`, when it opens a balanced bracket.
@@ -169,7 +187,7 @@ fn continues_statement(src: &str, info: &TokenInfo, close: usize) -> bool {
     let t = &info.tokens[n];
     match t.kind {
         TokenKind::Ident | TokenKind::Directive => {
-            t.line == info.tokens[close].end_line && t.kind == TokenKind::Ident
+            info.line(t) == info.end_line(&info.tokens[close]) && t.kind == TokenKind::Ident
         }
         _ => !matches!(t.text(src), "{" | "}"),
     }
@@ -377,7 +395,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
         let class = macros.class(name);
         let close = info.call_close(src, i);
         let at = i;
-        if let Some(c) = close.filter(|_| info.depth[i] == 0)
+        if let Some(c) = close.filter(|_| !info.in_braces[i])
             && let Some((declarations, body)) = kr_declarations(src, info, c)
         {
             // The name and its identifier list are no macro use.
@@ -445,7 +463,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 i = string_literal_use(src, info, macros, i, close, set)
             }
             (Some(MacroClass::Iterator), Some(c))
-                if info.depth[i] > 0 && !continues_statement(src, info, c) =>
+                if info.in_braces[i] && !continues_statement(src, info, c) =>
             {
                 iterator_as_loop(info, i, set);
                 i = c;
@@ -453,7 +471,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // An object-like loop header (`#define forever for (;;)`)
             // before a block.
             (Some(MacroClass::Iterator), None)
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && info
                         .next_live(i)
                         .is_some_and(|n| info.tokens[n].is_punct(src, "{")) =>
@@ -461,7 +479,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 header_as_loop(info, i, set);
             }
             (Some(MacroClass::Statement), Some(c))
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && !continues_statement(src, info, c)
                     && next_is_not(src, info, c, ";") =>
             {
@@ -471,7 +489,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // An object-like statement macro standing alone (flex's
             // `YY_BREAK` before the next `case`).
             (Some(MacroClass::Statement), None)
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && info.at_statement_start(src, i, macros)
                     && !continues_statement(src, info, i)
                     && next_is_not(src, info, i, ";") =>
@@ -479,7 +497,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
                 terminate_statement(src, info, i, i, set);
             }
             (Some(MacroClass::Other | MacroClass::Statement), Some(c))
-                if info.depth[i] == 0 && info.at_statement_start(src, i, macros) =>
+                if !info.in_braces[i] && info.at_statement_start(src, i, macros) =>
             {
                 if let Some(rw) = expand(src, info, macros, i, c) {
                     set.add(rw);
@@ -525,7 +543,7 @@ pub fn repair_pass(src: &str, info: &TokenInfo, macros: &MacroTable, set: &mut R
             // `with_lock(m) { … }` at a statement's start is a loop
             // header whatever the name.
             (None, Some(c))
-                if info.depth[i] > 0
+                if info.in_braces[i]
                     && !keyword(name)
                     && (iterator_name(name) || info.at_statement_start(src, i, macros))
                     && info
@@ -654,4 +672,34 @@ pub fn type_word(word: &str) -> bool {
             | "const"
             | "volatile"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A token's lines are those of its first byte and of its end, line
+    /// breaks inside literals, directives, comments and continued lines
+    /// counted.
+    #[test]
+    fn token_lines_count_every_line_break_before_them() {
+        let src = "a /* x\n */ b\n#define M(x) \\\n  x\n\"s\\\nt\" c\\\nd\n";
+        let info = TokenInfo::new(src, &[]);
+        let lines: Vec<(&str, usize, usize)> = info
+            .tokens
+            .iter()
+            .map(|t| (t.text(src), info.line(t), info.end_line(t)))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("a", 0, 0),
+                ("b", 1, 1),
+                ("#define M(x) \\\n  x", 2, 3),
+                ("\"s\\\nt\"", 4, 5),
+                ("c", 5, 5),
+                ("d", 6, 6)
+            ]
+        );
+    }
 }

@@ -95,6 +95,7 @@ pub(super) fn splice(
         alternatives: old.alternatives,
         depths: old.depths,
         braces: Default::default(),
+        lines: Default::default(),
     };
     Some(Reparsed {
         file,

@@ -41,11 +41,11 @@ pub fn window(src: &str, info: &TokenInfo, range: &Range<usize>) -> Range<usize>
         start: mut first,
         end: last,
     } = error_tokens(info, range);
-    let line = toks.get(first).map_or(0, |t| t.line);
+    let line = toks.get(first).map_or(0, |t| info.line(t));
     let mut back = 0;
     while first > 0 && back < 8 {
         let p = &toks[first - 1];
-        if p.end_line + 1 < line || (back >= 2 && matches!(p.text(src), ";" | "{" | "}")) {
+        if info.end_line(p) + 1 < line || (back >= 2 && matches!(p.text(src), ";" | "{" | "}")) {
             break;
         }
         first -= 1;

@@ -55,11 +55,11 @@ pub(super) fn repair_token(
     // a suspect attribute macro (`lib_attribute((__unused__))`); where
     // it stands decides below.
     let attribute_shaped = !keyword(name) && close.is_some_and(|c| double_parenthesised(src, info, i, c));
-    let depth = info.depth[i];
+    let inside = info.in_braces[i];
     let next_after = |j: usize| info.next_live(j).map(|n| toks[n].text(src));
     // So does a call a block follows inside a function (`with_lock(m) {
     // … }`): no function call is followed by a block.
-    let block_shaped = depth > 0 && !keyword(name) && close.is_some_and(|c| next_after(c) == Some("{"));
+    let block_shaped = inside && !keyword(name) && close.is_some_and(|c| next_after(c) == Some("{"));
     let prev = info.prev_live(i).map(|p| &toks[p]);
     // A name after `struct`, `union` or `enum` is a tag, whatever a macro
     // of that name expands to (`#define internal_state z_internal_state`
@@ -73,7 +73,7 @@ pub(super) fn repair_token(
     });
     match close {
         Some(c)
-            if depth > 0
+            if inside
                 && next_after(c) == Some("{")
                 && (iterator_name(name) || statement_position(src, info, i)) =>
         {
@@ -81,7 +81,7 @@ pub(super) fn repair_token(
             c
         }
         Some(c)
-            if depth > 0
+            if inside
                 && (info.at_statement_start(src, i, macros)
                     || after_unknown_statement(src, info, macros, i))
                 && !matches!(next_after(c), Some(";" | "," | ")" | "." | "->" | "=" | "[")) =>
@@ -98,14 +98,14 @@ pub(super) fn repair_token(
         Some(c)
             if attribute_shaped
                 && (prev.is_some_and(|p| p.kind == TokenKind::Ident && !keyword_statement(p.text(src)))
-                    || (depth == 0 && (after_declarator || info.at_statement_start(src, i, macros)))) =>
+                    || (!inside && (after_declarator || info.at_statement_start(src, i, macros)))) =>
         {
             set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
         // A wrapper around a definition's type (`API_DECLARE(int) name(…)`):
         // its argument is the type, so it is read as written there.
-        Some(c) if depth == 0 && wraps_type(src, info, macros, i, c) => {
+        Some(c) if !inside && wraps_type(src, info, macros, i, c) => {
             set.add(Rewrite::blank(src, t.range().start..toks[i + 1].range().end));
             set.add(Rewrite::blank(src, toks[c].range()));
             c
@@ -113,11 +113,11 @@ pub(super) fn repair_token(
         // Alone in a branch of a group that tests the compiler, before a
         // declaration: compiler-specific syntax, an attribute
         // (`#if defined(__GNUC__) / ATTR_FORMAT(printf, 1, 2) / #endif`).
-        Some(c) if depth == 0 && compiler_attribute(src, info, i, c) => {
+        Some(c) if !inside && compiler_attribute(src, info, i, c) => {
             set.add(Rewrite::blank(src, t.range().start..toks[c].range().end));
             c
         }
-        Some(c) if depth == 0 && info.at_statement_start(src, i, macros) => {
+        Some(c) if !inside && info.at_statement_start(src, i, macros) => {
             let mut end = toks[c].range().end;
             if let Some(n) = info.next_live(c).filter(|&n| toks[n].is_punct(src, ";")) {
                 end = toks[n].range().end;
@@ -141,7 +141,7 @@ pub(super) fn repair_token(
         // declaration's specifiers, before another one or the declarator
         // (`static void _GL_ATTRIBUTE_FORMAT (3, 0) error_tail (…)`).
         Some(c)
-            if depth == 0
+            if !inside
                 && after_declarator
                 && macro_shaped(name)
                 && macros.get(name).is_none()
@@ -155,17 +155,18 @@ pub(super) fn repair_token(
         // A macro no file defines, alone on its line inside a function
         // (`DBG_BUFF` for `char buf[256];`), after a statement or another
         // macro use: a whole statement or declaration without its `;`.
-        None if depth > 0
+        None if inside
             && macro_shaped(name)
             && macros.get(name).is_none()
             && prev.is_some_and(|p| {
-                p.end_line < t.line
+                info.end_line(p) < info.line(t)
                     && (matches!(p.text(src), ";" | "{" | "}" | ")")
                         || p.kind == TokenKind::Directive
                         || (p.kind == TokenKind::Ident && macro_shaped(p.text(src))))
             })
             && info.next_live(i).is_some_and(|n| {
-                toks[n].line > t.end_line && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "}"))
+                info.line(&toks[n]) > info.end_line(t)
+                    && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "}"))
             }) =>
         {
             terminate_statement(src, info, i, i, set);
@@ -173,7 +174,7 @@ pub(super) fn repair_token(
         }
         // Between a pointer result's `*` and the name of a definition
         // (`const char * EXPORT name(err) int err; {…}`).
-        None if depth == 0
+        None if !inside
             && prev.is_some_and(|p| p.is_punct(src, "*"))
             && info
                 .next_live(i)
@@ -247,7 +248,9 @@ fn compiler_attribute(src: &str, info: &TokenInfo, i: usize, close: usize) -> bo
     }
     opens
         && closed
-        && next.is_some_and(|n| toks[n].kind == TokenKind::Ident && toks[n].line > toks[close].end_line)
+        && next.is_some_and(|n| {
+            toks[n].kind == TokenKind::Ident && info.line(&toks[n]) > info.end_line(&toks[close])
+        })
 }
 
 /// The word after `#` of a directive (`if`, `ifdef`, `endif`, …).
@@ -289,10 +292,12 @@ fn after_unknown_statement(src: &str, info: &TokenInfo, macros: &MacroTable, i: 
         let m = &info.tokens[p];
         let word = m.text(src);
         m.kind == TokenKind::Ident
-            && m.end_line < t.line
+            && info.end_line(m) < info.line(t)
             && macro_shaped(word)
             && macros.get(word).is_none()
-            && info.prev_live(p).is_none_or(|q| info.tokens[q].end_line < m.line)
+            && info
+                .prev_live(p)
+                .is_none_or(|q| info.end_line(&info.tokens[q]) < info.line(m))
     })
 }
 
@@ -335,7 +340,7 @@ fn wraps_type(src: &str, info: &TokenInfo, macros: &MacroTable, i: usize, close:
         !info.dead[k] && (t.kind == TokenKind::Ident || t.is_punct(src, "*"))
     }) && close > open + 1;
     let declarator_follows = info.next_live(close).is_some_and(|n| {
-        toks[n].line == toks[close].end_line
+        info.line(&toks[n]) == info.end_line(&toks[close])
             && (toks[n].kind == TokenKind::Ident || toks[n].is_punct(src, "*"))
     });
     let mut j = i;

@@ -226,7 +226,8 @@ pub fn first_loop(n: Node<'_>) -> Option<Node<'_>> {
 
 /// 1-based line and column of a view offset, in the original text.
 pub fn line_column(file: &ParsedFile, view_offset: usize) -> (usize, usize) {
-    weft_text::line_col(&file.text, file.map.approximate(view_offset))
+    let location = file.location(file.map.approximate(view_offset));
+    (location.line, location.col)
 }
 
 /// The operator of a unary, binary, update or assignment expression (its

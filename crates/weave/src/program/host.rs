@@ -3,7 +3,7 @@
 //! [`crate::edit::EditSet`], performs run transformation passes.
 
 use super::{Program, perform, recurrence};
-use crate::edit::{Location, placement};
+use crate::edit::placement;
 use crate::joinpoint::{self, JoinPoint, Value};
 use weft_lang::engine::{Host, HostError, InsertAt};
 
@@ -54,7 +54,7 @@ impl Host for Program {
         let tree = joinpoint::tree_of(files, jp).ok_or_else(|| stale(jp))?;
         let node = joinpoint::node(&tree, jp).ok_or_else(|| stale(jp))?;
         let plan = placement::plan(file, node, at, code).map_err(|r| HostError::Refused {
-            location: Location::of(&file.path, &file.text, r.offset).to_string(),
+            location: file.location(r.offset).to_string(),
             message: r.message,
         })?;
         // Inserted code may declare anything: the file is walked again.

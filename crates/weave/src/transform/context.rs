@@ -144,7 +144,7 @@ impl<'a> PassContext<'a> {
                     || (edit.range.is_empty() && edit.range.start == k.range.end && k.range.is_empty())
             });
             if overlaps {
-                let (line, _) = weft_text::line_col(&self.file.text, edit.range.start);
+                let line = self.file.location(edit.range.start).line;
                 self.skip_at(edit.range.start, line, "nested inside another rewrite".into());
             } else {
                 kept.push(edit);
