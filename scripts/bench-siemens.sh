@@ -40,7 +40,9 @@ cpu() { # FILE of /usr/bin/time -f '%e %U %S': "wall s, CPU s"
 study() {
     local out=$dir/$1
     mkdir -p "$out"
+    # The strategies of the figures in docs/benchmarks.md, whatever prepare.py's default.
     python3 "$here/examples/siemens/prepare.py" "$program" --benchmarks "$siemens" --every "$every" \
+        --strategies INV INV_h INV_t INV_b INV_hu ASCV3 \
         --out "$out" > "$out/prepare.out"
     [ "$1" != after ] || cat "$out/prepare.out"
     /usr/bin/time -f '%e %U %S' -o "$out/study.time" "$2" experiment -j "$jobs" "$out/$program/study.toml" \

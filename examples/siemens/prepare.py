@@ -242,7 +242,10 @@ aspect = "{aspects}/ascv3.lara"
 args = {{ onlyPrimitives = true }}
 """,
 }
-DEFAULT = ["INV", "INV_h", "INV_t", "INV_b", "INV_hu", "ASCV3"]
+# The default: the detectors that found the most versions within the alarm
+# budget on the Siemens programs (docs/siemens.md), their arms' plain INV
+# and INV_o, and ranges; two invariant arms and one range arm to build and run.
+DEFAULT = ["INV", "INV_t", "INV_w", "INV_o", "INV_ot", "INV_owk", "INV_of", "ASCV3"]
 
 
 def strategies(args, aspects):
