@@ -118,27 +118,39 @@ impl Trees {
     /// and every chunk parses without error ([`parse_chunks`]); `None` when
     /// it is to be parsed whole.
     pub(crate) fn of_chunks(view: &str) -> Option<Trees> {
-        let target = chunk_bytes();
+        Trees::of_chunks_within(view, chunk_bytes(), held_bytes())
+    }
+
+    /// [`Trees::of_chunks`] with chunks of `target` bytes whose trees are
+    /// held within `budget` bytes.
+    fn of_chunks_within(view: &str, target: usize, budget: usize) -> Option<Trees> {
         if view.len() <= target {
             return None;
         }
         let mut root: Option<Range<usize>> = None;
         // The first chunks' trees, as many as the budget holds, are kept
-        // from this parse: a file within the budget is parsed once.
-        let mut first = Held::new(held_bytes());
+        // from this parse: a file within the budget is parsed once. Only a
+        // run from the first: a shorter chunk after one that did not fit
+        // (the last often is) is not kept, and each is kept under its own
+        // index, never under the count of trees kept so far.
+        let mut first = Held::new(budget);
+        let mut taken = 0;
+        let mut keeping = true;
         let chunks = parse_chunks(view, target, |chunk, tree| {
             let r = tree.root_node().byte_range();
             root = Some(root.as_ref().map_or(r.clone(), |first| first.start..r.end));
             let bytes = chunk.range.len();
-            if first.bytes + bytes <= first.budget {
-                first.put(first.trees.len(), tree.clone(), bytes);
+            keeping &= first.bytes + bytes <= first.budget;
+            if keeping {
+                first.put(taken, tree.clone(), bytes);
             }
+            taken += 1;
         })?;
-        let trees = Trees::chunked(chunks, root.unwrap_or(0..0));
-        if let Trees::Chunked { held, .. } = &trees {
-            *held.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = first;
-        }
-        Some(trees)
+        Some(Trees::Chunked {
+            chunks,
+            root: root.unwrap_or(0..0),
+            held: Mutex::new(first),
+        })
     }
 
     /// The tree holding view offset `offset`: the whole tree, or the tree of
@@ -316,6 +328,32 @@ mod tests {
         let trees = Trees::of_chunks(&view).expect("a file over the chunk size, without errors");
         if view.len() <= held_bytes() {
             assert_eq!(held_indices(&trees).len(), trees.chunks().unwrap().len());
+        }
+    }
+
+    #[test]
+    fn the_first_trees_kept_are_each_their_own_chunks() {
+        // Short, long, short: the budget holds the first and the last
+        // chunk but not the first two; the last is not kept in the second's
+        // place (it was, and a walk then read the last chunk twice and the
+        // second never).
+        let short = "int a;\n";
+        let long = "int f(void) { int x = 1; int y = 2; return x + y; }\n";
+        let view = format!("{short}{long}{short}");
+        let budget = 2 * short.len() + 1;
+        let trees = Trees::of_chunks_within(&view, 1, budget).unwrap();
+        let chunks = trees.chunks().unwrap().to_vec();
+        assert_eq!(chunks.len(), 3);
+        assert!(chunks[0].range.len() + chunks[1].range.len() > budget);
+        assert!(chunks[0].range.len() + chunks[2].range.len() <= budget);
+        assert_eq!(held_indices(&trees), [0]);
+        for (k, chunk) in chunks.iter().enumerate() {
+            let root = trees.held(&view, k).root_node().byte_range();
+            assert!(
+                chunk.range.start <= root.start && root.end <= chunk.range.end,
+                "chunk {k} {:?} got the tree of {root:?}",
+                chunk.range
+            );
         }
     }
 }
