@@ -281,6 +281,44 @@ fn strategies_scored_together_from_one_reading_of_each_trace_score_as_each_alone
     assert!(differ.len() >= 3, "only {} distinct tables", differ.len());
 }
 
+#[test]
+fn judging_unseen_judges_each_faulty_run_only_by_the_sets_that_did_not_learn_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = judged_study(dir.path(), 30, &JUDGES, "unseen");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("[study]\n", "[study]\njudging = \"unseen\"\n"),
+    )
+    .unwrap();
+    // Every hold-out mode finds the findings of the sets it reads.
+    weft_support::experiment(&file);
+    let tables = tables_by_strategy(&dir.path().join("unseen/report.json"));
+    assert_eq!(tables.len(), JUDGES.len());
+    let (versions, tests) = (3, 30);
+    for (name, (evaluation, _)) in &tables {
+        let points = evaluation["points"].as_array().unwrap();
+        let total = |p: &serde_json::Value| -> u64 {
+            ["tp", "fp", "tn", "fn"]
+                .iter()
+                .map(|k| p["overall"][k].as_u64().unwrap())
+                .sum()
+        };
+        // 50%: each of the two draws judges the tests it did not learn.
+        let half = &points[0];
+        let unseen = tests - half["training_runs"].as_u64().unwrap();
+        assert_eq!(total(half), versions * 2 * unseen, "{name} at 50%");
+        // 100%: each run by the one fold that held out its test.
+        assert_eq!(total(&points[1]), versions * tests, "{name} at 100%");
+        assert_eq!(points[1]["sets"], 2, "{name}");
+        let original = &points[1]["original"];
+        assert_eq!(
+            original["tp"].as_u64().unwrap() + original["fn"].as_u64().unwrap(),
+            tests
+        );
+    }
+}
+
 /// Runs of faulty versions stored by the invariant arm (`INV`): those
 /// checked as they finished.
 fn checked_runs(db: &Path) -> usize {

@@ -1,8 +1,9 @@
 //! Metrics, tie rules, prediction and tables on hand-computed matrices.
 
 use weft::experiment::{
-    Confusion, Evaluation, FaultMatrix, Observation, OriginalRuns, Schedule, best_percentage, build_tables,
-    detection, evaluate, fmt_percent, percentage_of_ones, predict, score, summary, version_order,
+    Confusion, Evaluation, FaultMatrix, Judging, Observation, OriginalRuns, Schedule, best_percentage,
+    build_tables, detection, evaluate, fmt_percent, percentage_of_ones, predict, score, summary,
+    version_order,
 };
 use weft::ranges::learn::Run;
 use weft::ranges::{Bounds, Key, Kind, Range, RangeSet, ValueType};
@@ -127,26 +128,30 @@ fn schedule(percentages: &[u32], draws: u32, seed: u64) -> Schedule {
         percentages: percentages.to_vec(),
         draws,
         seed,
+        judging: Judging::Every,
     }
 }
 
 fn tiny_eval(name: &str, percentages: &[u32], draws: u32, seed: u64) -> Evaluation {
+    judged_eval(name, percentages, draws, seed, Judging::Every)
+}
+
+fn judged_eval(name: &str, percentages: &[u32], draws: u32, seed: u64, judging: Judging) -> Evaluation {
     let (oracle, training, observed) = tiny();
-    evaluate(
-        name,
-        &oracle,
-        &training,
-        &[0, 1],
-        &observed,
-        &schedule(percentages, draws, seed),
-    )
+    let schedule = Schedule {
+        judging,
+        ..schedule(percentages, draws, seed)
+    };
+    evaluate(name, &oracle, &training, &[0, 1], &observed, &schedule)
 }
 
 #[test]
 fn evaluation_matches_hand_computation() {
     let e = tiny_eval("S", &[50, 100], 1, 3);
     let full = &e.points[1];
+    // At 100% the faulty versions' runs are judged by the whole set.
     assert_eq!((e.points[0].training_runs, full.training_runs), (1, 2));
+    assert_eq!((e.points[0].sets, full.sets), (1, 1));
     // v1: t1 pass/pass (tp), t2 fail/fail (tn); v2: t1 tp, t2 predicted fail but passes (fn).
     assert_eq!(
         full.per_version[0],
@@ -208,6 +213,52 @@ fn the_originals_unseen_runs_are_judged_by_what_training_did_not_see() {
 }
 
 #[test]
+fn judging_unseen_a_faulty_run_is_judged_only_by_sets_that_did_not_train_on_its_test() {
+    let judged = |tp, tn, fn_| Confusion { tp, fp: 0, tn, fn_ };
+    // At 100% by 2-fold each test's runs are judged by the fold that
+    // learned the other: the same counts as the whole set's here (v1's t1
+    // [0,4] fits t2's [0,5]), but each fold learned one run.
+    let e = judged_eval("S", &[100], 1, 3, Judging::Unseen);
+    let full = &e.points[0];
+    assert_eq!((full.training_runs, full.sets), (1, 2));
+    assert_eq!(full.per_version, [judged(1, 1, 0), judged(1, 0, 1)]);
+    // Of the two folds, one flagged each t2 run; the fold that learned t2
+    // counts as not flagging it.
+    assert_eq!(full.pass_draws, vec![vec![2, 1], vec![2, 1]]);
+    for seed in 0..8 {
+        let e = judged_eval("S", &[50], 1, seed, Judging::Unseen);
+        let point = &e.points[0];
+        // Training run i is of test i: the draw learned one test.
+        let trained = schedule(&[50], 1, seed).sets(2)[0].runs.clone();
+        assert_eq!(trained.len(), 1);
+        let (seen, unseen) = (trained[0], 1 - trained[0]);
+        for v in 0..2 {
+            assert_eq!(point.per_version[v].total(), 1, "seed {seed}: one run judged");
+            assert_eq!(
+                point.pass_draws[v][seen], 1,
+                "seed {seed}: not judged, not flagged"
+            );
+        }
+        if unseen == 1 {
+            // t2 against t1's [0,1]: v1's [0,9] flagged (fails), v2's
+            // abnormal run flagged (passes).
+            assert_eq!(
+                point.per_version,
+                [judged(0, 1, 0), judged(0, 0, 1)],
+                "seed {seed}"
+            );
+        } else {
+            // t1 against t2's [0,5]: v1's [0,4] and v2's [0,1] pass.
+            assert_eq!(
+                point.per_version,
+                [judged(1, 0, 0), judged(1, 0, 0)],
+                "seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
 fn folds_at_100_percent_split_the_training_runs() {
     for (n, draws) in [(10, 5), (7, 3), (3, 1), (1, 4)] {
         let sets = schedule(&[100], draws, 11).sets(n);
@@ -222,12 +273,15 @@ fn folds_at_100_percent_split_the_training_runs() {
             assert!(f.runs.iter().all(|r| !out.contains(r)));
             assert!(out.len() >= n / folds.len() && out.len() <= n.div_ceil(folds.len()));
         }
-        // The draws at 100% train on everything.
-        assert!(
-            sets.iter()
-                .filter(|s| s.held_out.is_none())
-                .all(|s| s.runs.len() == n)
-        );
+        // At 100% one whole set besides the folds; judging unseen, none.
+        let whole: Vec<_> = sets.iter().filter(|s| s.held_out.is_none()).collect();
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole[0].runs, (0..n).collect::<Vec<_>>());
+        let unseen = Schedule {
+            judging: Judging::Unseen,
+            ..schedule(&[100], draws, 11)
+        };
+        assert_eq!(unseen.sets(n).len(), folds.len());
     }
     // Draws only at percentages below 100.
     assert!(

@@ -218,6 +218,17 @@ fn structural_mistakes_are_toml_errors_with_a_position() {
         let err = parse(&text).expect_err("refused");
         assert!(err.starts_with("/studies/s/study.toml"), "{err}");
     }
+    // A value outside a closed list names the choices, at its position.
+    let judging = VALID.replacen(
+        "build = [\"make\"]",
+        "build = [\"make\"]\njudging = \"sometimes\"",
+        1,
+    );
+    let err = parse(&judging).unwrap_err();
+    assert!(
+        err.contains("line 6") && err.contains("`every` or `unseen`"),
+        "{err}"
+    );
     let one_version = VALID.replacen("[[version]]\nname = \"v1\"\npatch = \"v1.patch\"", "", 1);
     assert!(parse(&one_version).unwrap_err().contains("`version`"));
     let no_tests: String = VALID[..VALID.find("[[test]]").unwrap()].to_string();

@@ -40,11 +40,12 @@ def detected_beyond_crashes(report, point):
     normally: what monitoring adds to the crashes and timeouts a user sees
     without it."""
     r = report["results"]
-    draws = report["draws"]
+    # The sets that judged at this percentage (at 100% the folds).
+    sets = point.get("sets", report["draws"])
     n = 0
     for v, row in enumerate(r["oracle"]["cells"]):
         abnormal = set(r["abnormal"][v])
-        if any(not passed and t not in abnormal and point["pass_draws"][v][t] < draws
+        if any(not passed and t not in abnormal and point["pass_draws"][v][t] < sets
                for t, passed in enumerate(row)):
             n += 1
     return n

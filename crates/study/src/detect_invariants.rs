@@ -63,7 +63,7 @@ use weft_monitor::trace::runs::{check_traces, learn_file};
 use weft_monitor::trace::unseen::UNSEEN_KIND;
 use weft_monitor::trace::{TraceFile, UnseenPoints};
 
-use super::evaluate::{Evaluation, Schedule, TrainingSet, score, unseen_tests};
+use super::evaluate::{Evaluation, Judged, Schedule, TrainingSet, score};
 use super::findings::{Findings, Key, Keyed, Pairs, SetId};
 use super::holdout_split::{Layout, Part, Split, lay_out};
 use super::matrix::{FaultMatrix, Observation};
@@ -73,13 +73,13 @@ use super::study::Holdout;
 use weft_run::Progress;
 
 /// Per kind of invariant, at the study's largest training percentage
-/// (pooled over its draws): how many failing runs a violated invariant of
-/// that kind flagged, and how many passing ones (alarms on passing runs).
+/// (pooled over its learned sets, each judging the runs of the tests it
+/// did not train on): how many failing runs a violated invariant of that
+/// kind flagged, and how many passing ones (alarms on passing runs).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KindBreakdown {
     pub strategy: String,
     pub percentage: u32,
-    pub draws: u32,
     pub rows: Vec<KindRow>,
 }
 
@@ -100,7 +100,7 @@ pub struct KindRow {
 
 /// What checking one test run against each learned set gave: pass or not,
 /// and the kinds of the invariants violated.
-type Verdicts = Vec<(bool, BTreeSet<String>)>;
+type Verdicts = Vec<Option<(bool, BTreeSet<String>)>>;
 
 /// Per distinct confidence, per engine (see [`SetId`]), what it learned.
 type PerConfidence = Vec<Vec<Arc<Checks>>>;
@@ -156,17 +156,20 @@ pub struct LearnedSets {
     judges: Vec<Vec<Learned>>,
     /// `checks[confidence][engine]`.
     checks: PerConfidence,
-    /// How many subsets are draws (they come first): a faulty version's
-    /// runs are judged by those only, the original's also by the folds.
-    draws: usize,
+    /// Which runs each subset judges: a run is checked against those
+    /// subsets' sets only.
+    judged: Judged,
 }
 
 impl LearnedSets {
     /// Learns every set `judges` use from the original's training runs'
-    /// packed traces (`training`), along `schedule`.
+    /// packed traces (`training`, of the tests `training_tests`, out of
+    /// `tests`), along `schedule`.
     pub fn learn(
         judges: &[Judge],
         training: &[Arc<[u8]>],
+        training_tests: &[usize],
+        tests: usize,
         schedule: &Schedule,
     ) -> anyhow::Result<LearnedSets> {
         let sets = schedule.sets(training.len());
@@ -177,33 +180,38 @@ impl LearnedSets {
         );
         let (judges, checks) = learn_all(training, &sets, judges, &progress)?;
         progress.finish();
-        let draws = sets.iter().take_while(|s| s.held_out.is_none()).count();
         Ok(LearnedSets {
             judges,
             checks,
-            draws,
+            judged: Judged::new(&sets, training_tests, tests, schedule.judging),
         })
     }
 
-    /// How many of each judge's sets judge a run of the original (all) or
-    /// of a faulty version (the draws).
-    fn take(&self, original: bool) -> usize {
-        if original {
-            self.judges.first().map_or(0, Vec::len)
-        } else {
-            self.draws
-        }
+    /// The judges' learned sets that judge the run of `test` on `row` (0:
+    /// the original, else a faulty version): per judge, each subset's
+    /// (`None` where the subset does not judge it).
+    fn judging(&self, row: usize, test: usize) -> impl Iterator<Item = Vec<Option<&Learned>>> + '_ {
+        self.judges.iter().map(move |learned| {
+            (0..learned.len())
+                .map(|i| self.judged.judges(i, row, test).then(|| &learned[i]))
+                .collect()
+        })
     }
 
-    /// Checks a run's traces against every set its judges read: the
-    /// draws' for a faulty version's run, every subset's for the
-    /// original's.
-    pub fn check(&self, traces: &[(PathBuf, TraceFile)], original: bool) -> anyhow::Result<Findings> {
+    /// Checks the run of `test` on `row` (0: the original, else a faulty
+    /// version) against every set its judges read among the subsets that
+    /// judge it.
+    pub fn check(
+        &self,
+        traces: &[(PathBuf, TraceFile)],
+        row: usize,
+        test: usize,
+    ) -> anyhow::Result<Findings> {
         // Each set read, and whether a rule weighs its invariants (not
         // only its pairs): those are kept only then.
         let mut needed: Vec<(SetId, bool)> = Vec::new();
-        for learned in &self.judges {
-            for l in &learned[..self.take(original)] {
+        for learned in self.judging(row, test) {
+            for l in learned.into_iter().flatten() {
                 let invariants = matches!(l.rule, Rule::Weighted(_, _, Key::Invariant));
                 for set in l.reads() {
                     match needed.iter_mut().find(|(s, _)| *s == set) {
@@ -280,7 +288,7 @@ pub fn evaluate_invariants(
     let verdicts: Vec<Vec<Verdicts>> = cells
         .par_iter()
         .map(|&(row, t)| {
-            let found = verdicts(learned, row == 0, &observed[row][t]);
+            let found = verdicts(learned, (row, t), &observed[row][t]);
             scoring.step();
             found
         })
@@ -293,9 +301,9 @@ pub fn evaluate_invariants(
         .map(|(j, judge)| {
             let at = |row: usize, t: usize| &verdicts[row * tests + t][j];
             let evaluation = score(&judge.name, oracle, training_tests, schedule, |i, row, t| {
-                at(row, t)[i].0
+                at(row, t)[i].as_ref().expect("scored only where judged").0
             });
-            let breakdown = breakdown(&judge.name, oracle, training_tests, schedule, &sets, at);
+            let breakdown = breakdown(&judge.name, oracle, schedule, (&sets, &learned.judged), at);
             (evaluation, breakdown)
         })
         .collect())
@@ -306,25 +314,25 @@ pub fn evaluate_invariants(
 fn breakdown<'v>(
     strategy: &str,
     oracle: &FaultMatrix,
-    training_tests: &[usize],
     schedule: &Schedule,
-    sets: &[TrainingSet],
+    (sets, judged): (&[TrainingSet], &Judged),
     at: impl Fn(usize, usize) -> &'v Verdicts,
 ) -> KindBreakdown {
     let top = schedule.percentages.last().copied().unwrap_or(100);
     let mut rows: BTreeMap<String, KindRow> = BTreeMap::new();
-    for (i, set) in sets.iter().enumerate().filter(|(_, s)| s.percentage == top) {
-        for t in unseen_tests(set, training_tests, oracle.tests.len()) {
-            for kind in &at(0, t)[i].1 {
-                kind_row(&mut rows, kind).original_flagged += 1;
+    let kinds = |row: usize, t: usize, i: usize| &at(row, t)[i].as_ref().expect("judged").1;
+    for i in (0..sets.len()).filter(|&i| sets[i].percentage == top) {
+        for t in 0..oracle.tests.len() {
+            if judged.judges(i, 0, t) {
+                for kind in kinds(0, t, i) {
+                    kind_row(&mut rows, kind).original_flagged += 1;
+                }
             }
-        }
-        if set.held_out.is_some() {
-            continue;
-        }
-        for (v, version) in oracle.versions.iter().enumerate() {
-            for t in 0..oracle.tests.len() {
-                for kind in &at(v + 1, t)[i].1 {
+            for (v, version) in oracle.versions.iter().enumerate() {
+                if !judged.judges(i, v + 1, t) {
+                    continue;
+                }
+                for kind in kinds(v + 1, t, i) {
                     let row = kind_row(&mut rows, kind);
                     if oracle.cells[v][t] {
                         row.passing_flagged += 1;
@@ -339,7 +347,6 @@ fn breakdown<'v>(
     KindBreakdown {
         strategy: strategy.to_string(),
         percentage: top,
-        draws: schedule.draws,
         rows: rows.into_values().collect(),
     }
 }
@@ -651,34 +658,41 @@ impl Learned {
     }
 }
 
-/// A run judged by every judge's sets (those of a run of the original,
-/// or of a faulty version): an abnormal run fails them all; otherwise
-/// each set's rule decides from the run's findings (checked here when the
-/// run kept its traces), and the kinds it reports are those of the
-/// findings that counted.
-fn verdicts(learned: &LearnedSets, original: bool, observed: &Observation) -> anyhow::Result<Vec<Verdicts>> {
-    let take = learned.take(original);
+/// The run of `test` on `row` judged by every judge's sets that judge it
+/// (`None` for the others): an abnormal run fails them all; otherwise each
+/// set's rule decides from the run's findings (checked here when the run
+/// kept its traces), and the kinds it reports are those of the findings
+/// that counted.
+fn verdicts(
+    learned: &LearnedSets,
+    (row, test): (usize, usize),
+    observed: &Observation,
+) -> anyhow::Result<Vec<Verdicts>> {
     let checked;
     let findings = match observed {
         Observation::Abnormal => {
-            return Ok(vec![vec![(false, BTreeSet::new()); take]; learned.judges.len()]);
+            return Ok(learned
+                .judging(row, test)
+                .map(|sets| sets.iter().map(|l| l.map(|_| (false, BTreeSet::new()))).collect())
+                .collect());
         }
         Observation::Trace(packed) => {
-            checked = learned.check(&read_traces(packed)?, original)?;
+            checked = learned.check(&read_traces(packed)?, row, test)?;
             &checked
         }
         Observation::Checked(findings) => findings.as_ref(),
         Observation::Ranges(_) => unreachable!("an invariant strategy's run was loaded as ranges"),
     };
     learned
-        .judges
-        .iter()
+        .judging(row, test)
         .map(|sets| {
-            sets[..take]
-                .iter()
+            sets.into_iter()
                 .map(|l| {
-                    let kinds = judged(findings, l)?;
-                    Ok((kinds.is_empty(), kinds))
+                    l.map(|l| {
+                        let kinds = judged(findings, l)?;
+                        Ok((kinds.is_empty(), kinds))
+                    })
+                    .transpose()
                 })
                 .collect()
         })

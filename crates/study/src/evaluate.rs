@@ -2,9 +2,10 @@
 //! matrix, and compare it with the oracle, per percentage and random draw.
 //! [`score`] is shared by every detector; [`evaluate`] is the range
 //! detector's learning and prediction. Besides the faulty versions' runs,
-//! every point scores the original's runs that training did not see.
+//! every point scores the original's runs that training did not see; which
+//! set judges which run is [`Judged`]'s, under the study's [`Judging`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::matrix::{FaultMatrix, Observation, predict};
 use super::metrics::{Confusion, percent};
@@ -22,16 +23,23 @@ pub struct Evaluation {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PercentResult {
     pub percentage: u32,
-    /// Training runs merged in each draw.
+    /// Training runs merged in each set (at 100%, the largest fold's
+    /// complement).
     pub training_runs: usize,
+    /// The learned sets at this percentage that judge the faulty
+    /// versions' runs: the draws; at 100% the whole set, or the folds
+    /// under [`Judging::Unseen`].
+    pub sets: usize,
     /// Per faulty version, in the oracle's order.
     pub per_version: Vec<Confusion>,
     pub overall: Confusion,
     /// The original's runs that training did not see (see
     /// [`Schedule::sets`]), pooled: what a user of the correct program meets.
     pub original: OriginalRuns,
-    /// `pass_draws[version][test]`: in how many draws the test was
-    /// predicted to pass (the range fault matrix, summed over draws).
+    /// `pass_draws[version][test]`: in how many of the `sets` the run was
+    /// not flagged (a set that does not judge it counts as not flagging
+    /// it): a run is flagged by some set exactly when its count is below
+    /// `sets`.
     pub pass_draws: Vec<Vec<u32>>,
 }
 
@@ -79,12 +87,30 @@ pub fn evaluate(
     })
 }
 
-/// The training percentages, the random draws at each, and the seed.
+/// The training percentages, the random draws at each, the seed, and
+/// which runs the faulty versions' are judged on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
     pub percentages: Vec<u32>,
     pub draws: u32,
     pub seed: u64,
+    pub judging: Judging,
+}
+
+/// Which sets judge a faulty version's runs (the original's runs are
+/// always judged by the sets that did not train on their test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Judging {
+    /// Every run of a faulty version, by every draw, and at 100% by the
+    /// set learned from every training run: the faulty versions run the
+    /// tests the original trained on, as fault-detection studies do.
+    #[default]
+    Every,
+    /// Only by the sets that did not train on its test, like the
+    /// original's: at 100% each test's runs by the fold that held it out.
+    /// What a detector meets on inputs it has not learned.
+    Unseen,
 }
 
 /// Training runs one learned set is made from.
@@ -93,8 +119,8 @@ pub struct TrainingSet {
     pub percentage: u32,
     /// Indices of the training runs learned from, ascending.
     pub runs: Vec<usize>,
-    /// `None` for a draw, which judges every run; for a fold of the k-fold
-    /// split at 100%, the training runs held out, the only ones it judges.
+    /// `None` for a draw (or the whole set at 100%); for a fold of the
+    /// k-fold split at 100%, the training runs it holds out.
     pub held_out: Option<Vec<usize>>,
 }
 
@@ -103,28 +129,35 @@ impl Schedule {
     /// of `n`: draw `d` at percentage `p` chooses the same subset for every
     /// strategy and detector (its seed depends only on the study's seed,
     /// `p` and `d`), so that they are compared on equal training data.
-    /// Then, when 100% is scheduled, one set per fold of a k-fold split
-    /// (k = the number of draws, at least 2): at 100% every training run
-    /// is seen, so the original's runs are judged by what the other folds
-    /// learned.
+    /// At 100% every draw would be the same set, learned from every run:
+    /// there is one such whole set (under [`Judging::Every`], to judge the
+    /// faulty versions' runs) and one set per fold of a k-fold split (k =
+    /// the number of draws, at least 2), each learned from the other
+    /// folds, to judge the runs the whole set saw.
     pub fn sets(&self, n: usize) -> Vec<TrainingSet> {
         let mut out = Vec::new();
         for &pct in &self.percentages {
+            if pct == 100 {
+                if self.judging == Judging::Every {
+                    out.push(TrainingSet {
+                        percentage: 100,
+                        runs: (0..n).collect(),
+                        held_out: None,
+                    });
+                }
+                out.extend(self.folds(n).into_iter().map(|fold| TrainingSet {
+                    percentage: 100,
+                    runs: (0..n).filter(|i| fold.binary_search(i).is_err()).collect(),
+                    held_out: Some(fold),
+                }));
+                continue;
+            }
             for draw in 0..self.draws {
                 let k = sample_size(n, f64::from(pct));
                 out.push(TrainingSet {
                     percentage: pct,
                     runs: sample(n, k, draw_seed(self.seed, pct, draw)),
                     held_out: None,
-                });
-            }
-        }
-        if self.percentages.contains(&100) {
-            for fold in self.folds(n) {
-                out.push(TrainingSet {
-                    percentage: 100,
-                    runs: (0..n).filter(|i| fold.binary_search(i).is_err()).collect(),
-                    held_out: Some(fold),
                 });
             }
         }
@@ -148,12 +181,68 @@ impl Schedule {
     }
 }
 
+/// Which runs each of [`Schedule::sets`] judges. The original's runs of
+/// the tests a set did not train on (at 100%, those the folds hold out,
+/// not the whole set's); a faulty version's runs as the study's
+/// [`Judging`] says.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// `original[set][test]`: whether the set judges the original's run.
+    original: Vec<Vec<bool>>,
+    /// `faulty[set][test]`: whether it judges the faulty versions' runs.
+    faulty: Vec<Vec<bool>>,
+}
+
+impl Judged {
+    /// What `sets` judge, out of `tests`, under `judging`;
+    /// `training_tests[j]` is the test of training run `j`.
+    pub fn new(sets: &[TrainingSet], training_tests: &[usize], tests: usize, judging: Judging) -> Judged {
+        let mut judged = Judged {
+            original: Vec::new(),
+            faulty: Vec::new(),
+        };
+        for set in sets {
+            let mut unseen = vec![true; tests];
+            for &j in &set.runs {
+                unseen[training_tests[j]] = false;
+            }
+            let whole = set.percentage == 100 && set.held_out.is_none();
+            let fold = set.held_out.is_some();
+            let faulty = match judging {
+                Judging::Every if fold => vec![false; tests],
+                Judging::Every => vec![true; tests],
+                Judging::Unseen => unseen.clone(),
+            };
+            judged
+                .original
+                .push(if whole { vec![false; tests] } else { unseen });
+            judged.faulty.push(faulty);
+        }
+        judged
+    }
+
+    /// Whether set `set` judges any faulty version's run.
+    pub fn judges_faulty_runs(&self, set: usize) -> bool {
+        self.faulty[set].contains(&true)
+    }
+
+    /// Whether set `set` judges the run of `test` on `row` (0: the
+    /// original, `v + 1`: faulty version `v`).
+    pub fn judges(&self, set: usize, row: usize, test: usize) -> bool {
+        if row == 0 {
+            self.original[set][test]
+        } else {
+            self.faulty[set][test]
+        }
+    }
+}
+
 /// Scores a detector: `passes(i, row, test)` says whether the run of `test`
 /// on `row` (0: the original, `v + 1`: the oracle's faulty version `v`) is
 /// predicted to pass after learning from the `i`-th of [`Schedule::sets`].
-/// Only the runs a set judges are asked: a draw judges every faulty run and
-/// the original's runs it did not train on (`training_tests[j]` is the test
-/// of training run `j`), a fold only the original's runs it held out.
+/// Only the runs a set judges are asked ([`Judged`]; `training_tests[j]` is
+/// the test of training run `j`); the sets at a percentage pool their
+/// counts.
 pub fn score(
     strategy: &str,
     oracle: &FaultMatrix,
@@ -162,37 +251,41 @@ pub fn score(
     passes: impl Fn(usize, usize, usize) -> bool,
 ) -> Evaluation {
     let sets = schedule.sets(training_tests.len());
+    let judged = Judged::new(&sets, training_tests, oracle.tests.len(), schedule.judging);
     let points = schedule
         .percentages
         .iter()
         .map(|&pct| {
+            let at_pct: Vec<usize> = (0..sets.len()).filter(|&i| sets[i].percentage == pct).collect();
             let mut per_version = vec![Confusion::default(); oracle.versions.len()];
-            let mut pass_draws = vec![vec![0u32; oracle.tests.len()]; oracle.versions.len()];
+            let judging_faulty = at_pct.iter().filter(|&&i| judged.judges_faulty_runs(i)).count();
+            let mut pass_draws = vec![vec![judging_faulty as u32; oracle.tests.len()]; oracle.versions.len()];
             let mut original = OriginalRuns::default();
-            for (i, set) in sets.iter().enumerate().filter(|(_, s)| s.percentage == pct) {
-                for t in unseen_tests(set, training_tests, oracle.tests.len()) {
+            for &i in &at_pct {
+                for t in (0..oracle.tests.len()).filter(|&t| judged.judges(i, 0, t)) {
                     if passes(i, 0, t) {
                         original.tp += 1;
                     } else {
                         original.fn_ += 1;
                     }
                 }
-                if set.held_out.is_some() {
-                    continue;
-                }
-                for (v, draws) in pass_draws.iter_mut().enumerate() {
-                    let predicted: Vec<bool> = (0..oracle.tests.len()).map(|t| passes(i, v + 1, t)).collect();
-                    for (count, &p) in draws.iter_mut().zip(&predicted) {
-                        *count += u32::from(p);
+                let rows = per_version.iter_mut().zip(&mut pass_draws).enumerate();
+                for (v, (confusion, not_flagged)) in rows {
+                    for (t, count) in not_flagged.iter_mut().enumerate() {
+                        if judged.judges(i, v + 1, t) {
+                            let predicted = passes(i, v + 1, t);
+                            *count -= u32::from(!predicted);
+                            confusion.count(oracle.cells[v][t], predicted);
+                        }
                     }
-                    per_version[v].add(Confusion::compare(&oracle.cells[v], &predicted));
                 }
             }
             let mut overall = Confusion::default();
             per_version.iter().for_each(|c| overall.add(*c));
             PercentResult {
                 percentage: pct,
-                training_runs: sample_size(training_tests.len(), f64::from(pct)),
+                training_runs: at_pct.iter().map(|&i| sets[i].runs.len()).max().unwrap_or(0),
+                sets: judging_faulty,
                 per_version,
                 overall,
                 original,
@@ -203,21 +296,6 @@ pub fn score(
     Evaluation {
         strategy: strategy.to_string(),
         points,
-    }
-}
-
-/// The original's tests a set judges: a fold's held-out runs, or every
-/// test but those of the runs a draw trained on.
-pub fn unseen_tests(set: &TrainingSet, training_tests: &[usize], tests: usize) -> Vec<usize> {
-    match &set.held_out {
-        Some(fold) => fold.iter().map(|&j| training_tests[j]).collect(),
-        None => {
-            let mut seen = vec![false; tests];
-            for &j in &set.runs {
-                seen[training_tests[j]] = true;
-            }
-            (0..tests).filter(|&t| !seen[t]).collect()
-        }
     }
 }
 

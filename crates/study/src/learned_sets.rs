@@ -101,7 +101,7 @@ impl Ctx<'_> {
             }
         }
         let judges = judges_of(s, arm);
-        let sets = LearnedSets::learn(&judges, &traces, &s.schedule())?;
+        let sets = LearnedSets::learn(&judges, &traces, &training_tests, s.tests.len(), &s.schedule())?;
         Ok(Learning {
             training_tests,
             judges,

@@ -61,7 +61,7 @@ mod trace_reach;
 pub use cache::CacheStats;
 pub use collect::Results;
 pub use driver::{collect_only, prepare, reach_only, run_local, run_step, write_plan};
-pub use evaluate::{Evaluation, OriginalRuns, PercentResult, Schedule, evaluate, score};
+pub use evaluate::{Evaluation, Judging, OriginalRuns, PercentResult, Schedule, evaluate, score};
 pub use matrix::{FaultMatrix, Observation, predict};
 pub use metrics::{Confusion, best_percentage, fmt_percent, percentage_of_ones};
 pub use report::write as write_report;

@@ -22,17 +22,22 @@ impl Confusion {
     pub fn compare(oracle: &[bool], predicted: &[bool]) -> Confusion {
         let mut c = Confusion::default();
         for (&o, &p) in oracle.iter().zip(predicted) {
-            match (p, o) {
-                (true, true) => c.tp += 1,
-                (true, false) => c.fp += 1,
-                (false, false) => c.tn += 1,
-                (false, true) => c.fn_ += 1,
-            }
+            c.count(o, p);
         }
         c
     }
 
-    /// Pools two sets of counts.
+    /// Counts one run: whether the oracle says it passes, and whether it
+    /// was predicted to.
+    pub fn count(&mut self, oracle: bool, predicted: bool) {
+        match (predicted, oracle) {
+            (true, true) => self.tp += 1,
+            (true, false) => self.fp += 1,
+            (false, false) => self.tn += 1,
+            (false, true) => self.fn_ += 1,
+        }
+    }
+
     pub fn add(&mut self, other: Confusion) {
         self.tp += other.tp;
         self.fp += other.fp;

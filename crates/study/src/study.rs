@@ -12,6 +12,8 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use weft_monitor::trace::UnseenPoints;
 
+use super::evaluate::Judging;
+
 /// The report's training percentages (§4.1).
 pub const REPORT_PERCENTAGES: [u32; 11] = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
 
@@ -49,6 +51,8 @@ pub struct Study {
     /// Alarms on the original's unseen runs a detector may raise, in
     /// percent, for the versions it detects to count (the headline).
     pub alarm_budget: f64,
+    /// Which learned sets judge the faulty versions' runs.
+    pub judging: Judging,
     pub timeout: Duration,
     /// Bytes a run may write to stdout, stderr or any named output.
     pub output_cap: u64,
@@ -201,6 +205,8 @@ struct RawStudy {
     percentages: Option<Vec<u32>>,
     #[serde(default = "default_alarm_budget")]
     alarm_budget: f64,
+    #[serde(default)]
+    judging: Judging,
     #[serde(default = "default_timeout")]
     timeout_secs: f64,
     #[serde(default = "default_cap")]
@@ -430,6 +436,7 @@ impl Study {
             draws: s.draws,
             percentages,
             alarm_budget: s.alarm_budget,
+            judging: s.judging,
             timeout: Duration::from_secs_f64(s.timeout_secs),
             output_cap: s.output_cap_bytes,
             compare_stderr: s.compare_stderr,
@@ -457,6 +464,7 @@ impl Study {
             percentages: self.percentages.clone(),
             draws: self.draws,
             seed: self.seed,
+            judging: self.judging,
         }
     }
 

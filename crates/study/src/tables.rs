@@ -328,8 +328,8 @@ pub fn kinds_table(b: &KindBreakdown) -> Table {
     Table {
         id: format!("kinds-{}", b.strategy),
         title: format!(
-            "{}: violated invariants by kind at {}% training ({} draws; a run counts once per kind and draw)",
-            b.strategy, b.percentage, b.draws
+            "{}: violated invariants by kind at {}% training (a run counts once per kind and learned set that judged it)",
+            b.strategy, b.percentage
         ),
         header: [
             "Kind",

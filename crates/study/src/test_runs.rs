@@ -203,7 +203,7 @@ impl Ctx<'_> {
                     Some(arm) => {
                         // One reading of the traces, checked and compared.
                         let traces = read_trace_files(out)?;
-                        let mut findings = self.learned(arm)?.sets.check(&traces, false)?;
+                        let mut findings = self.learned(arm)?.sets.check(&traces, version, test)?;
                         findings.reach = self.original(arm)?.compare(&traces, test);
                         Some(findings.encode()?)
                     }
