@@ -78,6 +78,7 @@ fn an_unseen_sir_program_becomes_a_study_that_runs() {
         .arg("--out")
         .arg(&out_dir)
         .args(["--draws", "1", "--percentages", "100", "--strategies", "INV_t"])
+        .args(["--judging", "unseen"])
         .output()
         .expect("python3 runs");
     let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
@@ -123,4 +124,13 @@ fn an_unseen_sir_program_becomes_a_study_that_runs() {
         .map(|i| format!("t{}", i + 1))
         .collect();
     assert_eq!(failing, expected, "{tests:?} {passes:?}");
+    // Judging unseen: at 100% each faulty run by one of the two folds.
+    assert!(toml.contains("judging = \"unseen\""), "{toml}");
+    let point = &report["results"]["evaluations"][0]["points"][0];
+    assert_eq!(point["sets"], 2);
+    let counts: u64 = ["tp", "fp", "tn", "fn"]
+        .iter()
+        .map(|k| point["overall"][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counts, 12);
 }

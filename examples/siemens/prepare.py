@@ -166,6 +166,7 @@ out_dir = "report"
 seed = 2026
 draws = {draws}
 percentages = [{percentages}]
+judging = "{judging}"
 timeout_secs = {timeout}
 output_cap_bytes = 4194304
 {weaver}env = {{ WEFT_TRACE_SAMPLING = "all" }}
@@ -300,7 +301,7 @@ def prepare(program, args):
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
             archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=LIBS,
-            draws=args.draws, percentages=", ".join(str(p) for p in args.percentages),
+            draws=args.draws, percentages=", ".join(str(p) for p in args.percentages), judging=args.judging,
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
             strategies=strategies(args, aspects),
         ))
@@ -321,6 +322,9 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--percentages", type=int, nargs="+", default=[10, 50, 100])
     ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
+    ap.add_argument("--judging", choices=["every", "unseen"], default="every",
+                    help="which learned sets judge the faulty versions' runs: every draw (default), or only "
+                         "those that did not train on the run's test (docs/experiment.md, \"Which sets judge a run\")")
     ap.add_argument("--confidence", type=float,
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
     ap.add_argument("--loop-heads", action="store_true",
