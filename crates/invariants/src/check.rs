@@ -24,6 +24,7 @@
 //! ```
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
 use crate::claim::Claim;
 use crate::engine::{EngineError, validate};
@@ -36,6 +37,9 @@ use crate::vars::{VarInfo, derive_values, expand};
 #[derive(Clone, Debug)]
 pub struct Checks {
     by_point: HashMap<String, Vec<Invariant>>,
+    /// Per point, a digest of each invariant's text, in `by_point`'s
+    /// order: invariants of several sets alike are found by it.
+    digests: HashMap<String, Vec<u64>>,
     /// The points training sampled at least once.
     sampled: HashSet<String>,
 }
@@ -72,6 +76,33 @@ pub struct BoundSets<'a> {
     scratch: Vec<Value>,
 }
 
+/// A digest of an invariant's point and text.
+fn digest(point: &str, text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    (point, text).hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Hashes a [`digest`] as itself: it is a hash already.
+#[derive(Default)]
+struct Digested(u64);
+
+impl Hasher for Digested {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// One claim over variables at given positions, and the sets that learned
 /// it: each set's index, the point it learned it at and its invariant.
 struct SharedCheck<'a> {
@@ -89,12 +120,26 @@ impl Checks {
             .filter(|p| p.samples > 0)
             .map(|p| p.name.clone())
             .collect();
+        let digests = report
+            .points
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.invariants.iter().map(|i| digest(&p.name, &i.text)).collect(),
+                )
+            })
+            .collect();
         let by_point = report
             .points
             .into_iter()
             .map(|p| (p.name, p.invariants))
             .collect();
-        Checks { by_point, sampled }
+        Checks {
+            by_point,
+            digests,
+            sampled,
+        }
     }
 
     /// Whether training sampled the point named `point` at least once.
@@ -131,9 +176,9 @@ impl Checks {
     pub fn bind_sets<'a>(sets: &[&'a Checks], decl: &PointDecl) -> BoundSets<'a> {
         let vars = expand(decl);
         let mut checks: Vec<SharedCheck<'a>> = Vec::new();
-        // The checks of each (point, text): a claim is printed as its
-        // text, so only those can be the same claim.
-        let mut by_text: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        // The checks of each digest of (point, text): a claim is printed
+        // as its text, so only those can be the same claim.
+        let mut by_digest: HashMap<u64, Vec<usize>, BuildHasherDefault<Digested>> = HashMap::default();
         let mut unresolved = vec![0; sets.len()];
         let names: Vec<String> = std::iter::once(decl.name.clone())
             .chain(decl.aggregate_exit_name())
@@ -143,7 +188,18 @@ impl Checks {
                 let Some((point, invariants)) = learned.by_point.get_key_value(name) else {
                     continue;
                 };
-                for inv in invariants {
+                for (inv, digest) in invariants.iter().zip(&learned.digests[name]) {
+                    let alike = by_digest.entry(*digest).or_default();
+                    let owner = (set, point.as_str(), inv);
+                    // The same point, claim and variables: the same check.
+                    let same = alike.iter().find(|&&c| {
+                        let (_, at_point, first) = checks[c].owners[0];
+                        at_point == point && first.vars == inv.vars && first.claim == inv.claim
+                    });
+                    if let Some(&c) = same {
+                        checks[c].owners.push(owner);
+                        continue;
+                    }
                     let at: Option<Vec<usize>> = inv
                         .vars
                         .iter()
@@ -153,22 +209,12 @@ impl Checks {
                         unresolved[set] += 1;
                         continue;
                     };
-                    let alike = by_text.entry((point.as_str(), inv.text.as_str())).or_default();
-                    let owner = (set, point.as_str(), inv);
-                    match alike
-                        .iter()
-                        .find(|&&c| checks[c].claim == &inv.claim && checks[c].at == at)
-                    {
-                        Some(&c) => checks[c].owners.push(owner),
-                        None => {
-                            alike.push(checks.len());
-                            checks.push(SharedCheck {
-                                claim: &inv.claim,
-                                at,
-                                owners: vec![owner],
-                            });
-                        }
-                    }
+                    alike.push(checks.len());
+                    checks.push(SharedCheck {
+                        claim: &inv.claim,
+                        at,
+                        owners: vec![owner],
+                    });
                 }
             }
         }
