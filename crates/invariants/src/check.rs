@@ -24,7 +24,8 @@
 //! ```
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::claim::Claim;
 use crate::engine::{EngineError, validate};
@@ -37,9 +38,13 @@ use crate::vars::{VarInfo, derive_values, expand};
 #[derive(Clone, Debug)]
 pub struct Checks {
     by_point: HashMap<String, Vec<Invariant>>,
-    /// Per point, a digest of each invariant's text, in `by_point`'s
-    /// order: invariants of several sets alike are found by it.
-    digests: HashMap<String, Vec<u64>>,
+    /// Per point, a number for each invariant (in `by_point`'s order),
+    /// the same for invariants alike in sets numbered together
+    /// ([`Checks::number_alike`]).
+    numbers: HashMap<String, Vec<u32>>,
+    /// Which numbering `numbers` belong to: sets of one numbering are
+    /// bound together by number.
+    numbering: u64,
     /// The points training sampled at least once.
     sampled: HashSet<String>,
 }
@@ -76,18 +81,17 @@ pub struct BoundSets<'a> {
     scratch: Vec<Value>,
 }
 
-/// A digest of an invariant's point and text.
-fn digest(point: &str, text: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    (point, text).hash(&mut hasher);
-    hasher.finish()
+/// A fresh numbering of invariants.
+fn new_numbering() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Hashes a [`digest`] as itself: it is a hash already.
+/// Hashes an invariant's number as itself.
 #[derive(Default)]
-struct Digested(u64);
+struct Number(u64);
 
-impl Hasher for Digested {
+impl Hasher for Number {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -98,8 +102,8 @@ impl Hasher for Digested {
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n);
     }
 }
 
@@ -120,13 +124,14 @@ impl Checks {
             .filter(|p| p.samples > 0)
             .map(|p| p.name.clone())
             .collect();
-        let digests = report
+        let mut next = 0..;
+        let numbers = report
             .points
             .iter()
             .map(|p| {
                 (
                     p.name.clone(),
-                    p.invariants.iter().map(|i| digest(&p.name, &i.text)).collect(),
+                    p.invariants.iter().zip(&mut next).map(|(_, n)| n).collect(),
                 )
             })
             .collect();
@@ -137,8 +142,38 @@ impl Checks {
             .collect();
         Checks {
             by_point,
-            digests,
+            numbers,
+            numbering: new_numbering(),
             sampled,
+        }
+    }
+
+    /// Numbers the invariants of `sets` together, so that binding them
+    /// together ([`Checks::bind_sets`]) checks invariants alike (the same
+    /// point, claim and variables) once.
+    pub fn number_alike(sets: &mut [Checks]) {
+        let numbering = new_numbering();
+        let mut alike: HashMap<(String, String), Vec<(u32, Invariant)>> = HashMap::new();
+        let mut next = 0;
+        for set in sets.iter_mut() {
+            for (point, invariants) in &set.by_point {
+                let numbers = set.numbers.get_mut(point).expect("numbered with its point");
+                for (inv, number) in invariants.iter().zip(numbers) {
+                    let same = alike.entry((point.clone(), inv.text.clone())).or_default();
+                    *number = match same
+                        .iter()
+                        .find(|(_, o)| o.vars == inv.vars && o.claim == inv.claim)
+                    {
+                        Some((n, _)) => *n,
+                        None => {
+                            same.push((next, inv.clone()));
+                            next += 1;
+                            next - 1
+                        }
+                    };
+                }
+            }
+            set.numbering = numbering;
         }
     }
 
@@ -176,9 +211,10 @@ impl Checks {
     pub fn bind_sets<'a>(sets: &[&'a Checks], decl: &PointDecl) -> BoundSets<'a> {
         let vars = expand(decl);
         let mut checks: Vec<SharedCheck<'a>> = Vec::new();
-        // The checks of each digest of (point, text): a claim is printed
-        // as its text, so only those can be the same claim.
-        let mut by_digest: HashMap<u64, Vec<usize>, BuildHasherDefault<Digested>> = HashMap::default();
+        // Numbered together, an invariant alike in several sets has one
+        // number: its check is found by it.
+        let together = sets.windows(2).all(|w| w[0].numbering == w[1].numbering);
+        let mut by_number: HashMap<u32, usize, BuildHasherDefault<Number>> = HashMap::default();
         let mut unresolved = vec![0; sets.len()];
         let names: Vec<String> = std::iter::once(decl.name.clone())
             .chain(decl.aggregate_exit_name())
@@ -188,15 +224,9 @@ impl Checks {
                 let Some((point, invariants)) = learned.by_point.get_key_value(name) else {
                     continue;
                 };
-                for (inv, digest) in invariants.iter().zip(&learned.digests[name]) {
-                    let alike = by_digest.entry(*digest).or_default();
+                for (inv, &number) in invariants.iter().zip(&learned.numbers[name]) {
                     let owner = (set, point.as_str(), inv);
-                    // The same point, claim and variables: the same check.
-                    let same = alike.iter().find(|&&c| {
-                        let (_, at_point, first) = checks[c].owners[0];
-                        at_point == point && first.vars == inv.vars && first.claim == inv.claim
-                    });
-                    if let Some(&c) = same {
+                    if let Some(&c) = by_number.get(&number).filter(|_| together) {
                         checks[c].owners.push(owner);
                         continue;
                     }
@@ -209,7 +239,7 @@ impl Checks {
                         unresolved[set] += 1;
                         continue;
                     };
-                    alike.push(checks.len());
+                    by_number.insert(number, checks.len());
                     checks.push(SharedCheck {
                         claim: &inv.claim,
                         at,
@@ -447,7 +477,19 @@ mod tests {
 
     #[test]
     fn sets_bound_together_find_what_each_set_finds_alone() {
-        let sets = sets();
+        let mut numbered = sets();
+        Checks::number_alike(&mut numbered);
+        // Numbered together, alike invariants are checked once; numbered
+        // apart, none are shared; both find what each set finds alone.
+        assert!(bound_together(&numbered) > 0);
+        assert_eq!(bound_together(&sets()), 0);
+        assert!(numbered.iter().any(|c| !c.is_empty()) && numbered[4].is_empty());
+    }
+
+    /// Checks samples at each exit of [`sets`] against `sets` bound
+    /// together and against each alone, asserts that they find the same;
+    /// returns how many invariants were checked for more than one set.
+    fn bound_together(sets: &[Checks]) -> usize {
         let refs: Vec<&Checks> = sets.iter().collect();
         let mut shared = 0;
         for name in ["f():::EXIT1", "f():::EXIT2", "g():::ENTER"] {
@@ -462,8 +504,11 @@ mod tests {
                 assert_eq!(together.unresolved(set), bound.unresolved());
             }
             let values = (-3..12).flat_map(|x| [-1, 0, 3, 13, 17, 2 * x + 3].map(|y| (x, y)));
-            for (x, y) in values.chain([(i64::MAX, 0), (0, i64::MIN)]) {
-                let sample = [Value::Int(x), Value::Int(y)];
+            let samples = values
+                .chain([(i64::MAX, 0), (0, i64::MIN)])
+                .map(|(x, y)| [Value::Int(x), Value::Int(y)])
+                .chain([[Value::Missing, Value::Int(99)]]);
+            for sample in samples {
                 let mut found: Vec<Vec<Violation>> = vec![Vec::new(); sets.len()];
                 together.check(&sample, |set, v| found[set].push(v)).unwrap();
                 for (set, bound) in alone.iter_mut().enumerate() {
@@ -471,19 +516,12 @@ mod tests {
                     assert_eq!(sorted(&found[set]), sorted(&alone), "set {set}, {sample:?}");
                 }
             }
-            let missing = [Value::Missing, Value::Int(99)];
-            let mut found: Vec<Vec<Violation>> = vec![Vec::new(); sets.len()];
-            together.check(&missing, |set, v| found[set].push(v)).unwrap();
-            for (set, bound) in alone.iter_mut().enumerate() {
-                assert_eq!(sorted(&found[set]), sorted(&bound.check(&missing).unwrap()));
-            }
             assert!(
                 together.check(&[Value::Int(1)], |_, _| ()).is_err(),
                 "arity is checked"
             );
         }
-        assert!(shared > 0, "some invariants are alike and checked once");
-        assert!(sets.iter().any(|c| !c.is_empty()) && sets[4].is_empty());
+        shared
     }
 
     #[test]

@@ -435,11 +435,11 @@ fn learn_all(
                 })
             })?;
     }
-    let mut finished = engines
-        .into_par_iter()
-        .map(|e| Arc::new(Checks::new(e.finish())))
-        .collect::<Vec<_>>()
-        .into_iter();
+    let mut finished: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
+    // A run is checked against many of them at once: an invariant several
+    // learned alike is then checked once.
+    Checks::number_alike(&mut finished);
+    let mut finished = finished.into_iter().map(Arc::new);
     let checks: PerConfidence = parts
         .iter()
         .map(|parts| finished.by_ref().take(parts.len()).collect())
