@@ -361,3 +361,112 @@ fn record<'a>(found: &mut Found<'a>, v: &Violation<'a>) {
         })
         .count += 1;
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use weft_invariants::{Checks, Config, Engine, Value};
+
+    use super::{check_traces, learn_file};
+    use crate::record::Header;
+    use crate::trace::UnseenPoints;
+    use crate::trace::record::{Sample, TraceFile};
+    use crate::trace::spec::{Layout, PointDecl, PointKind, VarDecl, VarKind};
+
+    /// A trace of `f(x)` (entry, an inner point at line 3 with `x`, the
+    /// exit at line 5 with `x`): per call, x at entry, and whether it
+    /// reached the inner point.
+    fn trace(calls: &[(i64, bool)]) -> (PathBuf, TraceFile) {
+        let var = || VarDecl {
+            name: "x".into(),
+            kind: VarKind::I64,
+            layout: Layout::Plain,
+        };
+        let point = |kind, line| PointDecl {
+            function: "f".into(),
+            kind,
+            line,
+            vars: vec![var()],
+        };
+        let mut samples = Vec::new();
+        for (nonce, &(x, inner)) in calls.iter().enumerate() {
+            let sample = |point, x| Sample {
+                point,
+                nonce: nonce as u64,
+                values: vec![Value::Int(x)],
+            };
+            samples.push(sample(0, x));
+            if inner {
+                samples.push(sample(1, x * 2));
+            }
+            samples.push(sample(2, x + 1));
+        }
+        let trace = TraceFile {
+            header: Header {
+                layout: [0; 3],
+                pid: 1,
+                ppid: 0,
+                time: 0,
+            },
+            unit: "u.c".into(),
+            points: vec![
+                point(PointKind::Enter, 1),
+                point(PointKind::Inner, 3),
+                point(PointKind::Exit, 5),
+            ],
+            samples,
+            capped: false,
+        };
+        (PathBuf::from("u.trace"), trace)
+    }
+
+    fn learned(calls: &[(i64, bool)]) -> Checks {
+        let mut engine = Engine::new(Config::default());
+        learn_file(&mut engine, &trace(calls).1).unwrap();
+        Checks::new(engine.finish())
+    }
+
+    #[test]
+    fn a_run_checked_against_several_sets_at_once_finds_what_each_finds_alone() {
+        let small: Vec<(i64, bool)> = (0..30).map(|x| (x % 5, false)).collect();
+        let wide: Vec<(i64, bool)> = (0..30).map(|x| (x % 9 - 2, x % 3 == 0)).collect();
+        let mut sets = vec![learned(&small), learned(&wide), learned(&small[..10])];
+        Checks::number_alike(&mut sets);
+        let run = [trace(&[(7, true), (1, false), (-2, true), (3, false)])];
+        let modes = [UnseenPoints::Off, UnseenPoints::Inner, UnseenPoints::All];
+        let against: Vec<(&Checks, UnseenPoints)> = sets
+            .iter()
+            .flat_map(|set| modes.map(|mode| (set, mode)))
+            .collect();
+        let together = check_traces(&against, &run).unwrap();
+        assert_eq!(together.len(), against.len());
+        for (one, found) in against.iter().zip(&together) {
+            let alone = check_traces(std::slice::from_ref(one), &run).unwrap();
+            assert_eq!(alone, [found.clone()]);
+        }
+        // What makes the comparison worth making: violations and unseen
+        // points found, differently per set and mode.
+        let small_off = &together[0];
+        assert!(!small_off.passes() && small_off.samples == 10 && small_off.points == 3);
+        assert_eq!(small_off.unseen_points, 1, "no small run reached the inner point");
+        let unseen = |i: usize| {
+            together[i]
+                .findings
+                .iter()
+                .filter(|f| f.kind == "UnseenPoint")
+                .count()
+        };
+        assert_eq!([unseen(0), unseen(1), unseen(2), unseen(4)], [0, 1, 1, 0]);
+        assert_eq!(
+            together[1]
+                .findings
+                .iter()
+                .find(|f| f.kind == "UnseenPoint")
+                .unwrap()
+                .count,
+            2
+        );
+        assert_ne!(together[0].findings, together[3].findings);
+    }
+}
