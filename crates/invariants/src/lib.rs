@@ -45,7 +45,7 @@ mod slice;
 mod suppression;
 mod vars;
 
-pub use check::{BoundPoint, Checks, Violation};
+pub use check::{BoundPoint, BoundSets, Checks, Violation};
 pub use claim::{Claim, Order};
 pub use engine::{Config, Engine, EngineError, PointId};
 pub use model::{PointDecl, PointKind, Rep, Value, VarDecl};

@@ -222,33 +222,41 @@ impl LearnedSets {
             }
         }
         let wanted = |set: SetId| needed.iter().find(|(s, _)| *s == set).map(|&(_, inv)| inv);
-        let mut findings = Findings::default();
+        // Each set checked, and the sets its findings give: with or
+        // without the unseen points' findings.
+        let mut plan: Vec<(SetId, Vec<(SetId, bool)>)> = Vec::new();
         for &(set, _) in &needed {
-            if findings.keyed(set).is_ok() {
+            if plan.iter().any(|(_, gives)| gives.iter().any(|&(s, _)| s == set)) {
                 continue;
             }
-            let checks = &self.checks[set.confidence][set.engine];
             let [off, all] = [UnseenPoints::Off, UnseenPoints::All].map(|unseen| SetId { unseen, ..set });
-            let mut found =
-                if set.unseen != UnseenPoints::Inner && wanted(off).is_some() && wanted(all).is_some() {
-                    // One check reporting every unseen point gives both: those
-                    // only add findings of their own kind.
-                    let with_unseen = violated(checks, traces, UnseenPoints::All)?;
-                    let without = with_unseen.clone().map(|mut keyed| {
-                        // A pair's kind, or an invariant's `kind(variables)`.
-                        keyed.retain(|(_, key)| key.split('(').next() != Some(UNSEEN_KIND));
-                        keyed
-                    });
-                    vec![(off, without), (all, with_unseen)]
-                } else {
-                    vec![(set, violated(checks, traces, set.unseen)?)]
-                };
-            for (set, keyed) in &mut found {
-                if wanted(*set) != Some(true) {
+            if set.unseen != UnseenPoints::Inner && wanted(off).is_some() && wanted(all).is_some() {
+                // One check reporting every unseen point gives both: those
+                // only add findings of their own kind.
+                plan.push((all, vec![(off, true), (all, false)]));
+            } else {
+                plan.push((set, vec![(set, false)]));
+            }
+        }
+        let against: Vec<(&Checks, UnseenPoints)> = plan
+            .iter()
+            .map(|&(set, _)| (self.checks[set.confidence][set.engine].as_ref(), set.unseen))
+            .collect();
+        let mut findings = Findings::default();
+        for ((_, gives), keyed) in plan.iter().zip(violated(&against, traces)?) {
+            for &(set, without_unseen) in gives {
+                let mut keyed = keyed.clone();
+                if without_unseen {
+                    // A pair's kind, or an invariant's `kind(variables)`.
+                    for k in &mut keyed {
+                        k.retain(|(_, key)| key.split('(').next() != Some(UNSEEN_KIND));
+                    }
+                }
+                if wanted(set) != Some(true) {
                     keyed[Key::Invariant as usize].clear();
                 }
+                findings.sets.push((set, keyed));
             }
-            findings.sets.extend(found);
         }
         Ok(findings)
     }
@@ -434,11 +442,11 @@ fn learn_all(
                 })
             })?;
     }
-    let mut finished = engines
-        .into_par_iter()
-        .map(|e| Arc::new(Checks::new(e.finish())))
-        .collect::<Vec<_>>()
-        .into_iter();
+    let mut finished: Vec<Checks> = engines.into_par_iter().map(|e| Checks::new(e.finish())).collect();
+    // A run is checked against many of them at once: an invariant several
+    // learned alike is then checked once.
+    Checks::number_alike(&mut finished);
+    let mut finished = finished.into_iter().map(Arc::new);
     let checks: PerConfidence = parts
         .iter()
         .map(|parts| finished.by_ref().take(parts.len()).collect())
@@ -503,16 +511,25 @@ fn hold_out(
         .flat_map(|l| l.parts[split as usize].clone().map(move |e| (l.subset, e)))
         .filter(|&(_, e)| !parts[e].learns.is_empty())
         .collect();
-    for (run, packed) in training.iter().enumerate() {
-        let traces = read_traces(packed)?;
-        let found: Vec<(usize, Keyed)> = holding
-            .par_iter()
-            .filter(|&&(_, e)| parts[e].checks.binary_search(&run).is_ok())
-            .map(|&(subset, e)| Ok((subset, violated(&checks[e], &traces, unseen)?)))
-            .collect::<anyhow::Result<_>>()?;
-        for (subset, pairs) in found {
-            held.runs[subset].push(pairs);
-        }
+    // Each training run read once and checked in one replay against
+    // every part holding it out; the runs in parallel, kept in order.
+    let found: Vec<Vec<(usize, Keyed)>> = training
+        .par_iter()
+        .enumerate()
+        .map(|(run, packed)| {
+            let here: Vec<(usize, usize)> = holding
+                .iter()
+                .copied()
+                .filter(|&(_, e)| parts[e].checks.binary_search(&run).is_ok())
+                .collect();
+            let against: Vec<(&Checks, UnseenPoints)> =
+                here.iter().map(|&(_, e)| (checks[e].as_ref(), unseen)).collect();
+            let keyed = violated(&against, &read_traces(packed)?)?;
+            Ok(here.into_iter().map(|(subset, _)| subset).zip(keyed).collect())
+        })
+        .collect::<anyhow::Result<_>>()?;
+    for (subset, pairs) in found.into_iter().flatten() {
+        held.runs[subset].push(pairs);
     }
     Ok(held)
 }
@@ -604,16 +621,22 @@ fn weighted(runs: &[Keyed], key: Key, budget: f64, known: Option<Pairs>) -> Rule
     Rule::Weighted(rarity, most, key)
 }
 
-/// What a run's traces violate against `checks`, keyed both ways.
-fn violated(checks: &Checks, traces: &[(PathBuf, TraceFile)], unseen: UnseenPoints) -> anyhow::Result<Keyed> {
-    let result = check_traces(checks, traces, unseen)?;
-    let mut keyed = Keyed::default();
-    for f in result.findings {
-        let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
-        keyed[Key::Invariant as usize].insert((f.point.clone(), invariant_key(&f.kind, &vars)));
-        keyed[Key::Pair as usize].insert((f.point, f.kind));
-    }
-    Ok(keyed)
+/// What a run's traces violate against each of `sets` (learned
+/// invariants, and which unseen points are findings), keyed both ways,
+/// checked in one replay of the traces.
+fn violated(sets: &[(&Checks, UnseenPoints)], traces: &[(PathBuf, TraceFile)]) -> anyhow::Result<Vec<Keyed>> {
+    Ok(check_traces(sets, traces)?
+        .into_iter()
+        .map(|result| {
+            let mut keyed = Keyed::default();
+            for f in result.findings {
+                let vars: Vec<&str> = f.witness.iter().map(|(name, _)| name.as_str()).collect();
+                keyed[Key::Invariant as usize].insert((f.point.clone(), invariant_key(&f.kind, &vars)));
+                keyed[Key::Pair as usize].insert((f.point, f.kind));
+            }
+            keyed
+        })
+        .collect())
 }
 
 /// An invariant's name in [`Key::Invariant`]: its kind and variables.

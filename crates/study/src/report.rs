@@ -86,7 +86,9 @@ pub fn write(study: &Study, results: &Results, stats: Option<CacheStats>) -> any
         results,
         tables: &tables,
     };
-    write_file(&out.join("report.json"), &serde_json::to_string_pretty(&json)?)?;
+    // Compact: at a whole study's scale the per-test arrays, one number a
+    // line when pretty-printed, would weigh several times the rest.
+    write_file(&out.join("report.json"), &serde_json::to_string(&json)?)?;
     write_file(
         &out.join("report.md"),
         &markdown(study, results, &sentence, &tables),

@@ -193,24 +193,25 @@ pub fn check_runs(checks: &Checks, runs: &[PathBuf], unseen: UnseenPoints) -> Re
 /// `unseen` says which points training never sampled are findings when
 /// reached.
 pub fn check(checks: &Checks, files: &[PathBuf], unseen: UnseenPoints) -> Result<RunCheck, TraceError> {
-    let mut run = Checking::new(checks, unseen);
+    let mut run = Checking::new(&[(checks, unseen)]);
     for file in files {
         let (head, samples) = open_trace(file).map_err(TraceError::Read)?;
         run.file(file, &head.unit, &head.points, samples)
             .map_err(|e| read_error(file, e))??;
     }
-    Ok(run.finish())
+    Ok(run.finish().pop().unwrap_or_default())
 }
 
 /// Checks every sample of traces read whole (each with the file it came
-/// from) against `checks`; a sample at a point `unseen` flags is a finding
-/// of kind [`UNSEEN_KIND`].
+/// from) against each of `sets` (learned invariants, and which points
+/// training never sampled are findings when reached: of kind
+/// [`UNSEEN_KIND`]) in one replay of the samples: per set, in order, what
+/// checking against it alone finds.
 pub fn check_traces(
-    checks: &Checks,
+    sets: &[(&Checks, UnseenPoints)],
     traces: &[(PathBuf, TraceFile)],
-    unseen: UnseenPoints,
-) -> Result<RunCheck, TraceError> {
-    let mut run = Checking::new(checks, unseen);
+) -> Result<Vec<RunCheck>, TraceError> {
+    let mut run = Checking::new(sets);
     for (file, trace) in traces {
         let Ok(checked) = run.file(file, &trace.unit, &trace.points, in_memory(trace));
         checked?;
@@ -218,22 +219,30 @@ pub fn check_traces(
     Ok(run.finish())
 }
 
-/// One run being checked, file after file.
+/// What a run violated against one learned set, by (point, invariant
+/// text).
+type Found<'a> = BTreeMap<(&'a str, &'a str), Finding>;
+
+/// One run being checked against several learned sets, file after file.
 struct Checking<'a> {
-    checks: &'a Checks,
-    unseen: UnseenPoints,
-    found: BTreeMap<(String, String), Finding>,
+    checks: Vec<&'a Checks>,
+    /// Per set.
+    unseen: Vec<UnseenPoints>,
+    found: Vec<Found<'a>>,
+    /// Per set, the samples at each point it flags as unseen.
+    unseen_found: Vec<BTreeMap<String, u64>>,
     samples: u64,
-    /// Every point sampled, and whether training sampled it.
-    reached: HashMap<String, bool>,
+    /// Every point sampled, and per set whether training sampled it.
+    reached: HashMap<String, Vec<bool>>,
 }
 
 impl<'a> Checking<'a> {
-    fn new(checks: &'a Checks, unseen: UnseenPoints) -> Self {
+    fn new(sets: &[(&'a Checks, UnseenPoints)]) -> Self {
         Checking {
-            checks,
-            unseen,
-            found: BTreeMap::new(),
+            checks: sets.iter().map(|&(c, _)| c).collect(),
+            unseen: sets.iter().map(|&(_, u)| u).collect(),
+            found: sets.iter().map(|_| BTreeMap::new()).collect(),
+            unseen_found: sets.iter().map(|_| BTreeMap::new()).collect(),
             samples: 0,
             reached: HashMap::new(),
         }
@@ -249,26 +258,40 @@ impl<'a> Checking<'a> {
         samples: impl IntoIterator<Item = Result<Sample, E>>,
     ) -> Result<Result<(), TraceError>, E> {
         let view = FileView::new(unit, points);
-        let mut bound: Vec<_> = view.points.iter().map(|p| self.checks.bind(p)).collect();
+        let mut bound: Vec<_> = view
+            .points
+            .iter()
+            .map(|p| Checks::bind_sets(&self.checks, p))
+            .collect();
+        // Per point, the sets that flag a sample there as unseen.
+        let flagged: Vec<Vec<usize>> = bound
+            .iter()
+            .map(|b| {
+                (0..self.checks.len())
+                    .filter(|&s| self.unseen[s].flags(b.decl(), b.unseen(s)))
+                    .collect()
+            })
+            .collect();
+        let mut sampled = vec![0u64; view.points.len()];
         let mut error = None;
+        let found = &mut self.found;
         view.replay(samples, |point, _, values| {
-            self.samples += 1;
-            if !self.reached.contains_key(&view.points[point].name) {
-                let unseen = bound[point].unseen();
-                self.reached.insert(view.points[point].name.clone(), unseen);
-            }
-            if self.unseen.flags(&bound[point]) {
-                record_unseen(&mut self.found, &view.points[point].name);
-            }
-            match bound[point].check(values) {
-                Ok(violations) => {
-                    for v in violations {
-                        record(&mut self.found, &v);
-                    }
-                }
-                Err(e) => error = error.take().or(Some(e)),
+            sampled[point] += 1;
+            let checked = bound[point].check(values, |set, v| record(&mut found[set], &v));
+            if let Err(e) = checked {
+                error = error.take().or(Some(e));
             }
         })?;
+        for (point, &n) in sampled.iter().enumerate().filter(|(_, n)| **n > 0) {
+            let name = &view.points[point].name;
+            self.samples += n;
+            self.reached
+                .entry(name.clone())
+                .or_insert_with(|| (0..self.checks.len()).map(|s| bound[point].unseen(s)).collect());
+            for &set in &flagged[point] {
+                *self.unseen_found[set].entry(name.clone()).or_default() += n;
+            }
+        }
         Ok(match error {
             Some(error) => Err(TraceError::Engine {
                 file: file.to_path_buf(),
@@ -278,36 +301,51 @@ impl<'a> Checking<'a> {
         })
     }
 
-    fn finish(self) -> RunCheck {
-        RunCheck {
-            samples: self.samples,
-            points: self.reached.len(),
-            unseen_points: self.reached.values().filter(|&&u| u).count(),
-            findings: self.found.into_values().collect(),
-        }
+    /// Per set, what the run violated.
+    fn finish(self) -> Vec<RunCheck> {
+        let reached = &self.reached;
+        self.found
+            .into_iter()
+            .zip(self.unseen_found)
+            .enumerate()
+            .map(|(set, (found, unseen))| {
+                let mut findings: BTreeMap<(String, String), Finding> = found
+                    .into_iter()
+                    .map(|((point, text), f)| ((point.to_string(), text.to_string()), f))
+                    .collect();
+                for (point, count) in unseen {
+                    findings.insert(
+                        (point.clone(), UNSEEN_TEXT.to_string()),
+                        unseen_finding(point, count),
+                    );
+                }
+                RunCheck {
+                    samples: self.samples,
+                    points: reached.len(),
+                    unseen_points: reached.values().filter(|u| u[set]).count(),
+                    findings: findings.into_values().collect(),
+                }
+            })
+            .collect()
     }
 }
 
-/// Counts a sample at a point training never sampled.
-fn record_unseen(found: &mut BTreeMap<(String, String), Finding>, point: &str) {
-    found
-        .entry((point.to_string(), UNSEEN_TEXT.to_string()))
-        .or_insert_with(|| Finding {
-            point: point.to_string(),
-            kind: UNSEEN_KIND.to_string(),
-            invariant: UNSEEN_TEXT.to_string(),
-            count: 0,
-            witness: Vec::new(),
-        })
-        .count += 1;
+/// The finding of `count` samples at a point training never sampled.
+fn unseen_finding(point: String, count: u64) -> Finding {
+    Finding {
+        point,
+        kind: UNSEEN_KIND.to_string(),
+        invariant: UNSEEN_TEXT.to_string(),
+        count,
+        witness: Vec::new(),
+    }
 }
 
 /// Counts a violation under its (point, invariant), keeping the first
 /// witness.
-fn record(found: &mut BTreeMap<(String, String), Finding>, v: &Violation) {
-    let key = (v.point.to_string(), v.invariant.text.clone());
+fn record<'a>(found: &mut Found<'a>, v: &Violation<'a>) {
     found
-        .entry(key)
+        .entry((v.point, v.invariant.text.as_str()))
         .or_insert_with(|| Finding {
             point: v.point.to_string(),
             kind: v.invariant.kind.clone(),
@@ -322,4 +360,113 @@ fn record(found: &mut BTreeMap<(String, String), Finding>, v: &Violation) {
                 .collect(),
         })
         .count += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use weft_invariants::{Checks, Config, Engine, Value};
+
+    use super::{check_traces, learn_file};
+    use crate::record::Header;
+    use crate::trace::UnseenPoints;
+    use crate::trace::record::{Sample, TraceFile};
+    use crate::trace::spec::{Layout, PointDecl, PointKind, VarDecl, VarKind};
+
+    /// A trace of `f(x)` (entry, an inner point at line 3 with `x`, the
+    /// exit at line 5 with `x`): per call, x at entry, and whether it
+    /// reached the inner point.
+    fn trace(calls: &[(i64, bool)]) -> (PathBuf, TraceFile) {
+        let var = || VarDecl {
+            name: "x".into(),
+            kind: VarKind::I64,
+            layout: Layout::Plain,
+        };
+        let point = |kind, line| PointDecl {
+            function: "f".into(),
+            kind,
+            line,
+            vars: vec![var()],
+        };
+        let mut samples = Vec::new();
+        for (nonce, &(x, inner)) in calls.iter().enumerate() {
+            let sample = |point, x| Sample {
+                point,
+                nonce: nonce as u64,
+                values: vec![Value::Int(x)],
+            };
+            samples.push(sample(0, x));
+            if inner {
+                samples.push(sample(1, x * 2));
+            }
+            samples.push(sample(2, x + 1));
+        }
+        let trace = TraceFile {
+            header: Header {
+                layout: [0; 3],
+                pid: 1,
+                ppid: 0,
+                time: 0,
+            },
+            unit: "u.c".into(),
+            points: vec![
+                point(PointKind::Enter, 1),
+                point(PointKind::Inner, 3),
+                point(PointKind::Exit, 5),
+            ],
+            samples,
+            capped: false,
+        };
+        (PathBuf::from("u.trace"), trace)
+    }
+
+    fn learned(calls: &[(i64, bool)]) -> Checks {
+        let mut engine = Engine::new(Config::default());
+        learn_file(&mut engine, &trace(calls).1).unwrap();
+        Checks::new(engine.finish())
+    }
+
+    #[test]
+    fn a_run_checked_against_several_sets_at_once_finds_what_each_finds_alone() {
+        let small: Vec<(i64, bool)> = (0..30).map(|x| (x % 5, false)).collect();
+        let wide: Vec<(i64, bool)> = (0..30).map(|x| (x % 9 - 2, x % 3 == 0)).collect();
+        let mut sets = vec![learned(&small), learned(&wide), learned(&small[..10])];
+        Checks::number_alike(&mut sets);
+        let run = [trace(&[(7, true), (1, false), (-2, true), (3, false)])];
+        let modes = [UnseenPoints::Off, UnseenPoints::Inner, UnseenPoints::All];
+        let against: Vec<(&Checks, UnseenPoints)> = sets
+            .iter()
+            .flat_map(|set| modes.map(|mode| (set, mode)))
+            .collect();
+        let together = check_traces(&against, &run).unwrap();
+        assert_eq!(together.len(), against.len());
+        for (one, found) in against.iter().zip(&together) {
+            let alone = check_traces(std::slice::from_ref(one), &run).unwrap();
+            assert_eq!(alone, std::slice::from_ref(found));
+        }
+        // What makes the comparison worth making: violations and unseen
+        // points found, differently per set and mode.
+        let small_off = &together[0];
+        assert!(!small_off.passes() && small_off.samples == 10 && small_off.points == 3);
+        assert_eq!(small_off.unseen_points, 1, "no small run reached the inner point");
+        let unseen = |i: usize| {
+            together[i]
+                .findings
+                .iter()
+                .filter(|f| f.kind == "UnseenPoint")
+                .count()
+        };
+        assert_eq!([unseen(0), unseen(1), unseen(2), unseen(4)], [0, 1, 1, 0]);
+        assert_eq!(
+            together[1]
+                .findings
+                .iter()
+                .find(|f| f.kind == "UnseenPoint")
+                .unwrap()
+                .count,
+            2
+        );
+        assert_ne!(together[0].findings, together[3].findings);
+    }
 }

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use weft_invariants::{BoundPoint, PointKind};
+use weft_invariants::{PointDecl, PointKind};
 
 /// The kind of an unseen-point finding, beside the invariants' kinds
 /// (`OneOf`, `LowerBound`, …).
@@ -29,14 +29,15 @@ pub enum UnseenPoints {
 }
 
 impl UnseenPoints {
-    /// Whether a sample at `point` is an unseen-point finding.
-    pub fn flags(self, point: &BoundPoint<'_>) -> bool {
+    /// Whether a sample at `point` is an unseen-point finding, where
+    /// `unseen` says whether training never sampled it.
+    pub fn flags(self, point: &PointDecl, unseen: bool) -> bool {
         let kind_counts = match self {
             UnseenPoints::Off => false,
-            UnseenPoints::Inner => point.decl().kind == PointKind::Point,
+            UnseenPoints::Inner => point.kind == PointKind::Point,
             UnseenPoints::All => true,
         };
-        kind_counts && point.unseen()
+        kind_counts && unseen
     }
 }
 
@@ -66,7 +67,7 @@ impl fmt::Display for UnseenPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use weft_invariants::{Checks, Config, Engine, PointDecl, Rep, Value, VarDecl};
+    use weft_invariants::{Checks, Config, Engine, Rep, Value, VarDecl};
 
     fn decl(name: &str, kind: PointKind) -> PointDecl {
         PointDecl {
@@ -86,7 +87,7 @@ mod tests {
         let inner = checks.bind(&decl("f():::POINT5", PointKind::Point));
         let entry = checks.bind(&decl("g():::ENTER", PointKind::Enter));
         let known = checks.bind(&decl("f():::POINT3", PointKind::Point));
-        let flags = |mode: UnseenPoints| [&inner, &entry, &known].map(|p| mode.flags(p));
+        let flags = |mode: UnseenPoints| [&inner, &entry, &known].map(|p| mode.flags(p.decl(), p.unseen()));
         assert_eq!(flags(UnseenPoints::Off), [false, false, false]);
         assert_eq!(flags(UnseenPoints::Inner), [true, false, false]);
         assert_eq!(flags(UnseenPoints::All), [true, true, false]);
