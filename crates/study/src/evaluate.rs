@@ -88,7 +88,7 @@ pub fn evaluate(
 }
 
 /// The training percentages, the random draws at each, the seed, and
-/// which runs the faulty versions' are judged on.
+/// which sets judge the faulty versions' runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
     pub percentages: Vec<u32>,
