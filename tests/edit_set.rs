@@ -148,7 +148,7 @@ fn a_brace_of_a_failed_batch_is_forgotten() {
 /// Thousands of edits, texts of many lengths (well past the blocks the
 /// pending texts are kept in), with failed batches of long texts between
 /// them: the result is every kept edit, in issue order, and nothing of
-/// the failed ones.
+/// the failed ones, spliced from the set or from its splices.
 #[test]
 fn many_edits_with_failed_batches_between_splice_as_issued() {
     let lines = 3000;
@@ -176,4 +176,6 @@ fn many_edits_with_failed_batches_between_splice_as_issued() {
         at += line.len();
     }
     assert_eq!(s.apply(), expected);
+    // The splices a re-parse is given make the same text.
+    assert_eq!(weft::edit::splice(&text, &s.into_splices()), expected);
 }

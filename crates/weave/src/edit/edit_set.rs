@@ -338,22 +338,9 @@ impl EditSet {
     /// The set is consumed, its index let go of before the splices are
     /// made (a large file's pending edits are megabytes).
     pub fn into_splices(mut self) -> Vec<Edit> {
-        self.positions = Positions::default();
-        self.splices()
-    }
-
-    fn splices(&self) -> Vec<Edit> {
-        // Issue order is the index: the keys are distinct, and an unstable
-        // sort of 4-byte indexes needs no buffer of pending edits.
-        let mut order: Vec<u32> = (0..self.pending.len() as u32).collect();
-        order.sort_unstable_by_key(|&i| sort_key(&self.pending[i as usize], i));
+        self.settle();
         let mut out: Vec<Edit> = Vec::new();
-        for i in order {
-            let p = &self.pending[i as usize];
-            // push_one guarantees no insertion falls inside a replacement
-            // and replacements do not overlap, so offsets never go backwards.
-            let range = p.start as usize..p.end as usize;
-            let text = self.texts.get(p.text);
+        for (range, text) in self.in_order() {
             match out.last_mut() {
                 Some(last) if last.range.end == range.start => {
                     last.range.end = range.end;
@@ -368,9 +355,41 @@ impl EditSet {
         out
     }
 
-    /// The text with every pending edit applied.
+    /// Lets go of what only checking new edits needs: no edit joins a set
+    /// once its text is being made.
+    pub fn settle(&mut self) {
+        self.positions = Positions::default();
+    }
+
+    /// Each pending edit's range and text, in the order the module comment
+    /// gives.
+    fn in_order(&self) -> impl Iterator<Item = (Range<usize>, &str)> {
+        // Issue order is the index: the keys are distinct, and an unstable
+        // sort of 4-byte indexes needs no buffer of pending edits.
+        let mut order: Vec<u32> = (0..self.pending.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| sort_key(&self.pending[i as usize], i));
+        // push_one guarantees no insertion falls inside a replacement and
+        // replacements do not overlap, so offsets never go backwards.
+        order.into_iter().map(|i| {
+            let p = &self.pending[i as usize];
+            (p.start as usize..p.end as usize, self.texts.get(p.text))
+        })
+    }
+
+    /// The text with every pending edit applied, spliced straight from the
+    /// set (the text of [`super::splice`] with [`EditSet::into_splices`],
+    /// without making the splices).
     pub fn apply(&self) -> String {
-        super::splice(&self.text, &self.splices())
+        let added: usize = self.pending.iter().map(|p| p.text.len()).sum();
+        let mut out = String::with_capacity(self.text.len() + added);
+        let mut cursor = 0;
+        for (range, text) in self.in_order() {
+            out.push_str(&self.text[cursor..range.start]);
+            out.push_str(text);
+            cursor = range.end;
+        }
+        out.push_str(&self.text[cursor..]);
+        out
     }
 }
 

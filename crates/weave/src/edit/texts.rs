@@ -10,6 +10,13 @@ pub(super) struct TextRef {
     len: u32,
 }
 
+impl TextRef {
+    /// The text's length in bytes.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+}
+
 /// Texts appended in blocks that never move once written: a block grows
 /// to [`MAX_BLOCK`] bytes by doubling from [`MIN_BLOCK`] (a file with a
 /// few edits keeps a small one), and a text longer than that gets a block
