@@ -125,3 +125,57 @@ fn raw_edits_from_transformations_are_replacements_or_insertions() {
     s.push(edits.into_iter().map(Op::from), 0).unwrap();
     assert_eq!(s.apply(), "int a;\nint b; /* split */");
 }
+
+fn brace(offset: usize) -> Op {
+    Op::Insert(Insertion {
+        offset,
+        text: "{".into(),
+        anchor: offset..offset + 1,
+        side: Side::Before,
+        layer: Layer::Brace,
+    })
+}
+
+#[test]
+fn a_brace_of_a_failed_batch_is_forgotten() {
+    let mut s = set("ab");
+    s.push([rep(0..1, "A")], 0).unwrap();
+    assert!(s.push([brace(1), rep(0..2, "q")], 1).is_err());
+    s.push([brace(1)], 1).unwrap();
+    assert_eq!(s.apply(), "A{b");
+}
+
+/// Thousands of edits, texts of many lengths (well past the blocks the
+/// pending texts are kept in), with failed batches of long texts between
+/// them: the result is every kept edit, in issue order, and nothing of
+/// the failed ones, spliced from the set or from its splices.
+#[test]
+fn many_edits_with_failed_batches_between_splice_as_issued() {
+    let lines = 3000;
+    let text: String = (0..lines).map(|i| format!("s{i};\n")).collect();
+    let mut s = set(&text);
+    let mut expected = String::new();
+    let mut at = 0;
+    for i in 0..lines {
+        let line = format!("s{i};\n");
+        let note = format!("/* {i} {} */", "x".repeat(i * 7 % 90));
+        s.push([ins(at, &note, Side::Before)], at).unwrap();
+        expected.push_str(&note);
+        let name = at..at + line.len() - 2;
+        if i % 5 == 0 {
+            s.push([rep(name.clone(), &format!("t{i}"))], at).unwrap();
+            let lost = [
+                ins(at, &"LOST".repeat(200), Side::Before),
+                rep(name.end - 1..name.end + 1, "q"),
+            ];
+            assert!(s.push(lost, at).is_err());
+            expected.push_str(&format!("t{i};\n"));
+        } else {
+            expected.push_str(&line);
+        }
+        at += line.len();
+    }
+    assert_eq!(s.apply(), expected);
+    // The splices a re-parse is given make the same text.
+    assert_eq!(weft::edit::splice(&text, &s.into_splices()), expected);
+}

@@ -467,6 +467,50 @@ fn a_select_failing_while_its_apply_walks_it_fails_the_apply_uncommitted() {
     assert_eq!(h.commits, 0, "an apply whose select failed committed");
 }
 
+/// A host giving a select's join points a part at a time is asked for the
+/// next part only when the apply is done with the last one's (a large
+/// file's walk parses each piece once); the tuples are those of a select
+/// of everything at once, in the same order, and a part with nothing in
+/// it is walked past.
+#[test]
+fn an_apply_acts_on_each_part_of_a_select_before_the_next_is_asked_for() {
+    let aspect = "aspectdef A\nselect function.loop end\napply\n  $loop.insert before 'x++;';\nend\nend";
+    let build = |parted: bool| {
+        let mut h = MockHost::new();
+        h.parted = parted;
+        let f = h.add(ROOT, "function", &[("name", s("f"))]);
+        h.add(f, "loop", &[("name", s("f1"))]);
+        h.add(f, "loop", &[("name", s("f2"))]);
+        h.add(ROOT, "global", &[("name", s("x"))]);
+        let g = h.add(ROOT, "function", &[("name", s("g"))]);
+        h.add(g, "loop", &[("name", s("g1"))]);
+        h
+    };
+    let mut parted = build(true);
+    run(aspect, &mut parted);
+    assert_eq!(
+        parted.log,
+        [
+            "part 0",
+            "before f1: x++;",
+            "before f2: x++;",
+            "part 1",
+            "part 2",
+            "before g1: x++;",
+            "commit"
+        ]
+    );
+    let mut whole = build(false);
+    run(aspect, &mut whole);
+    let acted = |log: &[String]| {
+        log.iter()
+            .filter(|l| !l.starts_with("part"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(acted(&parted.log), whole.log);
+}
+
 /// Walked depth first, a chain gives its tuples in the order of its first
 /// step, then of the next: the order of stepping breadth first.
 #[test]

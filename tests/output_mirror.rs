@@ -40,7 +40,7 @@ fn an_unchanged_tree_is_copied_with_modes_times_and_links() {
     let link = entries.iter().find(|e| e.dest.ends_with("link.c")).unwrap();
     assert_eq!(link.kind, EntryKind::Symlink);
     let out = tmp.path().join("out");
-    write_tree(&entries, &HashMap::new(), &out).unwrap();
+    write_tree(&entries, &HashMap::<PathBuf, String>::new(), &out).unwrap();
 
     let copy = out.join("proj");
     for f in ["main.c", "lib/util.c", "configure", "lib"] {
@@ -90,7 +90,7 @@ fn a_failed_write_leaves_the_previous_output_alone() {
     fs::write(out.join("keep"), "previous run").unwrap();
     let entries = scan(std::slice::from_ref(&src), &Selection::new(&[], &[]).unwrap()).unwrap();
     fs::remove_file(src.join("configure")).unwrap();
-    assert!(write_tree(&entries, &HashMap::new(), &out).is_err());
+    assert!(write_tree(&entries, &HashMap::<PathBuf, String>::new(), &out).is_err());
     assert_eq!(fs::read_to_string(out.join("keep")).unwrap(), "previous run");
     let leftovers: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()

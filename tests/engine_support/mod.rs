@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use weft::engine::{Host, HostError, InsertAt};
+use weft::engine::{Host, HostError, InsertAt, Part};
 use weft::joinpoint::{JoinPoint, Value};
 
 pub const ROOT: usize = 0;
@@ -21,6 +21,9 @@ pub struct MockHost {
     nodes: Vec<Node>,
     pub log: Vec<String>,
     pub commits: usize,
+    /// Selects from the root come a part per child of the root, each
+    /// logged as `part N` when asked for ([`Host::select_part`]).
+    pub parted: bool,
 }
 
 fn leak(kind: &str) -> &'static str {
@@ -44,6 +47,7 @@ impl MockHost {
             nodes: vec![root],
             log: Vec::new(),
             commits: 0,
+            parted: false,
         }
     }
 
@@ -106,6 +110,32 @@ impl Host for MockHost {
         let mut ids = Vec::new();
         self.descendants(parent.range.start, kind, &mut ids);
         Ok(ids.into_iter().map(|id| self.handle(id)).collect())
+    }
+
+    fn select_part(
+        &mut self,
+        parent: &JoinPoint,
+        kind: &str,
+        from: Part,
+    ) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
+        if !self.parted || parent.range.start != ROOT {
+            return Ok((self.select(parent, kind)?, None));
+        }
+        let tops = &self.nodes[ROOT].children;
+        let Some(&top) = tops.get(from.inner) else {
+            return Ok((Vec::new(), None));
+        };
+        let next = (from.inner + 1 < tops.len()).then_some(Part {
+            outer: 0,
+            inner: from.inner + 1,
+        });
+        let mut ids = Vec::new();
+        if self.nodes[top].kind == kind {
+            ids.push(top);
+        }
+        self.descendants(top, kind, &mut ids);
+        self.log.push(format!("part {}", from.inner));
+        Ok((ids.into_iter().map(|id| self.handle(id)).collect(), next))
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {

@@ -188,6 +188,17 @@ impl ParsedFile {
         }
     }
 
+    /// How many trees [`ParsedFile::trees`] gives.
+    pub fn tree_count(&self) -> usize {
+        self.trees.count()
+    }
+
+    /// Tree `k` of [`ParsedFile::trees`], if there is one: a walk may take
+    /// them one at a time, acting on each before asking for the next.
+    pub fn tree(&self, k: usize) -> Option<tree_sitter::Tree> {
+        self.trees.nth(&self.view, k)
+    }
+
     /// Lets go of the chunk trees a large file holds ([`ParsedFile::tree_at`]):
     /// the file is about to be replaced by its edited text, and its trees
     /// would otherwise stay beside the edits being spliced.

@@ -7,6 +7,7 @@ use super::lexer::{Closers, Token, TokenKind, match_brackets, tokenize};
 use super::macros::MacroTable;
 use super::recover::keyword;
 use super::rewrite::{Rewrite, RewriteSet};
+use bit_vec::BitVec;
 use std::ops::Range;
 use weft_text::LineIndex;
 
@@ -18,10 +19,11 @@ pub struct TokenInfo {
     /// Whether each token is inside braces (a function body, an
     /// initializer, a struct's): a brace depth above 0 before it, tokens
     /// of blanked branches not counted. Only that is asked of the depth:
-    /// a byte per token where the depth took four.
-    pub in_braces: Vec<bool>,
+    /// a bit per token where the depth took four bytes (with `dead`, a
+    /// byte per token was a tenth of a large file's peak of memory).
+    pub in_braces: BitVec,
     /// Tokens inside text already blanked by a conditional repair.
-    pub dead: Vec<bool>,
+    pub dead: BitVec,
     /// Where the text's lines start: tokens keep no line of their own.
     lines: LineIndex,
 }
@@ -32,8 +34,8 @@ impl TokenInfo {
         let tokens = tokenize(src);
         let closers = match_brackets(src, &tokens);
         let mut info = TokenInfo {
-            dead: vec![false; tokens.len()],
-            in_braces: vec![false; tokens.len()],
+            dead: BitVec::from_elem(tokens.len(), false),
+            in_braces: BitVec::from_elem(tokens.len(), false),
             tokens,
             closers,
             lines: LineIndex::new(src),
@@ -50,12 +52,12 @@ impl TokenInfo {
                 if self.tokens[i].range().start >= r.end {
                     break;
                 }
-                self.dead[i] = true;
+                self.dead.set(i, true);
             }
         }
         let mut depth = 0u32;
         for (i, t) in self.tokens.iter().enumerate() {
-            self.in_braces[i] = depth > 0;
+            self.in_braces.set(i, depth > 0);
             if self.dead[i] || t.kind != TokenKind::Punct {
                 continue;
             }

@@ -168,14 +168,23 @@ impl Trees {
     /// The trees covering the view, in order: the whole tree, or each
     /// chunk's, parsed as the iteration reaches it.
     pub(crate) fn all<'a>(&'a self, view: &'a str) -> impl Iterator<Item = Tree> + 'a {
-        let count = match self {
+        (0..self.count()).filter_map(move |k| self.nth(view, k))
+    }
+
+    /// How many trees cover the view: 1, or the chunks'.
+    pub(crate) fn count(&self) -> usize {
+        match self {
             Trees::Whole(_) => 1,
             Trees::Chunked { chunks, .. } => chunks.len(),
-        };
-        (0..count).map(move |k| match self {
-            Trees::Whole(tree) => tree.clone(),
-            Trees::Chunked { .. } => self.held(view, k),
-        })
+        }
+    }
+
+    /// Tree `k` of [`Trees::all`], if there is one.
+    pub(crate) fn nth(&self, view: &str, k: usize) -> Option<Tree> {
+        match self {
+            Trees::Whole(tree) => (k == 0).then(|| tree.clone()),
+            Trees::Chunked { chunks, .. } => (k < chunks.len()).then(|| self.held(view, k)),
+        }
     }
 
     /// The whole view's tree, parsed (and held in place of a chunk's) when

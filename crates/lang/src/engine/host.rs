@@ -71,6 +71,22 @@ impl std::fmt::Display for HostError {
 
 impl std::error::Error for HostError {}
 
+/// Where a select given a part at a time ([`Host::select_part`]) goes on:
+/// the host's own position, which the engine only hands back (for a
+/// program of files, a file and a piece of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    /// The host's first coordinate (a file).
+    pub outer: usize,
+    /// The host's second coordinate (a piece of that file).
+    pub inner: usize,
+}
+
+impl Part {
+    /// Where every walk starts.
+    pub const FIRST: Part = Part { outer: 0, inner: 0 };
+}
+
 /// What the interpreter needs from the program being woven.
 ///
 /// Selects see the program as edited by the applies before them: edits made
@@ -82,6 +98,22 @@ pub trait Host {
     /// The join points of kind `kind` (canonical name or alias) selected from
     /// `parent`, in source order: one step `parent.kind` of a select chain.
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError>;
+    /// [`Host::select`]'s join points a part at a time, from `from` (a
+    /// walk starts at [`Part::FIRST`]): one part and where the next one
+    /// starts, `None` after the last. A host whose walks over the whole
+    /// program are costly (a large file's trees are parsed again by each)
+    /// gives a part per piece of it, so that the apply acting on a part's
+    /// join points does so while the trees they came from are at hand.
+    /// This default gives everything in one part.
+    fn select_part(
+        &mut self,
+        parent: &JoinPoint,
+        kind: &str,
+        from: Part,
+    ) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
+        let _ = from;
+        Ok((self.select(parent, kind)?, None))
+    }
     /// The value of attribute `name` (canonical name or alias) of `jp`.
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError>;
     /// Inserts `code` before, after or in place of `jp`.

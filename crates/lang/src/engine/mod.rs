@@ -19,7 +19,7 @@ mod translate;
 mod translate_expr;
 
 pub use error::EngineError;
-pub use host::{Host, HostError, InsertAt};
+pub use host::{Host, HostError, InsertAt, Part};
 pub use interpreter::{run, run_collected};
 pub use matches::{Match, Step, describe_matches};
 pub use select::{Tuple, join, select};

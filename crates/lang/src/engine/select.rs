@@ -7,7 +7,7 @@ use crate::aspect::ast::{Chain, CmpOp};
 use crate::model::{JoinPoint, Value};
 
 use super::convert::compare;
-use super::host::{Host, HostError};
+use super::host::{Host, HostError, Part};
 
 /// One selected tuple: the join point of every step, named as the chain
 /// writes the step (`first_stmt`, `loop`, …), in chain order.
@@ -32,13 +32,17 @@ type Filter = Vec<(String, CmpOp, Value)>;
 /// step's order, then the next's), but a step's join points are visited
 /// while the tree their parent came from is still at hand, rather than in
 /// another walk over the whole file (a large file's trees are parsed again
-/// by each walk), and an apply can act on each tuple as it comes.
+/// by each walk), and an apply can act on each tuple as it comes. A
+/// step's candidates come a part at a time ([`Host::select_part`]): the
+/// first step's, from the whole program, are then found as the walk
+/// reaches them, not in a sweep of their own before it.
 #[derive(Debug, Clone)]
 pub struct Descent {
     /// Each step's kind as the chain writes it, and its filter.
     steps: Vec<(String, Filter)>,
-    /// The candidates of each step reached and not yet taken.
-    pending: Vec<std::vec::IntoIter<JoinPoint>>,
+    /// The candidates of each step reached and not yet taken, and where
+    /// the host's next part of them starts.
+    pending: Vec<(std::vec::IntoIter<JoinPoint>, Option<Part>)>,
     /// The join points taken at the steps above the deepest pending ones.
     tuple: Tuple,
     started: bool,
@@ -92,7 +96,14 @@ impl Descent {
         }
         loop {
             let depth = self.pending.len().checked_sub(1)?;
-            let Some(jp) = self.pending[depth].next() else {
+            let Some(jp) = self.pending[depth].0.next() else {
+                if let Some(from) = self.pending[depth].1 {
+                    match self.part(host, from) {
+                        Ok(part) => self.pending[depth] = part,
+                        Err(e) => return Some(Err(e)),
+                    }
+                    continue;
+                }
                 self.pending.pop();
                 self.tuple.pop();
                 continue;
@@ -117,15 +128,30 @@ impl Descent {
     /// Reaches the next step down: the candidates under the last join point
     /// taken (the root's for the first step).
     fn descend(&mut self, host: &mut dyn Host) -> Result<(), HostError> {
-        let i = self.tuple.len();
-        let kind = &self.steps[i].0;
-        let candidates = match self.tuple.last() {
-            None if i == 0 && kind == "program" => vec![host.root()],
-            None => host.select(&host.root(), kind)?,
-            Some((_, parent)) => host.select(parent, kind)?,
+        let part = if self.tuple.is_empty() && self.steps[0].0 == "program" {
+            (vec![host.root()].into_iter(), None)
+        } else {
+            self.part(host, Part::FIRST)?
         };
-        self.pending.push(candidates.into_iter());
+        self.pending.push(part);
         Ok(())
+    }
+
+    /// The part from `from` of the candidates of the step below the join
+    /// points taken (the root's for the first step), and where the next
+    /// part starts.
+    fn part(
+        &self,
+        host: &mut dyn Host,
+        from: Part,
+    ) -> Result<(std::vec::IntoIter<JoinPoint>, Option<Part>), HostError> {
+        let kind = &self.steps[self.tuple.len()].0;
+        let parent = match self.tuple.last() {
+            None => host.root(),
+            Some((_, parent)) => parent.clone(),
+        };
+        let (candidates, next) = host.select_part(&parent, kind, from)?;
+        Ok((candidates.into_iter(), next))
     }
 }
 

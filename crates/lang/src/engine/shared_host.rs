@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::host::{Host, HostError, InsertAt};
+use super::host::{Host, HostError, InsertAt, Part};
 use crate::model::{JoinPoint, Value};
 
 /// The script side's handle to the host.
@@ -45,6 +45,15 @@ impl Host for SharedHost {
 
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
         self.host().select(parent, kind)
+    }
+
+    fn select_part(
+        &mut self,
+        parent: &JoinPoint,
+        kind: &str,
+        from: Part,
+    ) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
+        self.host().select_part(parent, kind, from)
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {

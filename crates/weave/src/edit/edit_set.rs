@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::positions::Positions;
+use super::texts::{TextRef, Texts};
 use super::{Edit, Location};
 
 /// Which side of its anchor an insertion belongs to.
@@ -96,23 +97,38 @@ pub enum EditError {
     InsideReplacement { insert: Location, replacement: Location },
     #[error("{at}: edit range {start}..{end} is outside the file or splits a character")]
     BadRange { at: Location, start: usize, end: usize },
+    #[error("{at}: cannot edit a file or insert a text over 4 GiB")]
+    TooLarge { at: Location },
 }
 
-#[derive(Debug, Clone)]
+/// One pending edit, 36 bytes: offsets are 32-bit ([`EditSet`] refuses a
+/// text over 4 GiB) and the text sits in the set's [`Texts`]. As an
+/// [`Op`] with its own string it took 72 bytes and a heap allocation.
+#[derive(Debug, Clone, Copy)]
 struct Pending {
-    op: Op,
-    /// Issue order.
-    seq: usize,
+    /// The replaced range; empty, at the offset, for an insertion.
+    start: u32,
+    end: u32,
+    /// An insertion's anchor (see [`Insertion::anchor`]).
+    anchor_start: u32,
+    anchor_end: u32,
     /// Offset of the join point that asked for the edit (for diagnostics).
-    origin: usize,
+    origin: u32,
+    text: TextRef,
+    /// `None` for a replacement.
+    insertion: Option<(Side, Layer)>,
 }
 
-/// The pending edits of one file's current text.
+const _: () = assert!(std::mem::size_of::<Pending>() == 36);
+
+/// The pending edits of one file's current text. An edit's issue order is
+/// its index in `pending`.
 #[derive(Debug, Clone)]
 pub struct EditSet {
     path: PathBuf,
     text: Arc<str>,
     pending: Vec<Pending>,
+    texts: Texts,
     positions: Positions,
 }
 
@@ -123,6 +139,7 @@ impl EditSet {
             path: path.into(),
             text,
             pending: Vec::new(),
+            texts: Texts::default(),
             positions: Positions::default(),
         }
     }
@@ -162,22 +179,59 @@ impl EditSet {
             Op::Replace { range, .. } => range.clone(),
         };
         self.check_range(&range, origin)?;
-        if let Op::Insert(ins) = &op
-            && ins.layer != Layer::Code
-            && self.has_insertion(ins)
+        let too_large = |set: &EditSet| EditError::TooLarge {
+            at: set.location(origin),
+        };
+        let (anchor, insertion) = match &op {
+            Op::Insert(ins) => (ins.anchor.clone(), Some((ins.side, ins.layer))),
+            Op::Replace { .. } => (0..0, None),
+        };
+        let small = [
+            range.start,
+            range.end,
+            anchor.start,
+            anchor.end,
+            origin,
+            self.pending.len(),
+        ]
+        .map(|n| u32::try_from(n).ok());
+        let [
+            Some(start),
+            Some(end),
+            Some(anchor_start),
+            Some(anchor_end),
+            Some(origin32),
+            Some(index),
+        ] = small
+        else {
+            return Err(too_large(self));
+        };
+        let text = match &op {
+            Op::Insert(ins) => ins.text.as_str(),
+            Op::Replace { text, .. } => text.as_str(),
+        };
+        if let Some((_, layer)) = insertion
+            && layer != Layer::Code
+            && self.has_insertion(start, text, (anchor_start, anchor_end), insertion)
         {
             return Ok(());
         }
-        self.check_compatible(&op, origin)?;
-        let index = self.pending.len();
-        match &op {
-            Op::Insert(ins) => self.positions.add_insertion(ins.offset, index),
-            Op::Replace { range, .. } => self.positions.add_replacement(range, index),
+        self.check_compatible(&op, start..end, origin)?;
+        let Some(text) = self.texts.add(text) else {
+            return Err(too_large(self));
+        };
+        match insertion {
+            Some(_) => self.positions.add_insertion(start, index),
+            None => self.positions.add_replacement(start..end, index),
         }
         self.pending.push(Pending {
-            op,
-            seq: index,
-            origin,
+            start,
+            end,
+            anchor_start,
+            anchor_end,
+            origin: origin32,
+            text,
+            insertion,
         });
         Ok(())
     }
@@ -185,28 +239,45 @@ impl EditSet {
     /// Drops the pending edits from index `from` on.
     fn forget_from(&mut self, from: usize) {
         for (index, p) in self.pending.iter().enumerate().skip(from) {
-            match &p.op {
-                Op::Insert(ins) => self.positions.remove_insertion(ins.offset, index),
-                Op::Replace { range, .. } => self.positions.remove_replacement(range),
+            // Indexes of pending edits fit 32 bits (`push_one`).
+            let index = index as u32;
+            match p.insertion {
+                Some(_) => self.positions.remove_insertion(p.start, index),
+                None => self.positions.remove_replacement(p.start..p.end),
             }
+        }
+        if let Some(first) = self.pending.get(from) {
+            self.texts.truncate(first.text);
         }
         self.pending.truncate(from);
     }
 
-    /// Whether an insertion merging with `ins` is pending: the same brace
-    /// of the same body, or the same break or indentation at the same
-    /// place, whichever item asked for it.
-    fn has_insertion(&self, ins: &Insertion) -> bool {
-        let same = |other: &Insertion| match ins.layer {
+    /// Whether an insertion merging with the one given is pending: the
+    /// same brace of the same body, or the same break or indentation at
+    /// the same place, whichever item asked for it.
+    fn has_insertion(
+        &self,
+        offset: u32,
+        text: &str,
+        anchor: (u32, u32),
+        kind: Option<(Side, Layer)>,
+    ) -> bool {
+        let Some((_, layer)) = kind else {
+            return false;
+        };
+        let same = |other: &Pending| match layer {
             Layer::LineBreak | Layer::Indent => {
-                (other.offset, &other.text, other.layer) == (ins.offset, &ins.text, ins.layer)
+                other.insertion.map(|(_, l)| l) == Some(layer) && self.texts.get(other.text) == text
             }
-            _ => other == ins,
+            _ => {
+                other.insertion == kind
+                    && (other.anchor_start, other.anchor_end) == anchor
+                    && self.texts.get(other.text) == text
+            }
         };
         self.positions
-            .insertions_at(ins.offset)
-            .iter()
-            .any(|&i| matches!(&self.pending[i].op, Op::Insert(other) if same(other)))
+            .insertions_at(offset)
+            .any(|i| same(&self.pending[i as usize]))
     }
 
     fn check_range(&self, range: &Range<usize>, origin: usize) -> Result<(), EditError> {
@@ -226,12 +297,12 @@ impl EditSet {
     }
 
     /// Refuses a replacement overlapping a pending one, and an insertion
-    /// strictly inside a replacement (either pending).
-    fn check_compatible(&self, op: &Op, origin: usize) -> Result<(), EditError> {
-        let origin_of = |index: usize| self.pending[index].origin;
+    /// strictly inside a replacement (either pending). `range` is `op`'s.
+    fn check_compatible(&self, op: &Op, range: Range<u32>, origin: usize) -> Result<(), EditError> {
+        let origin_of = |index: u32| self.pending[index as usize].origin as usize;
         match op {
-            Op::Replace { range, .. } => {
-                let overlap = self.positions.overlapping(range);
+            Op::Replace { .. } => {
+                let overlap = self.positions.overlapping(range.clone());
                 let inside = self.positions.inside(range);
                 // The earlier of the two conflicts is reported.
                 match (overlap, inside) {
@@ -246,7 +317,7 @@ impl EditSet {
                     _ => Ok(()),
                 }
             }
-            Op::Insert(ins) => match self.positions.holding(ins.offset) {
+            Op::Insert(_) => match self.positions.holding(range.start) {
                 Some(r) => Err(EditError::InsideReplacement {
                     insert: self.location(origin),
                     replacement: self.location(origin_of(r)),
@@ -264,57 +335,84 @@ impl EditSet {
     /// edits that meet at one offset (several insertions, an insertion
     /// beside a replacement) are merged into one splice, in the order the
     /// module comment gives.
-    /// The set is consumed: each text moves into its splice rather than
-    /// being copied (a large file's pending texts are megabytes).
-    pub fn into_splices(self) -> Vec<Edit> {
-        let mut order = self.pending;
-        order.sort_by_key(sort_key);
-        let mut out: Vec<Edit> = Vec::with_capacity(order.len());
-        for p in order {
-            // push_one guarantees no insertion falls inside a replacement
-            // and replacements do not overlap, so offsets never go backwards.
-            let (range, text) = match p.op {
-                Op::Insert(ins) => (ins.offset..ins.offset, ins.text),
-                Op::Replace { range, text } => (range, text),
-            };
+    /// The set is consumed, its index let go of before the splices are
+    /// made (a large file's pending edits are megabytes).
+    pub fn into_splices(mut self) -> Vec<Edit> {
+        self.settle();
+        let mut out: Vec<Edit> = Vec::new();
+        for (range, text) in self.in_order() {
             match out.last_mut() {
                 Some(last) if last.range.end == range.start => {
                     last.range.end = range.end;
-                    last.text.push_str(&text);
+                    last.text.push_str(text);
                 }
-                _ => out.push(Edit { range, text }),
+                _ => out.push(Edit {
+                    range,
+                    text: text.to_string(),
+                }),
             }
         }
         out
     }
 
-    /// The text with every pending edit applied.
+    /// Lets go of what only checking new edits needs: no edit joins a set
+    /// once its text is being made.
+    pub fn settle(&mut self) {
+        self.positions = Positions::default();
+    }
+
+    /// Each pending edit's range and text, in the order the module comment
+    /// gives.
+    fn in_order(&self) -> impl Iterator<Item = (Range<usize>, &str)> {
+        // Issue order is the index: the keys are distinct, and an unstable
+        // sort of 4-byte indexes needs no buffer of pending edits.
+        let mut order: Vec<u32> = (0..self.pending.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| sort_key(&self.pending[i as usize], i));
+        // push_one guarantees no insertion falls inside a replacement and
+        // replacements do not overlap, so offsets never go backwards.
+        order.into_iter().map(|i| {
+            let p = &self.pending[i as usize];
+            (p.start as usize..p.end as usize, self.texts.get(p.text))
+        })
+    }
+
+    /// The text with every pending edit applied, spliced straight from the
+    /// set (the text of [`super::splice`] with [`EditSet::into_splices`],
+    /// without making the splices).
     pub fn apply(&self) -> String {
-        super::splice(&self.text, &self.clone().into_splices())
+        let added: usize = self.pending.iter().map(|p| p.text.len()).sum();
+        let mut out = String::with_capacity(self.text.len() + added);
+        let mut cursor = 0;
+        for (range, text) in self.in_order() {
+            out.push_str(&self.text[cursor..range.start]);
+            out.push_str(text);
+            cursor = range.end;
+        }
+        out.push_str(&self.text[cursor..]);
+        out
     }
 }
 
-/// (offset, group, nesting, layer, issue order); see the module comment.
-fn sort_key(p: &Pending) -> (usize, u8, Reverse<usize>, u8, usize) {
-    match &p.op {
-        Op::Insert(ins) => match (ins.layer, ins.side) {
-            (Layer::LineBreak, _) => (ins.offset, 0, Reverse(0), 0, p.seq),
-            (Layer::Indent, _) => (ins.offset, 3, Reverse(0), 0, p.seq),
-            (_, Side::After) => (
-                ins.offset,
-                1,
-                Reverse(ins.anchor.start),
-                (ins.layer == Layer::Brace) as u8,
-                p.seq,
-            ),
-            (_, Side::Before) => (
-                ins.offset,
-                2,
-                Reverse(ins.anchor.end),
-                (ins.layer == Layer::Code) as u8,
-                p.seq,
-            ),
-        },
-        Op::Replace { range, .. } => (range.start, 4, Reverse(0), 0, p.seq),
+/// (offset, group, nesting, layer, issue order) of pending edit `seq`;
+/// see the module comment.
+fn sort_key(p: &Pending, seq: u32) -> (u32, u8, Reverse<u32>, u8, u32) {
+    match p.insertion {
+        Some((_, Layer::LineBreak)) => (p.start, 0, Reverse(0), 0, seq),
+        Some((_, Layer::Indent)) => (p.start, 3, Reverse(0), 0, seq),
+        Some((Side::After, layer)) => (
+            p.start,
+            1,
+            Reverse(p.anchor_start),
+            (layer == Layer::Brace) as u8,
+            seq,
+        ),
+        Some((Side::Before, layer)) => (
+            p.start,
+            2,
+            Reverse(p.anchor_end),
+            (layer == Layer::Code) as u8,
+            seq,
+        ),
+        None => (p.start, 4, Reverse(0), 0, seq),
     }
 }

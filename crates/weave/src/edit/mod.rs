@@ -9,6 +9,7 @@ mod edit_set;
 mod layout;
 pub mod placement;
 mod positions;
+mod texts;
 
 pub use edit_set::{EditError, EditSet, Insertion, Layer, Op, Side};
 pub use weft_text::{Edit, Location, splice};

@@ -2,54 +2,53 @@
 //! against its neighbours only: checking it against every pending edit
 //! made weaving a file with many join points quadratic.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-/// Pending replacements and insertions by offset; values are indexes into
-/// the pending list.
+/// Pending replacements and insertions by offset; indexes are into the
+/// pending list. Offsets and indexes are 32-bit (`EditSet` refuses a text
+/// over 4 GiB), and insertions are one ordered set of (offset, index)
+/// pairs: a list per offset cost about 100 bytes per insertion.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Positions {
     /// Replacements by (start, end). They never overlap, so ordered by
     /// start they are ordered by end too.
-    replacements: BTreeMap<(usize, usize), usize>,
-    /// Insertions by offset.
-    insertions: BTreeMap<usize, Vec<usize>>,
+    replacements: BTreeMap<(u32, u32), u32>,
+    /// Insertions by (offset, index).
+    insertions: BTreeSet<(u32, u32)>,
 }
 
 impl Positions {
     /// Records the replacement of `range`, pending edit `index`.
-    pub fn add_replacement(&mut self, range: &Range<usize>, index: usize) {
+    pub fn add_replacement(&mut self, range: Range<u32>, index: u32) {
         self.replacements.insert((range.start, range.end), index);
     }
 
     /// Records an insertion at `offset`, pending edit `index`.
-    pub fn add_insertion(&mut self, offset: usize, index: usize) {
-        self.insertions.entry(offset).or_default().push(index);
+    pub fn add_insertion(&mut self, offset: u32, index: u32) {
+        self.insertions.insert((offset, index));
     }
 
     /// Forgets the replacement of `range`.
-    pub fn remove_replacement(&mut self, range: &Range<usize>) {
+    pub fn remove_replacement(&mut self, range: Range<u32>) {
         self.replacements.remove(&(range.start, range.end));
     }
 
     /// Forgets pending edit `index`, an insertion at `offset`.
-    pub fn remove_insertion(&mut self, offset: usize, index: usize) {
-        if let Some(at) = self.insertions.get_mut(&offset) {
-            at.retain(|&i| i != index);
-            if at.is_empty() {
-                self.insertions.remove(&offset);
-            }
-        }
+    pub fn remove_insertion(&mut self, offset: u32, index: u32) {
+        self.insertions.remove(&(offset, index));
     }
 
-    /// The insertions at `offset`.
-    pub fn insertions_at(&self, offset: usize) -> &[usize] {
-        self.insertions.get(&offset).map_or(&[], Vec::as_slice)
+    /// The insertions at `offset`, in issue order.
+    pub fn insertions_at(&self, offset: u32) -> impl Iterator<Item = u32> + '_ {
+        self.insertions
+            .range((offset, 0)..=(offset, u32::MAX))
+            .map(|&(_, index)| index)
     }
 
     /// The earliest pending replacement that overlaps `range`: one that
     /// starts before `range` ends and ends after it starts.
-    pub fn overlapping(&self, range: &Range<usize>) -> Option<usize> {
+    pub fn overlapping(&self, range: Range<u32>) -> Option<u32> {
         self.replacements
             .range(..(range.end, 0))
             .rev()
@@ -59,19 +58,19 @@ impl Positions {
     }
 
     /// The replacement that holds `offset` strictly inside.
-    pub fn holding(&self, offset: usize) -> Option<usize> {
+    pub fn holding(&self, offset: u32) -> Option<u32> {
         let (&(_, end), &index) = self.replacements.range(..(offset, 0)).next_back()?;
         (offset < end).then_some(index)
     }
 
     /// The earliest pending insertion strictly inside `range`.
-    pub fn inside(&self, range: &Range<usize>) -> Option<usize> {
-        if range.end <= range.start + 1 {
+    pub fn inside(&self, range: Range<u32>) -> Option<u32> {
+        if range.end <= range.start.saturating_add(1) {
             return None;
         }
         self.insertions
-            .range(range.start + 1..range.end)
-            .flat_map(|(_, at)| at.iter().copied())
+            .range((range.start + 1, 0)..(range.end, 0))
+            .map(|&(_, index)| index)
             .min()
     }
 }

@@ -22,7 +22,7 @@ mod written;
 pub use attribute::attribute;
 /// Memory cells (`*p`, `a[K]`), for the loop analysis's fragment too.
 pub use cells::{address_taken, always_evaluated, cell, surely_read};
-pub use select::select;
+pub use select::{select, select_part};
 pub use tree::{node, tree_of};
 pub use typed::uses_semantics;
 pub use weft_lang::model::{

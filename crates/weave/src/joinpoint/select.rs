@@ -18,47 +18,86 @@ use weft_c::syntax::{
     KindSet, PREPROCESSOR, ancestors, conditional_branches, declarator_name, holds_no_block,
     holds_no_statement, is_conditional_group, is_declaration_item, is_statement, root_of,
 };
-use weft_lang::engine::HostError;
+use weft_lang::engine::{HostError, Part};
 
 /// The join points of kind `kind` (canonical name or alias) selected from
 /// `parent`, in source order.
 pub fn select(files: &[ParsedFile], parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
+    let mut out = Vec::new();
+    let mut from = Some(Part::FIRST);
+    while let Some(part) = from {
+        let (found, next) = select_part(files, parent, kind, part)?;
+        out.extend(found);
+        from = next;
+    }
+    Ok(out)
+}
+
+/// [`select`]'s join points from `from` on, a part at a time, and where the
+/// next part starts: from the program or a file, a part is what one of
+/// its trees holds (a large file's chunk: the walk acting on it parses it
+/// once), `outer` counting files and `inner` trees of the file; from any
+/// other join point, everything at once.
+pub fn select_part(
+    files: &[ParsedFile],
+    parent: &JoinPoint,
+    kind: &str,
+    from: Part,
+) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
     let parent_spec = catalogue::kind(parent.kind)
         .ok_or_else(|| HostError::Failed(format!("unknown join point kind `{}`", parent.kind)))?;
     let spec = parent_spec
         .child(kind)
         .ok_or_else(|| unknown_kind(parent_spec, kind))?;
     let mut out = Vec::new();
-    match parent.file {
-        None => {
-            for (index, file) in files.iter().enumerate() {
-                if spec.name == "file" {
-                    out.push(file_handle(index, file));
-                } else {
-                    collect_file(file, index, spec.name, &mut out);
-                }
-            }
+    let next = match parent.file {
+        None if spec.name == "file" => {
+            out.extend(
+                files
+                    .iter()
+                    .enumerate()
+                    .map(|(index, file)| file_handle(index, file)),
+            );
+            None
         }
+        None => files.get(from.outer).and_then(|file| {
+            let inner = collect_tree(file, from.outer, from.inner, spec.name, &mut out);
+            let outer = from.outer + usize::from(inner.is_none());
+            (outer < files.len()).then(|| Part {
+                outer,
+                inner: inner.unwrap_or(0),
+            })
+        }),
         Some(index) => {
             let file = files.get(index).ok_or_else(|| stale(parent))?;
             if parent.kind == "file" {
-                collect_file(file, index, spec.name, &mut out);
+                collect_tree(file, index, from.inner, spec.name, &mut out)
+                    .map(|inner| Part { outer: 0, inner })
             } else {
                 let tree = tree_of(files, parent).ok_or_else(|| stale(parent))?;
                 let scope = node(&tree, parent).ok_or_else(|| stale(parent))?;
                 collect(file, index, scope, parent.kind, spec.name, &mut out);
+                None
             }
         }
-    }
-    Ok(out)
+    };
+    Ok((out, next))
 }
 
-/// Appends the join points of kind `kind` in file `file` to `out`, walking
-/// its trees in order (a large file's chunks one at a time).
-fn collect_file(file: &ParsedFile, index: usize, kind: &'static str, out: &mut Vec<JoinPoint>) {
-    for tree in file.trees() {
+/// Appends the join points of kind `kind` in tree `k` of file `file` (its
+/// whole tree, or a large file's chunk `k`) to `out`; the next tree's
+/// number, if there is one.
+fn collect_tree(
+    file: &ParsedFile,
+    index: usize,
+    k: usize,
+    kind: &'static str,
+    out: &mut Vec<JoinPoint>,
+) -> Option<usize> {
+    if let Some(tree) = file.tree(k) {
         collect(file, index, tree.root_node(), "file", kind, out);
     }
+    (k + 1 < file.tree_count()).then_some(k + 1)
 }
 
 fn unknown_kind(parent: &KindSpec, name: &str) -> HostError {
@@ -522,4 +561,54 @@ pub fn count(file: &ParsedFile, scope: Node<'_>, kind: &str) -> usize {
         |_| n += 1,
     );
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::sync::Arc;
+    use weft_c::{FrontEnd, MacroTable};
+
+    /// From the program and from a file, a large file's functions come a
+    /// chunk at a time, the parts together being [`select`]'s, in order;
+    /// from a function, everything comes at once.
+    #[test]
+    fn a_chunked_files_join_points_come_a_chunk_at_a_time() {
+        let src: String = (0..3000)
+            .map(|i| format!("int f{i}(int x)\n{{\n  return x + {i};\n}}\n"))
+            .collect();
+        let files = vec![FrontEnd::new(MacroTable::default()).parse(Path::new("big.c"), Arc::from(src))];
+        let chunks = files[0].tree_count();
+        assert!(chunks > 1, "a file over the chunk size is chunked");
+        let root = JoinPoint {
+            kind: "program",
+            file: None,
+            range: 0..0,
+            node_kind: 0,
+        };
+        let file = file_handle(0, &files[0]);
+        for parent in [&root, &file] {
+            let all = select(&files, parent, "function").unwrap();
+            assert_eq!(all.len(), 3000);
+            let mut parts = Vec::new();
+            let mut from = Some(Part::FIRST);
+            while let Some(part) = from {
+                let (found, next) = select_part(&files, parent, "function", part).unwrap();
+                parts.push(found);
+                from = next;
+            }
+            assert_eq!(parts.len(), chunks);
+            assert!(parts.iter().all(|p| !p.is_empty() && p.len() < all.len()));
+            assert_eq!(parts.concat(), all);
+        }
+        let (body, next) = select_part(
+            &files,
+            &select(&files, &root, "function").unwrap()[1],
+            "body",
+            Part::FIRST,
+        )
+        .unwrap();
+        assert_eq!((body.len(), next), (1, None));
+    }
 }

@@ -17,7 +17,11 @@ use super::{Entry, EntryKind};
 /// also gets weft's marker ([`super::MARKER`]). On error `out` is left as
 /// it was. Callers check first that `out` may be replaced
 /// ([`super::check_claim`]).
-pub fn write_tree(entries: &[Entry], woven: &HashMap<PathBuf, String>, out: &Path) -> anyhow::Result<()> {
+pub fn write_tree<T: AsRef<str>>(
+    entries: &[Entry],
+    woven: &HashMap<PathBuf, T>,
+    out: &Path,
+) -> anyhow::Result<()> {
     if fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
         bail!("output `{}` exists and is not a directory", out.display());
     }
@@ -38,7 +42,7 @@ pub fn write_tree(entries: &[Entry], woven: &HashMap<PathBuf, String>, out: &Pat
     // `staging` is removed when dropped, on success and on error alike.
 }
 
-fn build(entries: &[Entry], woven: &HashMap<PathBuf, String>, root: &Path) -> anyhow::Result<()> {
+fn build<T: AsRef<str>>(entries: &[Entry], woven: &HashMap<PathBuf, T>, root: &Path) -> anyhow::Result<()> {
     for entry in entries {
         let dest = root.join(&entry.dest);
         let ctx = || format!("cannot write `{}`", entry.dest.display());
@@ -53,7 +57,7 @@ fn build(entries: &[Entry], woven: &HashMap<PathBuf, String>, root: &Path) -> an
             }
             EntryKind::File { .. } => match woven.get(&entry.source) {
                 Some(text) => {
-                    fs::write(&dest, text).with_context(ctx)?;
+                    fs::write(&dest, text.as_ref()).with_context(ctx)?;
                     let perms = fs::metadata(&entry.source).with_context(ctx)?.permissions();
                     fs::set_permissions(&dest, perms).with_context(ctx)?;
                 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
-use super::{Committed, Program};
+use super::{Committed, CommittedEdits, Program};
 use crate::edit::{Edit, splice};
 use weft_c::Pass;
 
@@ -108,7 +108,7 @@ impl Program {
             let text = splice(&self.files[i].text, &edits);
             self.unparsed[i] = Some(Committed {
                 text: Arc::from(text),
-                edits,
+                edits: CommittedEdits::Splices(edits),
                 keeps_declarations: false,
             });
         }

@@ -5,7 +5,7 @@
 use super::{Program, perform, recurrence};
 use crate::edit::placement;
 use crate::joinpoint::{self, JoinPoint, Value};
-use weft_lang::engine::{Host, HostError, InsertAt};
+use weft_lang::engine::{Host, HostError, InsertAt, Part};
 
 impl Host for Program {
     fn root(&self) -> JoinPoint {
@@ -19,6 +19,15 @@ impl Host for Program {
 
     fn select(&mut self, parent: &JoinPoint, kind: &str) -> Result<Vec<JoinPoint>, HostError> {
         joinpoint::select(self.files(), parent, kind)
+    }
+
+    fn select_part(
+        &mut self,
+        parent: &JoinPoint,
+        kind: &str,
+        from: Part,
+    ) -> Result<(Vec<JoinPoint>, Option<Part>), HostError> {
+        joinpoint::select_part(self.files(), parent, kind, from)
     }
 
     fn attribute(&mut self, jp: &JoinPoint, name: &str) -> Result<Value, HostError> {

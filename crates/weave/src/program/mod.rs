@@ -186,7 +186,7 @@ impl Program {
         self.parse_committed();
         for (i, pending) in self.pending.iter_mut().enumerate() {
             let Some(Pending {
-                set,
+                mut set,
                 keeps_declarations,
             }) = pending.take()
             else {
@@ -195,14 +195,19 @@ impl Program {
             // What a large file holds and the pending set go before the
             // woven text is copied into its shared string: at the commit
             // they were the weave's peak of memory.
+            // The set stays as it is (a few dozen bytes an edit) until the
+            // file is parsed again, which wants its splices; a weave's last
+            // commit never makes them.
             self.files[i].let_go_of_trees();
-            let before = Arc::clone(set.text());
-            let edits = set.into_splices();
-            let text = crate::edit::splice(&before, &edits);
+            if self.files[i].chunks().is_some() {
+                give_back_free_memory();
+            }
+            set.settle();
+            let text = set.apply();
             if *text != *self.files[i].text {
                 self.unparsed[i] = Some(Committed {
                     text: Arc::from(text),
-                    edits,
+                    edits: CommittedEdits::Set(set),
                     keeps_declarations,
                 });
             }
@@ -225,7 +230,8 @@ impl Program {
                 let Some(committed) = unparsed.take() else {
                     return;
                 };
-                let reparsed = front.reparse_edited(file, &committed.edits, committed.text);
+                let edits = committed.edits.into_splices();
+                let reparsed = front.reparse_edited(file, &edits, committed.text);
                 // Without view edits (the whole front end ran) the view may
                 // differ anywhere: only a walk can tell what it declares.
                 let now = match reparsed.view_edits {
@@ -247,10 +253,12 @@ impl Program {
             .map(|i| (self.files[i].path.as_path(), &*self.originals[i], &**self.text(i)))
     }
 
-    /// The current text of every file the weave changed, keyed by path.
-    pub fn woven(&self) -> HashMap<PathBuf, String> {
-        self.changes()
-            .map(|(path, _, text)| (path.to_path_buf(), text.to_string()))
+    /// The current text of every file the weave changed, keyed by path
+    /// (shared, not copied: a large file's woven text is megabytes).
+    pub fn woven(&self) -> HashMap<PathBuf, Arc<str>> {
+        (0..self.files.len())
+            .filter(|&i| self.is_changed(i))
+            .map(|i| (self.files[i].path.clone(), Arc::clone(self.text(i))))
             .collect()
     }
 
@@ -258,6 +266,20 @@ impl Program {
     /// the order they were met.
     pub fn skipped(&self) -> &[String] {
         &self.skipped
+    }
+}
+
+/// Returns the heap's free pages to the system. The trees a large
+/// (chunked) file's commit lets go of are many small blocks, freed inside
+/// the heap, where the woven text (large blocks, mapped apart) cannot
+/// reuse them: they stayed resident beside it, the peak of a large file's
+/// weave. A walk of the heap: once per large file a commit, not per file.
+fn give_back_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands free pages of malloc's heaps back to
+    // the system; it touches no block in use.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -270,10 +292,26 @@ struct Pending {
     keeps_declarations: bool,
 }
 
+/// The edits that made a committed text: a weave's, as the set they
+/// were pending in, or splices made otherwise.
+enum CommittedEdits {
+    Set(EditSet),
+    Splices(Vec<Edit>),
+}
+
+impl CommittedEdits {
+    fn into_splices(self) -> Vec<Edit> {
+        match self {
+            CommittedEdits::Set(set) => set.into_splices(),
+            CommittedEdits::Splices(splices) => splices,
+        }
+    }
+}
+
 /// A file's committed text and the edits that made it.
 struct Committed {
     text: Arc<str>,
-    edits: Vec<Edit>,
+    edits: CommittedEdits,
     /// See [`Pending::keeps_declarations`].
     keeps_declarations: bool,
 }
