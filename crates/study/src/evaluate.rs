@@ -186,7 +186,7 @@ impl Schedule {
 /// not the whole set's); a faulty version's runs as the study's
 /// [`Judging`] says.
 #[derive(Debug, Clone)]
-pub struct Judged {
+pub(crate) struct Judged {
     /// `original[set][test]`: whether the set judges the original's run.
     original: Vec<Vec<bool>>,
     /// `faulty[set][test]`: whether it judges the faulty versions' runs.
@@ -240,9 +240,9 @@ impl Judged {
 /// Scores a detector: `passes(i, row, test)` says whether the run of `test`
 /// on `row` (0: the original, `v + 1`: the oracle's faulty version `v`) is
 /// predicted to pass after learning from the `i`-th of [`Schedule::sets`].
-/// Only the runs a set judges are asked ([`Judged`]; `training_tests[j]` is
-/// the test of training run `j`); the sets at a percentage pool their
-/// counts.
+/// Only the runs a set judges are asked (as the study's [`Judging`]
+/// says; `training_tests[j]` is the test of training run `j`); the sets
+/// at a percentage pool their counts.
 pub fn score(
     strategy: &str,
     oracle: &FaultMatrix,

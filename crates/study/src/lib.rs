@@ -20,7 +20,8 @@
 //!   [`CacheStats`];
 //! - scoring, what the report is made of: [`evaluate`] and [`score`] turn
 //!   [`OriginalRuns`] into an [`Evaluation`] per strategy along a
-//!   [`Schedule`], one [`PercentResult`] per training percentage;
+//!   [`Schedule`] (whose [`Judging`] says which learned sets judge the
+//!   faulty versions' runs), one [`PercentResult`] per training percentage;
 //!   [`FaultMatrix`], [`Observation`] and [`predict`] are the fault
 //!   matrices; [`Confusion`], [`percentage_of_ones`], [`best_percentage`]
 //!   and [`fmt_percent`] are the metrics; [`build_tables`] (each a
