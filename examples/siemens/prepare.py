@@ -166,8 +166,7 @@ out_dir = "report"
 seed = 2026
 draws = {draws}
 percentages = [{percentages}]
-judging = "{judging}"
-timeout_secs = {timeout}
+{judging}timeout_secs = {timeout}
 output_cap_bytes = 4194304
 {weaver}env = {{ WEFT_TRACE_SAMPLING = "all" }}
 
@@ -297,11 +296,14 @@ def prepare(program, args):
     with open(os.path.join(out, "suite.toml"), "w") as f:
         f.write("\n".join(tables))
     weaver = f'weaver = "{os.path.abspath(args.weaver)}"\n' if args.weaver else ""
+    # Only when not the default, so that a study made here also runs with
+    # a weft from before `judging` (a benchmark's side-by-side build).
+    judging = f'judging = "{args.judging}"\n' if args.judging != "every" else ""
     aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
             archive=archive, here=os.path.relpath(out), program=program, exe=exe, libs=LIBS,
-            draws=args.draws, percentages=", ".join(str(p) for p in args.percentages), judging=args.judging,
+            draws=args.draws, percentages=", ".join(str(p) for p in args.percentages), judging=judging,
             timeout=args.timeout, weaver=weaver, versions="".join(versions),
             strategies=strategies(args, aspects),
         ))
