@@ -23,8 +23,9 @@ pub struct Evaluation {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PercentResult {
     pub percentage: u32,
-    /// Training runs merged in each set (at 100%, the largest fold's
-    /// complement).
+    /// Training runs merged in each set, the largest where they differ
+    /// (at 100%: every run, or the folds' complements when judging
+    /// unseen).
     pub training_runs: usize,
     /// The learned sets at this percentage that judge the faulty
     /// versions' runs: the draws; at 100% the whole set, or the folds
