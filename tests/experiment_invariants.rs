@@ -353,6 +353,15 @@ fn kept_sizes(db: &Path) -> (usize, usize) {
 fn a_study_killed_while_checking_runs_resumes_to_the_same_tables() {
     let (dir, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = judged_study(dir.path(), 60, &JUDGES, "report");
+    // Each run takes a while, so that the 180 checked runs span several of
+    // the store's one-second commits however fast the machine checks them.
+    let study = std::fs::read_to_string(&file).unwrap();
+    let slowed = study.replace(
+        r#"cmd = '"$WEFT_BUILD/cal" {}'"#,
+        r#"cmd = 'sleep 0.05; "$WEFT_BUILD/cal" {}'"#,
+    );
+    assert_ne!(study, slowed, "the test command was not slowed");
+    std::fs::write(&file, slowed).unwrap();
     let db = dir.path().join("work/study.sqlite");
     let mut child = weft_support::command()
         .args(["experiment", "-j", "2"])
