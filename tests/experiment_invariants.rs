@@ -26,6 +26,9 @@ seed = 2026
 draws = 1
 percentages = [100]
 compare_stderr = true
+# At 100% the faulty versions' runs are judged by the one set learned from
+# every test (with one draw, "unseen" would judge them by halves).
+judging = "every"
 env = {{ WEFT_TRACE_SAMPLING = "all" }}
 
 [study.test_lines]
@@ -286,11 +289,9 @@ fn judging_unseen_judges_each_faulty_run_only_by_the_sets_that_did_not_learn_its
     let dir = tempfile::tempdir().unwrap();
     let file = judged_study(dir.path(), 30, &JUDGES, "unseen");
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(
-        &file,
-        text.replace("[study]\n", "[study]\njudging = \"unseen\"\n"),
-    )
-    .unwrap();
+    let unseen = text.replace("judging = \"every\"", "judging = \"unseen\"");
+    assert_ne!(text, unseen);
+    std::fs::write(&file, unseen).unwrap();
     // Every hold-out mode finds the findings of the sets it reads.
     weft_support::experiment(&file);
     let tables = tables_by_strategy(&dir.path().join("unseen/report.json"));

@@ -9,10 +9,11 @@
 //!
 //! The recorded files were first written by the harness that kept a
 //! directory per run (commit a37e4b6), and the tables of every storage
-//! since equalled them. They were written again once, when the judging
-//! changed (every run, the faulty versions' too, judged only by the sets
-//! that did not train on its test; docs/experiment.md, "Which sets judge
-//! a run"). A change that means to change the numbers writes them again
+//! since equalled them. The counts at 100% were written again when one
+//! whole set replaced the identical draws there, and the calendar
+//! fixture's tables when its judging became the default, "unseen" (the
+//! gzip fixture keeps "every"; docs/experiment.md, "Which sets judge a
+//! run"). A change that means to change the numbers writes them again
 //! with `WEFT_BLESS=1 cargo test --test experiment_tables -- --include-ignored`
 //! and says why in its commit.
 

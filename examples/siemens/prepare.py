@@ -296,9 +296,8 @@ def prepare(program, args):
     with open(os.path.join(out, "suite.toml"), "w") as f:
         f.write("\n".join(tables))
     weaver = f'weaver = "{os.path.abspath(args.weaver)}"\n' if args.weaver else ""
-    # Only when not the default, so that a study made here also runs with
-    # a weft from before `judging` (a benchmark's side-by-side build).
-    judging = f'judging = "{args.judging}"\n' if args.judging != "every" else ""
+    # Written out, default or not, so that the study says how it is judged.
+    judging = f'judging = "{args.judging}"\n'
     aspects = os.path.relpath(os.path.join(REPO, "aspects"), out)
     with open(os.path.join(out, "study.toml"), "w") as f:
         f.write(STUDY.format(
@@ -324,9 +323,10 @@ def main():
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--percentages", type=int, nargs="+", default=[10, 50, 100])
     ap.add_argument("--timeout", type=int, default=2, help="seconds per test run")
-    ap.add_argument("--judging", choices=["every", "unseen"], default="every",
-                    help="which learned sets judge the faulty versions' runs: every draw (default), or only "
-                         "those that did not train on the run's test (docs/experiment.md, \"Which sets judge a run\")")
+    ap.add_argument("--judging", choices=["unseen", "every"], default="unseen",
+                    help="which learned sets judge the faulty versions' runs: only those that did not train on "
+                         "the run's test (default, like the original's runs), or every draw (docs/experiment.md, "
+                         "\"Which sets judge a run\")")
     ap.add_argument("--confidence", type=float,
                     help="also INV_c and INV_hc: INV and INV_h at this confidence (e.g. 0.99999)")
     ap.add_argument("--loop-heads", action="store_true",

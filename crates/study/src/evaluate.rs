@@ -105,12 +105,14 @@ pub struct Schedule {
 pub enum Judging {
     /// Every run of a faulty version, by every draw, and at 100% by the
     /// set learned from every training run: the faulty versions run the
-    /// tests the original trained on, as fault-detection studies do.
-    #[default]
+    /// tests the original trained on, as regression studies do.
     Every,
-    /// Only by the sets that did not train on its test, like the
-    /// original's: at 100% each test's runs by the fold that held it out.
-    /// What a detector meets on inputs it has not learned.
+    /// The default: only by the sets that did not train on its test, like
+    /// the original's: at 100% each test's runs by the fold that held it
+    /// out. A test's faulty run and its original run are then judged by
+    /// the same set, so detections and alarms are measured alike: on
+    /// inputs the detector has not learned.
+    #[default]
     Unseen,
 }
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::cache::CacheStats;
 use super::collect::Results;
+use super::evaluate::Judging;
 use super::plot;
 use super::study::Study;
 use super::summary;
@@ -141,9 +142,26 @@ fn legend(study: &Study) -> String {
          judged by what the other folds learned). A version is **detected** when one of its failing \
          runs is flagged in at least one draw; detectors are ranked by the versions they detect at \
          ≤ {}% alarms on the original's unseen runs. **All-pass accuracy**: the accuracy of \
-         answering pass everywhere. Runs are pooled over the {} draws of a percentage.\n\n",
-        study.alarm_budget, study.draws
+         answering pass everywhere. Runs are pooled over the {} draws of a percentage. {}\n\n",
+        study.alarm_budget,
+        study.draws,
+        judging_sentence(study.judging)
     )
+}
+
+/// How the report's faulty runs were judged (docs/experiment.md, "Which
+/// sets judge a run").
+fn judging_sentence(judging: Judging) -> &'static str {
+    match judging {
+        Judging::Unseen => {
+            "The faulty versions' runs are judged like the original's, each only by the draws that \
+             did not train on its test (at 100%, by the fold that held it out): `judging = \"unseen\"`."
+        }
+        Judging::Every => {
+            "The faulty versions' runs are judged by every draw, at 100% by the set learned from every \
+             training run, including the original's run of the same test: `judging = \"every\"`."
+        }
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
