@@ -192,7 +192,7 @@ fn a_study_stopped_while_scoring_leaves_no_scratch_and_resumes_to_the_same_table
 
 /// Invariant strategies of every hold-out, unseen-points and confidence
 /// setting, all woven with the same aspect and arguments (one arm).
-const JUDGES: [(&str, &str); 12] = [
+const JUDGES: [(&str, &str); 13] = [
     ("INV", ""),
     ("INV_h", "holdout = true"),
     ("INV_t", "holdout = \"count\""),
@@ -205,6 +205,7 @@ const JUDGES: [(&str, &str); 12] = [
     ("INV_f", "holdout = \"folds\""),
     ("INV_fs", "holdout = \"folds_score\""),
     ("INV_c", "confidence = 0.99999"),
+    ("INV_k", "kinds_off = []\nholdout = \"count\""),
 ];
 
 /// The calendar study of `tests` tests with two draws at 50 and 100% and

@@ -58,6 +58,16 @@ fn learn_check_and_daikon_export() {
         assert!(stdout.contains(expected), "{expected} missing from:\n{stdout}");
     }
     assert!(stderr.contains("learned from"), "{stderr}");
+    // A kind left out by name is never learned; an unknown name is refused.
+    let mut without = vec!["invariants", "learn", "--kinds-off", "LinearTernary,NonModulus"];
+    without.extend(training.iter().map(String::as_str));
+    let (fewer, _) = weft_exits(0, &without);
+    assert!(
+        !fewer.contains("return == a + b") && fewer.contains("a == orig(a)"),
+        "{fewer}"
+    );
+    let (_, stderr) = weft_exits(2, ["invariants", "learn", "--kinds-off", "Modulo", &training[0]]);
+    assert!(stderr.contains("unknown invariant kind \"Modulo\""), "{stderr}");
 
     // A training run violates nothing; the run with an extra argument
     // violates `argc == 2`, and says with which value.

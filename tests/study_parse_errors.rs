@@ -144,6 +144,16 @@ fn each_mistake_names_the_file_and_its_key() {
             "strategy[0].confidence",
         ),
         (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\nkinds_off = [\"NonModulus\"]",
+            "strategy[0].kinds_off",
+        ),
+        (
+            "aspect = \"ascv3.lara\"",
+            "aspect = \"ascv3.lara\"\ndetector = \"invariants\"\nkinds_off = [\"Modulus\", \"Modulo\"]",
+            "strategy[0].kinds_off",
+        ),
+        (
             "build = [\"make\"]",
             "build = [\"make\"]\ntimeout_secs = -1.0",
             "study.timeout_secs",

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use weft_invariants::{Checks, Config, Engine, Report};
+use weft_invariants::{Checks, Config, Engine, KindSet, Report};
 use weft_monitor::Monitor;
 use weft_monitor::trace::daikon::{DTRACE_MARK, export, learn_inputs};
 use weft_monitor::trace::runs::check_runs;
@@ -49,6 +49,11 @@ pub enum Command {
         /// chance is below 1 - LIMIT (Daikon's --conf_limit).
         #[arg(long, default_value_t = 0.99, value_parser = parse_limit)]
         conf_limit: f64,
+        /// Kinds of invariant never learned, comma-separated as reports
+        /// name them (default: those Daikon leaves out; `''` learns every
+        /// kind).
+        #[arg(long, default_value_t = KindSet::daikon_off(), value_parser = parse_kinds)]
+        kinds_off: KindSet,
     },
     /// Check runs against learned invariants: print each violated
     /// invariant with its point, how many samples violated it, and the
@@ -83,6 +88,10 @@ pub enum Command {
     },
 }
 
+fn parse_kinds(s: &str) -> Result<KindSet, String> {
+    KindSet::parse(s.split(',').map(str::trim).filter(|k| !k.is_empty()))
+}
+
 fn parse_limit(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(l) if (0.0..1.0).contains(&l) => Ok(l),
@@ -102,8 +111,9 @@ fn execute(command: Command) -> anyhow::Result<i32> {
             output,
             json,
             conf_limit,
+            kinds_off,
         } => {
-            let report = learn_report(&inputs, conf_limit)?;
+            let report = learn_report(&inputs, conf_limit, kinds_off)?;
             if let Some(output) = output {
                 replace_file(&output, &report.to_json(), "set of learned invariants", |old| {
                     serde_json::from_str::<Report>(old).is_ok()
@@ -134,9 +144,10 @@ fn execute(command: Command) -> anyhow::Result<i32> {
 
 /// Learns from `inputs` (see `daikon::learn_inputs`), saying on stderr how
 /// many samples it learned from and whether a trace was capped.
-fn learn_report(inputs: &[PathBuf], conf_limit: f64) -> anyhow::Result<Report> {
+fn learn_report(inputs: &[PathBuf], conf_limit: f64, off: KindSet) -> anyhow::Result<Report> {
     let mut engine = Engine::new(Config {
         conf_limit,
+        off,
         ..Config::default()
     });
     let fed = learn_inputs(&mut engine, inputs)?;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use crate::kind_set::KindSet;
 use crate::model::{PointDecl, PointKind, Rep, Value};
 use crate::point::Point;
 use crate::print::{Report, naive_sets, point_report};
@@ -19,6 +20,9 @@ pub struct Config {
     /// `false`, every invariant is instantiated over every tuple and checked
     /// on every sample: the reference the optimisations must agree with.
     pub optimize: bool,
+    /// Kinds never instantiated (default: those Daikon leaves out,
+    /// [`KindSet::daikon_off`]).
+    pub off: KindSet,
 }
 
 impl Default for Config {
@@ -26,6 +30,7 @@ impl Default for Config {
         Config {
             conf_limit: 0.99,
             optimize: true,
+            off: KindSet::daikon_off(),
         }
     }
 }
@@ -109,7 +114,8 @@ impl Engine {
         });
         let id = self.points.len();
         self.by_name.insert(decl.name.clone(), id);
-        self.points.push(Point::new(decl, self.config.optimize));
+        self.points
+            .push(Point::new(decl, self.config.optimize, self.config.off));
         self.parents.push(parent);
         PointId(id)
     }

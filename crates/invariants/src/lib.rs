@@ -10,6 +10,9 @@
 //! `x one of { 1, 6, 9 }`, `x >= 0`, `y == 2 * x + 3`, `p != null`,
 //! `a[] sorted by <=`, `return == orig(n) + 1`, `size(a[]) == n`.
 //!
+//! The kinds Daikon leaves out by default (`Modulus`, `NonModulus`, `Even`)
+//! are left out here too; [`Config::off`] takes any [`KindSet`].
+//!
 //! Each invariant keeps O(1) state, so memory does not grow with the trace.
 //! [`daikon`] reads and writes Daikon's `.decls` / `.dtrace` formats.
 //!
@@ -38,6 +41,7 @@ mod engine;
 mod equality;
 mod float_json;
 mod invariants;
+mod kind_set;
 mod model;
 mod point;
 mod print;
@@ -48,5 +52,6 @@ mod vars;
 pub use check::{BoundPoint, BoundSets, Checks, Violation};
 pub use claim::{Claim, Order};
 pub use engine::{Config, Engine, EngineError, PointId};
+pub use kind_set::KindSet;
 pub use model::{PointDecl, PointKind, Rep, Value, VarDecl};
 pub use print::{Invariant, PointReport, Report, show_value};

@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::equality::EqualitySets;
 use crate::invariants::{Kind, kinds_for, linear_binary_history};
+use crate::kind_set::KindSet;
 use crate::model::{PointDecl, Value};
 use crate::slice::{History, Slice};
 use crate::vars::{VarInfo, VarStats, comparable, derive_values, expand, same_class};
@@ -36,6 +37,8 @@ pub(crate) struct Point {
     pub stats: Vec<VarStats>,
     pub samples: u64,
     optimize: bool,
+    /// Kinds never instantiated here.
+    off: KindSet,
     pub slices: Vec<Slice>,
     index: HashMap<Vec<usize>, usize>,
     /// Optimised mode: the equality sets, once a sample was seen.
@@ -44,7 +47,7 @@ pub(crate) struct Point {
 }
 
 impl Point {
-    pub fn new(decl: PointDecl, optimize: bool) -> Point {
+    pub fn new(decl: PointDecl, optimize: bool, off: KindSet) -> Point {
         let vars = expand(&decl);
         let stats = vec![VarStats::new(); vars.len()];
         let mut point = Point {
@@ -53,6 +56,7 @@ impl Point {
             stats,
             samples: 0,
             optimize,
+            off,
             slices: vec![],
             index: HashMap::new(),
             sets: None,
@@ -74,6 +78,7 @@ impl Point {
         } else {
             vec![]
         };
+        kinds.retain(|&k| !self.off.contains(k));
         if !self.optimize && tuple.len() == 2 && same_class(var(0), var(1)) {
             kinds.push(Kind::SetEqual);
         }

@@ -1,6 +1,8 @@
 //! Hand-written traces whose invariants are known exactly.
 
-use weft_invariants::{Config, Engine, EngineError, PointDecl, PointKind, Rep, Report, Value, VarDecl};
+use weft_invariants::{
+    Config, Engine, EngineError, KindSet, PointDecl, PointKind, Rep, Report, Value, VarDecl,
+};
 
 fn point(name: &str, kind: PointKind, vars: Vec<VarDecl>) -> PointDecl {
     PointDecl {
@@ -141,22 +143,11 @@ fn constants_one_of_sets_and_equal_variables() {
 
 #[test]
 fn orig_relations_at_the_aggregate_exit() {
-    let mut engine = Engine::new(Config::default());
-    let exit = |n: u32| {
-        point(
-            &format!("dec(int):::EXIT{n}"),
-            PointKind::Exit,
-            vec![int("return"), int("n"), int("orig(n)")],
-        )
-    };
-    let early = engine.declare(exit(3));
-    let late = engine.declare(exit(5));
-    for i in 0..40i64 {
-        let orig = if i % 2 == 0 { i % 3 - 2 } else { i };
-        let id = if orig < 1 { early } else { late };
-        engine.add_sample(id, &ints(&[orig + 1, orig - 1, orig])).unwrap();
-    }
-    let report = engine.finish();
+    // Every kind, residues too (Daikon's defaults leave them out).
+    let report = decrements(Config {
+        off: KindSet::none(),
+        ..Config::default()
+    });
     let names: Vec<&str> = report.points.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["dec(int):::EXIT", "dec(int):::EXIT3", "dec(int):::EXIT5"]);
     assert_eq!(
@@ -189,6 +180,56 @@ fn orig_relations_at_the_aggregate_exit() {
         report.texts("dec(int):::EXIT5"),
         ["return == 0 (mod 2)", "n == 0 (mod 2)", "orig(n) == 1 (mod 2)"]
     );
+}
+
+/// `dec(int)`'s two exits over 40 calls, learned with `config`.
+fn decrements(config: Config) -> Report {
+    let mut engine = Engine::new(config);
+    let exit = |n: u32| {
+        point(
+            &format!("dec(int):::EXIT{n}"),
+            PointKind::Exit,
+            vec![int("return"), int("n"), int("orig(n)")],
+        )
+    };
+    let early = engine.declare(exit(3));
+    let late = engine.declare(exit(5));
+    for i in 0..40i64 {
+        let orig = if i % 2 == 0 { i % 3 - 2 } else { i };
+        let id = if orig < 1 { early } else { late };
+        engine.add_sample(id, &ints(&[orig + 1, orig - 1, orig])).unwrap();
+    }
+    engine.finish()
+}
+
+#[test]
+fn kinds_daikon_leaves_out_are_learned_only_when_asked() {
+    // Daikon's defaults leave out Modulus, NonModulus and Even.
+    let texts = |config| -> Vec<String> {
+        let report = decrements(config);
+        report
+            .texts("dec(int):::EXIT")
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    let residues = |texts: &[String]| texts.iter().filter(|t| t.contains("(mod")).count();
+    let default = texts(Config::default());
+    assert_eq!(residues(&default), 0, "{default:?}");
+    assert!(default.contains(&"return == n + 2".to_string()), "{default:?}");
+    let all = texts(Config {
+        off: KindSet::none(),
+        ..Config::default()
+    });
+    assert_eq!(residues(&all), 3, "{all:?}");
+    assert_eq!(all.len(), default.len() + 3);
+    assert!(all.contains(&"return != 3 (mod 6)".to_string()), "{all:?}");
+    // Any kind can be left out by name.
+    let no_linear = texts(Config {
+        off: KindSet::parse(["LinearBinary"]).unwrap(),
+        ..Config::default()
+    });
+    assert!(!no_linear.iter().any(|t| t.contains(" + ")), "{no_linear:?}");
 }
 
 #[test]

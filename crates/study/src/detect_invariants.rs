@@ -58,7 +58,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use rayon::prelude::*;
 use serde::Serialize;
-use weft_invariants::{Checks, Config, Engine};
+use weft_invariants::{Checks, Config, Engine, KindSet};
 use weft_monitor::trace::runs::{check_traces, learn_file};
 use weft_monitor::trace::unseen::UNSEEN_KIND;
 use weft_monitor::trace::{TraceFile, UnseenPoints};
@@ -102,8 +102,9 @@ pub struct KindRow {
 /// and the kinds of the invariants violated.
 type Verdicts = Vec<Option<(bool, BTreeSet<String>)>>;
 
-/// Per distinct confidence, per engine (see [`SetId`]), what it learned.
-type PerConfidence = Vec<Vec<Arc<Checks>>>;
+/// Per distinct learner (see [`Options::learner`]), per engine (see
+/// [`SetId`]), what it learned.
+type PerLearner = Vec<Vec<Arc<Checks>>>;
 
 /// One learned set, and what hold-out decided for it.
 struct Learned {
@@ -135,9 +136,19 @@ pub struct Options {
     pub unseen: UnseenPoints,
     /// Daikon's `conf_limit`.
     pub confidence: f64,
+    /// The kinds of invariant never learned.
+    pub kinds_off: KindSet,
     /// Alarms allowed on the original's unseen runs, in percent: the
     /// `count` hold-out's threshold lets this share of training runs over.
     pub alarm_budget: f64,
+}
+
+impl Options {
+    /// What the engines learn with (the confidence limit's bits and the
+    /// kinds left out): judges alike here share their learned sets.
+    fn learner(&self) -> (u64, KindSet) {
+        (self.confidence.to_bits(), self.kinds_off)
+    }
 }
 
 /// An invariant strategy to score: its name and options.
@@ -154,8 +165,8 @@ pub struct Judge {
 pub struct LearnedSets {
     /// Per judge, one learned set per subset of [`Schedule::sets`].
     judges: Vec<Vec<Learned>>,
-    /// `checks[confidence][engine]`.
-    checks: PerConfidence,
+    /// `checks[learner][engine]`.
+    checks: PerLearner,
     /// Which runs each subset judges: a run is checked against those
     /// subsets' sets only.
     judged: Judged,
@@ -240,7 +251,7 @@ impl LearnedSets {
         }
         let against: Vec<(&Checks, UnseenPoints)> = plan
             .iter()
-            .map(|&(set, _)| (self.checks[set.confidence][set.engine].as_ref(), set.unseen))
+            .map(|&(set, _)| (self.checks[set.learner][set.engine].as_ref(), set.unseen))
             .collect();
         let mut findings = Findings::default();
         for ((_, gives), keyed) in plan.iter().zip(violated(&against, traces)?) {
@@ -398,15 +409,15 @@ fn learn_all(
     subsets: &[TrainingSet],
     judges: &[Judge],
     progress: &Progress,
-) -> anyhow::Result<(Vec<Vec<Learned>>, PerConfidence)> {
-    let (confidences, conf_of) = distinct(judges, |o| o.confidence.to_bits());
-    // Per confidence, the parts its judges' hold-out splits need, and
+) -> anyhow::Result<(Vec<Vec<Learned>>, PerLearner)> {
+    let (learners, learner_of) = distinct(judges, Options::learner);
+    // Per learner, the parts its judges' hold-out splits need, and
     // where each subset's are ([`lay_out`]).
-    let (parts, layouts): (Vec<Vec<Part>>, Vec<Vec<Layout>>) = (0..confidences.len())
+    let (parts, layouts): (Vec<Vec<Part>>, Vec<Vec<Layout>>) = (0..learners.len())
         .map(|c| {
             let mut needed = [false; 2];
             for (j, judge) in judges.iter().enumerate() {
-                if let Some(split) = Split::of(judge.options.holdout).filter(|_| conf_of[j] == c) {
+                if let Some(split) = Split::of(judge.options.holdout).filter(|_| learner_of[j] == c) {
                     needed[split as usize] = true;
                 }
             }
@@ -416,14 +427,15 @@ fn learn_all(
         })
         .unzip();
     // One flat list of engines (so that they learn in parallel): each
-    // confidence's parts in turn.
+    // learner's parts in turn.
     let flat: Vec<&Part> = parts.iter().flatten().collect();
     let mut engines: Vec<Engine> = parts
         .iter()
-        .zip(&confidences)
-        .flat_map(|(parts, &bits)| {
+        .zip(&learners)
+        .flat_map(|(parts, &(bits, off))| {
             let config = Config {
                 conf_limit: f64::from_bits(bits),
+                off,
                 ..Config::default()
             };
             parts.iter().map(move |_| Engine::new(config))
@@ -447,19 +459,14 @@ fn learn_all(
     // learned alike is then checked once.
     Checks::number_alike(&mut finished);
     let mut finished = finished.into_iter().map(Arc::new);
-    let checks: PerConfidence = parts
+    let checks: PerLearner = parts
         .iter()
         .map(|parts| finished.by_ref().take(parts.len()).collect())
         .collect();
-    let (holdouts, holdout_of) = distinct(judges, |o| {
-        (o.confidence.to_bits(), o.unseen, Split::of(o.holdout))
-    });
+    let (holdouts, holdout_of) = distinct(judges, |o| (o.learner(), o.unseen, Split::of(o.holdout)));
     let mut held: Vec<Option<HeldOut>> = Vec::new();
     for &(c, unseen, split) in &holdouts {
-        let c = confidences
-            .iter()
-            .position(|&x| x == c)
-            .expect("a judge's confidence");
+        let c = learners.iter().position(|&x| x == c).expect("a judge's learner");
         held.push(match split {
             Some(split) => Some(hold_out(
                 training,
@@ -476,7 +483,7 @@ fn learn_all(
         .iter()
         .enumerate()
         .map(|(j, judge)| {
-            let c = conf_of[j];
+            let c = learner_of[j];
             rules(
                 (c, &layouts[c], &checks[c]),
                 held[holdout_of[j]].as_ref(),
@@ -538,12 +545,12 @@ fn hold_out(
 /// whose engines learned `checks`, laid out per subset as `layouts` say)
 /// under the rule its hold-out makes.
 fn rules(
-    (confidence, layouts, checks): (usize, &[Layout], &[Arc<Checks>]),
+    (learner, layouts, checks): (usize, &[Layout], &[Arc<Checks>]),
     held: Option<&HeldOut>,
     options: Options,
 ) -> Vec<Learned> {
     let set = |engine: usize| SetId {
-        confidence,
+        learner,
         engine,
         unseen: options.unseen,
     };
@@ -778,7 +785,7 @@ fn split_count(pairs: &Pairs) -> [usize; 2] {
 mod tests {
     use std::sync::Arc;
 
-    use weft_invariants::{Checks, Config, Engine};
+    use weft_invariants::{Checks, Config, Engine, KindSet};
     use weft_monitor::trace::UnseenPoints;
 
     use super::{
@@ -811,6 +818,7 @@ mod tests {
             holdout,
             unseen: UnseenPoints::Off,
             confidence: 0.99,
+            kinds_off: KindSet::daikon_off(),
             alarm_budget,
         };
         // The whole set, two halves and the folds, all empty.

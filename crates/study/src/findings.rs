@@ -34,14 +34,14 @@ pub enum Key {
     Invariant = 1,
 }
 
-/// One learned set a run is checked against: which confidence's engines
-/// learned it (an index into the study's distinct confidences), which
-/// engine (an index into that confidence's parts: each subset's whole set,
-/// then its hold-out parts, `holdout_split::lay_out`),
+/// One learned set a run is checked against: which learner's engines
+/// learned it (an index into the study's distinct confidence limits and
+/// kinds left out), which engine (an index into that learner's parts: each
+/// subset's whole set, then its hold-out parts, `holdout_split::lay_out`),
 /// and which points reached without training count as findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetId {
-    pub confidence: usize,
+    pub learner: usize,
     pub engine: usize,
     pub unseen: UnseenPoints,
 }
@@ -56,7 +56,7 @@ pub struct Findings {
     pub reach: Option<RunReach>,
 }
 
-/// A set's stored findings: (confidence, engine, unseen mode, indices into
+/// A set's stored findings: (learner, engine, unseen mode, indices into
 /// [`Stored::pairs`] of the violated pairs, then of the violated invariants).
 type StoredSet = (usize, usize, u8, Vec<u32>, Vec<u32>);
 
@@ -95,7 +95,7 @@ impl Findings {
             .iter()
             .map(|(id, [p, i])| {
                 (
-                    id.confidence,
+                    id.learner,
                     id.engine,
                     unseen_code(id.unseen),
                     p.iter().map(index).collect(),
@@ -118,7 +118,7 @@ impl Findings {
         let sets = stored
             .sets
             .into_iter()
-            .map(|(confidence, engine, unseen, pairs, invariants)| {
+            .map(|(learner, engine, unseen, pairs, invariants)| {
                 let get = |indices: Vec<u32>| {
                     indices
                         .iter()
@@ -134,7 +134,7 @@ impl Findings {
                 let unseen = unseen_mode(unseen)?;
                 Ok((
                     SetId {
-                        confidence,
+                        learner,
                         engine,
                         unseen,
                     },
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn findings_survive_their_blob() {
         let id = |engine, unseen| SetId {
-            confidence: 1,
+            learner: 1,
             engine,
             unseen,
         };

@@ -123,6 +123,7 @@ pub(crate) fn judges_of(s: &Study, arm: usize) -> Vec<Judge> {
                     holdout: st.holdout,
                     unseen: st.unseen_points,
                     confidence: st.confidence,
+                    kinds_off: st.kinds_off,
                     alarm_budget: s.alarm_budget,
                 },
             }

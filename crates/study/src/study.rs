@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
+use weft_invariants::KindSet;
 use weft_monitor::trace::UnseenPoints;
 
 use super::evaluate::Judging;
@@ -139,6 +140,10 @@ pub struct Strategy {
     /// invariant is kept when the probability that it held by chance over
     /// its samples is below 1 - confidence (0.99 by default).
     pub confidence: f64,
+    /// Invariants only: the kinds of invariant never learned
+    /// (`kinds_off`; default: those Daikon leaves out, `Modulus`,
+    /// `NonModulus` and `Even`).
+    pub kinds_off: KindSet,
     /// Invariants only: which points a run reaches and no training run
     /// did count as findings (`unseen_points`: "off", "inner", "all").
     pub unseen_points: UnseenPoints,
@@ -326,6 +331,7 @@ struct RawStrategy {
     holdout: Option<RawHoldout>,
     unseen_points: Option<String>,
     confidence: Option<f64>,
+    kinds_off: Option<Vec<String>>,
     patch: Option<PathBuf>,
     aspect: Option<PathBuf>,
     #[serde(default)]
@@ -684,6 +690,16 @@ impl ParseCx<'_> {
                     format!("must be between 0 and 1 (exclusive), not {c}")
                 )),
             };
+            let kinds_off = match r.kinds_off {
+                None => KindSet::daikon_off(),
+                Some(_) if detector != Detector::Invariants => bail!(self.err(
+                    &format!("strategy[{i}].kinds_off"),
+                    "kinds_off applies to the invariants detector only".to_string()
+                )),
+                Some(names) => {
+                    KindSet::parse(&names).map_err(|e| self.err(&format!("strategy[{i}].kinds_off"), e))?
+                }
+            };
             let unseen_points = match r.unseen_points.as_deref() {
                 None => UnseenPoints::default(),
                 Some(_) if detector != Detector::Invariants => bail!(self.err(
@@ -700,6 +716,7 @@ impl ParseCx<'_> {
                 detector,
                 holdout,
                 confidence,
+                kinds_off,
                 unseen_points,
                 cflags: r.cflags,
                 ldflags: r.ldflags,

@@ -54,6 +54,36 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Kind; 26] = [
+        Kind::OneOf,
+        Kind::SingleValue,
+        Kind::LowerBound,
+        Kind::UpperBound,
+        Kind::NonZero,
+        Kind::Modulus,
+        Kind::NonModulus,
+        Kind::Even,
+        Kind::PowerOfTwo,
+        Kind::EltOneOf,
+        Kind::EltSingleValue,
+        Kind::EltLowerBound,
+        Kind::EltUpperBound,
+        Kind::SortedLess,
+        Kind::SortedLessEqual,
+        Kind::SortedGreater,
+        Kind::SortedGreaterEqual,
+        Kind::Equal,
+        Kind::NonEqual,
+        Kind::Less,
+        Kind::LessEqual,
+        Kind::Greater,
+        Kind::GreaterEqual,
+        Kind::LinearBinary,
+        Kind::LinearTernary,
+        Kind::SetEqual,
+    ];
+
     /// The name reports use.
     pub fn name(self) -> &'static str {
         match self {
