@@ -123,7 +123,7 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
         .unwrap()
         .execute_batch("CREATE TABLE runs(x); INSERT INTO runs VALUES (1);")
         .unwrap();
-    let cases: Vec<(&str, Vec<u8>)> = vec![
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
         (
             "not a study database",
             b"just some text, not SQLite at all\n".repeat(200),
@@ -131,6 +131,21 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
         ("another application", std::fs::read(&foreign).unwrap()),
         ("", finished[..finished.len() / 2].to_vec()),
     ];
+    // A study database of an older format (runs named by text) and of a
+    // newer one: refused, never misread. ("weft" is the application id.)
+    const WEFT: i32 = 0x7765_6674;
+    for (says, version) in [("of format 3,", 3), ("of format 99,", 99)] {
+        let other = dir.path().join(format!("format-{version}.sqlite"));
+        rusqlite::Connection::open(&other)
+            .unwrap()
+            .execute_batch(&format!(
+                "PRAGMA application_id = {WEFT}; PRAGMA user_version = {version};
+                 CREATE TABLE runs(arm TEXT, version TEXT, test TEXT, key BLOB);
+                 INSERT INTO runs VALUES ('HAND', 'v1', 't0', x'00');"
+            ))
+            .unwrap();
+        cases.push((says, std::fs::read(&other).unwrap()));
+    }
     for (says, bytes) in cases {
         std::fs::write(&db, &bytes).unwrap();
         let (_, err) = weft_support::exited(&experiment(&file), 2);
