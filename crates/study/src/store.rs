@@ -1,11 +1,13 @@
 //! The study database: one SQLite file per study (`WORK/study.sqlite`)
 //! holding every finished run of the plain and monitored builds: its key,
-//! status, output digests, timings and what its monitor recorded, with
+//! status, output digests and what its monitor recorded, with
 //! outputs and records as content-addressed blobs, each stored once however
 //! many runs produced it. A run is named by its arm, version and test,
 //! each stored once in a table of names and referred to by number (a
 //! study has about 200,000 runs and a hundred names), and keyed by the
-//! first [`KEY_BYTES`] bytes of its SHA-256 key.
+//! first [`KEY_BYTES`] bytes of its SHA-256 key. Where each run's time
+//! went is kept only when [`TIMINGS_VARIABLE`] is set (a benchmark's
+//! question, a sixth of every row otherwise).
 //!
 //! Writes are batched: a transaction is committed every second or so, so
 //! an interrupted study loses at most its last second of runs and resumes
@@ -38,6 +40,9 @@ pub const FORMAT_VERSION: i32 = 4;
 /// How much of a run's key is kept: 128 bits tell a stale run from a fresh
 /// one as surely as 256.
 pub const KEY_BYTES: usize = 16;
+/// The environment variable that, set to anything but `0`, keeps each
+/// run's [`Timings`] and the time it finished in the `timings` table.
+pub const TIMINGS_VARIABLE: &str = "WEFT_STUDY_TIMINGS";
 /// How long results may wait in an open transaction.
 const COMMIT_EVERY: Duration = Duration::from_secs(1);
 
@@ -50,7 +55,12 @@ CREATE TABLE runs(
     status INTEGER NOT NULL, abnormal TEXT,
     stdout INTEGER NOT NULL, stderr INTEGER NOT NULL, outputs TEXT,
     layout INTEGER, records INTEGER,
-    millis INTEGER NOT NULL, finished_ns INTEGER NOT NULL,
+    millis INTEGER NOT NULL,
+    PRIMARY KEY(arm, version, test)
+) WITHOUT ROWID;
+CREATE TABLE timings(
+    arm INTEGER NOT NULL, version INTEGER NOT NULL, test INTEGER NOT NULL,
+    finished_ns INTEGER NOT NULL,
     prepare_us INTEGER NOT NULL, exec_us INTEGER NOT NULL, keep_us INTEGER NOT NULL,
     PRIMARY KEY(arm, version, test)
 ) WITHOUT ROWID;
@@ -133,6 +143,8 @@ struct Inner {
     names: HashMap<String, i64>,
     /// Whether the study's database is attached as `base` (to a shard).
     base: bool,
+    /// Whether runs' timings are kept ([`TIMINGS_VARIABLE`]).
+    timings: bool,
 }
 
 /// An open study database (or shard).
@@ -152,6 +164,7 @@ impl Store {
                 known: HashMap::new(),
                 names: HashMap::new(),
                 base: false,
+                timings: std::env::var_os(TIMINGS_VARIABLE).is_some_and(|v| v != "0"),
             }),
             path: path.to_path_buf(),
         })
@@ -214,15 +227,11 @@ impl Store {
         let outputs = (!r.outputs.is_empty())
             .then(|| serde_json::to_string(&r.outputs))
             .transpose()?;
-        let finished_ns = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as i64);
-        let t = run.timings;
         let (arm, version, test) = (inner.name(id.arm)?, inner.name(id.version)?, inner.name(id.test)?);
         inner
             .conn
             .prepare_cached(
-                "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?
             .execute(params![
                 arm,
@@ -237,11 +246,25 @@ impl Store {
                 layout,
                 records,
                 r.millis as i64,
-                finished_ns,
-                t.prepare_us as i64,
-                t.exec_us as i64,
-                t.keep_us as i64,
             ])?;
+        if inner.timings {
+            let finished_ns = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i64);
+            let t = run.timings;
+            inner
+                .conn
+                .prepare_cached("INSERT OR REPLACE INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+                .execute(params![
+                    arm,
+                    version,
+                    test,
+                    finished_ns,
+                    t.prepare_us as i64,
+                    t.exec_us as i64,
+                    t.keep_us as i64,
+                ])?;
+        }
         if inner.since.is_some_and(|s| s.elapsed() >= COMMIT_EVERY) {
             inner.commit()?;
         }
@@ -332,24 +355,34 @@ impl Store {
     }
 }
 
-/// Copies an attached `shard`'s names, blobs and runs, mapping name ids by
-/// name and blob ids by digest.
+/// Copies an attached `shard`'s names, blobs, runs and timings, mapping
+/// name ids by name and blob ids by digest.
 const MERGE: &str = "
 BEGIN;
 INSERT OR IGNORE INTO names(name) SELECT name FROM shard.names;
 INSERT OR IGNORE INTO blobs(digest, data) SELECT digest, data FROM shard.blobs;
+DROP TABLE IF EXISTS temp.named;
+CREATE TEMP TABLE named(shard INTEGER PRIMARY KEY, base INTEGER NOT NULL);
+INSERT INTO named SELECT s.id, m.id FROM names m JOIN shard.names s ON m.name = s.name;
 INSERT OR REPLACE INTO runs
-SELECT (SELECT m.id FROM names m JOIN shard.names s ON m.name = s.name WHERE s.id = r.arm),
-    (SELECT m.id FROM names m JOIN shard.names s ON m.name = s.name WHERE s.id = r.version),
-    (SELECT m.id FROM names m JOIN shard.names s ON m.name = s.name WHERE s.id = r.test),
+SELECT (SELECT base FROM named WHERE shard = r.arm),
+    (SELECT base FROM named WHERE shard = r.version),
+    (SELECT base FROM named WHERE shard = r.test),
     r.key, r.status, r.abnormal,
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stdout),
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stderr),
     r.outputs,
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.layout),
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.records),
-    r.millis, r.finished_ns, r.prepare_us, r.exec_us, r.keep_us
+    r.millis
 FROM shard.runs r;
+INSERT OR REPLACE INTO timings
+SELECT (SELECT base FROM named WHERE shard = t.arm),
+    (SELECT base FROM named WHERE shard = t.version),
+    (SELECT base FROM named WHERE shard = t.test),
+    t.finished_ns, t.prepare_us, t.exec_us, t.keep_us
+FROM shard.timings t;
+DROP TABLE temp.named;
 COMMIT;
 ";
 
