@@ -7,7 +7,7 @@
 //! study has about 200,000 runs and a hundred names), and keyed by the
 //! first [`KEY_BYTES`] bytes of its SHA-256 key. Where each run's time
 //! went is kept only when [`TIMINGS_VARIABLE`] is set (a benchmark's
-//! question, a sixth of every row otherwise).
+//! question, over a quarter of each row otherwise).
 //!
 //! Writes are batched: a transaction is committed every second or so, so
 //! an interrupted study loses at most its last second of runs and resumes
