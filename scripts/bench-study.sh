@@ -19,7 +19,9 @@
 # directories' `key` files (the per-run directory layout of weft before the
 # study database) or the study database's `finished_ns` column, whichever
 # the harness wrote; with the database, the medians of its per-run timings
-# (`prepare_us`, `exec_us`, `keep_us`) say where a run's time goes.
+# (`prepare_us`, `exec_us`, `keep_us`) say where a run's time goes. The
+# database keeps those (its `timings` table) only when WEFT_STUDY_TIMINGS is
+# set, as it is here for the small study, not for the whole one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 weft=${WEFT:-$here/target/release/weft}
@@ -59,7 +61,7 @@ generate "$dir/small" 4
 study=$dir/small/study.toml
 "$weft" experiment -j "$jobs" "$study" > /dev/null 2>&1
 sed -i 's/^timeout_secs = 2$/timeout_secs = 3/' "$study"
-/usr/bin/time -f '%e' -o "$dir/time" "$weft" experiment -j 1 "$study" > /dev/null 2> "$dir/small.err"
+WEFT_STUDY_TIMINGS=1 /usr/bin/time -f '%e' -o "$dir/time" "$weft" experiment -j 1 "$study" > /dev/null 2> "$dir/small.err"
 small_runs=$(( 5 * tests * 3 ))
 ends=$dir/ends
 if [ -d "$dir/small/work/runs/plain" ]; then
@@ -67,7 +69,7 @@ if [ -d "$dir/small/work/runs/plain" ]; then
 else
     python3 - "$dir/small/work/study.sqlite" > "$ends" <<'EOF'
 import sqlite3, sys
-for (ns,) in sqlite3.connect(sys.argv[1]).execute("SELECT finished_ns FROM runs"):
+for (ns,) in sqlite3.connect(sys.argv[1]).execute("SELECT finished_ns FROM timings"):
     print(ns / 1e9)
 EOF
 fi
@@ -127,7 +129,7 @@ if [ -f "$dir/small/work/study.sqlite" ]; then
     # Where a run's time goes, as the harness records it (medians, ms).
     python3 - "$dir/small/work/study.sqlite" <<'EOF'
 import sqlite3, statistics, sys
-rows = sqlite3.connect(sys.argv[1]).execute("SELECT prepare_us, exec_us, keep_us FROM runs").fetchall()
+rows = sqlite3.connect(sys.argv[1]).execute("SELECT prepare_us, exec_us, keep_us FROM timings").fetchall()
 med = [statistics.median(c) / 1000 for c in zip(*rows)]
 print("  harness parts (median): key and directory %.2f ms, the test %.2f ms, records and results %.2f ms" % tuple(med))
 EOF

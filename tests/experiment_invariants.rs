@@ -321,6 +321,10 @@ fn judging_unseen_judges_each_faulty_run_only_by_the_sets_that_did_not_learn_its
     }
 }
 
+/// The study database's runs with their arm's name as `a.name` and their
+/// version's as `v.name`.
+const NAMED_RUNS: &str = "runs JOIN names a ON a.id = runs.arm JOIN names v ON v.id = runs.version";
+
 /// Runs of faulty versions stored by the invariant arm (`INV`): those
 /// checked as they finished.
 fn checked_runs(db: &Path) -> usize {
@@ -330,7 +334,7 @@ fn checked_runs(db: &Path) -> usize {
     };
     conn.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
     conn.query_row(
-        "SELECT count(*) FROM runs WHERE arm = 'INV' AND version <> 'original'",
+        &format!("SELECT count(*) FROM {NAMED_RUNS} WHERE a.name = 'INV' AND v.name <> 'original'"),
         [],
         |r| r.get::<_, i64>(0),
     )
@@ -342,12 +346,10 @@ fn checked_runs(db: &Path) -> usize {
 fn kept_sizes(db: &Path) -> (usize, usize) {
     let conn = rusqlite::Connection::open(db).unwrap();
     let size = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as usize;
-    let of = "FROM runs JOIN blobs ON blobs.id = runs.records WHERE arm = 'INV'";
+    let of = format!("FROM {NAMED_RUNS} JOIN blobs ON blobs.id = runs.records WHERE a.name = 'INV'");
     (
-        size(&format!(
-            "SELECT max(length(data)) {of} AND version <> 'original'"
-        )),
-        size(&format!("SELECT min(length(data)) {of} AND version = 'original'")),
+        size(&format!("SELECT max(length(data)) {of} AND v.name <> 'original'")),
+        size(&format!("SELECT min(length(data)) {of} AND v.name = 'original'")),
     )
 }
 

@@ -111,11 +111,39 @@ fn an_interrupted_study_resumes_without_redoing_finished_runs() {
     assert!(compared >= 10, "{compared} files compared");
 }
 
+/// Rows of the study database's `timings` table whose times are all set.
+fn timed_runs(db: &Path) -> usize {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    conn.query_row(
+        "SELECT count(*) FROM timings WHERE finished_ns > 0 AND exec_us > 0",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .unwrap() as usize
+}
+
+#[test]
+fn timings_are_kept_only_when_asked_for() {
+    let (dir, file) = study(6, "0");
+    let out = weft_support::command()
+        .args(["experiment", "-j", "1"])
+        .arg(&file)
+        .env("WEFT_STUDY_TIMINGS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(runs(&out), (24, 0));
+    let db = dir.path().join("work/study.sqlite");
+    assert_eq!(timed_runs(&db), 24);
+    assert_eq!(stored_runs(&db), 24);
+}
+
 #[test]
 fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
     let (dir, file) = study(6, "0");
     assert_eq!(runs(&experiment(&file)), (24, 0));
     let db = dir.path().join("work/study.sqlite");
+    // Not asked for, no run's timings are kept.
+    assert_eq!((stored_runs(&db), timed_runs(&db)), (24, 0));
     let finished = std::fs::read(&db).unwrap();
 
     let foreign = dir.path().join("foreign.sqlite");
@@ -123,7 +151,7 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
         .unwrap()
         .execute_batch("CREATE TABLE runs(x); INSERT INTO runs VALUES (1);")
         .unwrap();
-    let cases: Vec<(&str, Vec<u8>)> = vec![
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
         (
             "not a study database",
             b"just some text, not SQLite at all\n".repeat(200),
@@ -131,6 +159,21 @@ fn a_foreign_or_damaged_database_is_an_error_and_is_left_as_it_is() {
         ("another application", std::fs::read(&foreign).unwrap()),
         ("", finished[..finished.len() / 2].to_vec()),
     ];
+    // A study database of an older format (runs named by text) and of a
+    // newer one: refused, never misread. ("weft" is the application id.)
+    const WEFT: i32 = 0x7765_6674;
+    for (says, version) in [("of format 3,", 3), ("of format 99,", 99)] {
+        let other = dir.path().join(format!("format-{version}.sqlite"));
+        rusqlite::Connection::open(&other)
+            .unwrap()
+            .execute_batch(&format!(
+                "PRAGMA application_id = {WEFT}; PRAGMA user_version = {version};
+                 CREATE TABLE runs(arm TEXT, version TEXT, test TEXT, key BLOB);
+                 INSERT INTO runs VALUES ('HAND', 'v1', 't0', x'00');"
+            ))
+            .unwrap();
+        cases.push((says, std::fs::read(&other).unwrap()));
+    }
     for (says, bytes) in cases {
         std::fs::write(&db, &bytes).unwrap();
         let (_, err) = weft_support::exited(&experiment(&file), 2);

@@ -166,8 +166,10 @@ fn plan_then_collect_with_gnu_parallel() {
     // The runs phase: one line per build (2 arms x 3 versions).
     assert_eq!(std::fs::read_to_string(&phases[1]).unwrap().lines().count(), 6);
     for phase in phases {
+        // The tasks keep their runs' timings, which the collection merges.
         let status = Command::new("parallel")
             .args(["--will-cite", "-j2", "--halt", "now,fail=1"])
+            .env("WEFT_STUDY_TIMINGS", "1")
             .stdin(std::fs::File::open(&phase).unwrap())
             .status()
             .unwrap();
@@ -195,6 +197,10 @@ fn plan_then_collect_with_gnu_parallel() {
     }
     // One shard per build's runs, merged (and removed) by the collection.
     assert!(!dir.path().join("work/shards").read_dir().unwrap().any(|_| true));
+    let db = rusqlite::Connection::open(dir.path().join("work/study.sqlite")).unwrap();
+    let count = |sql: &str| db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    let timed = "SELECT count(*) FROM runs JOIN timings USING (arm, version, test) WHERE exec_us > 0";
+    assert_eq!((count("SELECT count(*) FROM runs"), count(timed)), (36, 36));
     // Collecting with the runs of one build missing fails and names them:
     // drop them from the study database by planning again with a changed
     // test, re-executing every task but HAND/v1's runs.

@@ -6,7 +6,9 @@
 //! run from these alone, so a faulty version's run is checked once, as it
 //! finishes, and only this is stored (a few bytes, the same for most
 //! passing runs, so stored once), with what its traces show the trace
-//! reach ([`RunReach`]).
+//! reach ([`RunReach`]). Which sets a run was checked against is the same
+//! for the runs of one arm: it is a blob of its own (the *layout*, as for
+//! ranges), stored once, and a run's own blob holds only what it violated.
 
 use std::collections::BTreeSet;
 
@@ -56,11 +58,15 @@ pub struct Findings {
     pub reach: Option<RunReach>,
 }
 
-/// A set's stored findings: (learner, engine, unseen mode, indices into
-/// [`Stored::pairs`] of the violated pairs, then of the violated invariants).
-type StoredSet = (usize, usize, u8, Vec<u32>, Vec<u32>);
+/// A set as the layout names it: (learner, engine, unseen mode).
+type StoredId = (usize, usize, u8);
 
-/// The stored form: every distinct pair once, each set's as indices.
+/// A set's stored findings: indices into [`Stored::pairs`] of the violated
+/// pairs, then of the violated invariants.
+type StoredSet = (Vec<u32>, Vec<u32>);
+
+/// The stored form of a run's own findings: every distinct pair once,
+/// each set's (in the layout's order) as indices.
 #[derive(Serialize, Deserialize)]
 struct Stored {
     pairs: Vec<(String, String)>,
@@ -81,8 +87,9 @@ impl Findings {
         }
     }
 
-    /// The compact, compressed blob the study database keeps.
-    pub fn encode(&self) -> anyhow::Result<Vec<u8>> {
+    /// The blobs the study database keeps: the layout (which sets, shared
+    /// by the runs of an arm) and the run's own, compact and compressed.
+    pub fn encode(&self) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
         let all: Pairs = self
             .sets
             .iter()
@@ -90,35 +97,43 @@ impl Findings {
             .collect();
         let pairs: Vec<(String, String)> = all.into_iter().collect();
         let index = |p: &(String, String)| pairs.binary_search(p).map_or(0, |i| i as u32);
+        let layout: Vec<StoredId> = self
+            .sets
+            .iter()
+            .map(|(id, _)| (id.learner, id.engine, unseen_code(id.unseen)))
+            .collect();
         let sets = self
             .sets
             .iter()
-            .map(|(id, [p, i])| {
-                (
-                    id.learner,
-                    id.engine,
-                    unseen_code(id.unseen),
-                    p.iter().map(index).collect(),
-                    i.iter().map(index).collect(),
-                )
-            })
+            .map(|(_, [p, i])| (p.iter().map(index).collect(), i.iter().map(index).collect()))
             .collect();
         let stored = Stored {
             pairs: pairs.clone(),
             sets,
             reach: self.reach.clone(),
         };
-        Ok(zstd::encode_all(&serde_json::to_vec(&stored)?[..], LEVEL)?)
+        Ok((
+            serde_json::to_vec(&layout)?,
+            zstd::encode_all(&serde_json::to_vec(&stored)?[..], LEVEL)?,
+        ))
     }
 
     /// Inverse of [`Findings::encode`].
-    pub fn decode(blob: &[u8]) -> anyhow::Result<Findings> {
+    pub fn decode(layout: &[u8], blob: &[u8]) -> anyhow::Result<Findings> {
+        let layout: Vec<StoredId> = serde_json::from_slice(layout).context("bad stored findings' layout")?;
         let json = zstd::decode_all(blob).context("bad stored findings (not zstd)")?;
         let stored: Stored = serde_json::from_slice(&json).context("bad stored findings")?;
-        let sets = stored
-            .sets
+        if stored.sets.len() != layout.len() {
+            bail!(
+                "bad stored findings ({} sets for a layout of {})",
+                stored.sets.len(),
+                layout.len()
+            );
+        }
+        let sets = layout
             .into_iter()
-            .map(|(learner, engine, unseen, pairs, invariants)| {
+            .zip(stored.sets)
+            .map(|((learner, engine, unseen), (pairs, invariants))| {
                 let get = |indices: Vec<u32>| {
                     indices
                         .iter()
@@ -205,12 +220,25 @@ mod tests {
                 novel_keys: vec![7],
             }),
         };
-        let blob = findings.encode().unwrap();
-        let back = Findings::decode(&blob).unwrap();
+        let (layout, blob) = findings.encode().unwrap();
+        let back = Findings::decode(&layout, &blob).unwrap();
         assert_eq!(back, findings);
         assert_eq!(back.keyed(id(0, UnseenPoints::All)).unwrap()[0].len(), 2);
         assert!(back.keyed(id(0, UnseenPoints::Inner)).is_err());
-        assert!(Findings::decode(b"not zstd").is_err());
-        assert!(Findings::decode(&blob[..blob.len() - 2]).is_err());
+        assert!(Findings::decode(&layout, b"not zstd").is_err());
+        assert!(Findings::decode(&layout, &blob[..blob.len() - 2]).is_err());
+        assert!(Findings::decode(b"not json", &blob).is_err());
+        // The run's own blob names no set: the same for a run that found
+        // the same against other sets, whose layout tells them apart.
+        let mut elsewhere = findings.clone();
+        elsewhere.sets[2].0 = id(5, UnseenPoints::Off);
+        let (other_layout, other_blob) = elsewhere.encode().unwrap();
+        assert_eq!(other_blob, blob);
+        assert_ne!(other_layout, layout);
+        assert_eq!(Findings::decode(&other_layout, &blob).unwrap(), elsewhere);
+        // A layout of another number of sets is refused, not misread.
+        let mut fewer = findings.clone();
+        fewer.sets.pop();
+        assert!(Findings::decode(&fewer.encode().unwrap().0, &blob).is_err());
     }
 }

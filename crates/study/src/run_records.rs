@@ -4,7 +4,8 @@
 //! Range records are kept as a set, split in two blobs: the *layout* (the
 //! variables' keys, the same for every run of one build, so stored once)
 //! and the *values* (per key its update count, bounds and NaN flag in a few
-//! bytes). Record files carry pids and creation times, so keeping them
+//! bytes, the whole zstd-compressed: most of a run's variables were never
+//! updated, and compressed the values take half the room). Record files carry pids and creation times, so keeping them
 //! byte for byte would make every run's blob unique; the set is what the
 //! range detector reads. Traces (the invariant detector's records) are
 //! kept as files, packed and compressed into one blob per run, and read
@@ -36,12 +37,13 @@ pub fn encode_ranges(set: &RangeSet) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
             put_varint(&mut values, hi);
         }
     }
-    Ok((layout, values))
+    Ok((layout, zstd::encode_all(&values[..], TRACE_LEVEL)?))
 }
 
 /// Inverse of [`encode_ranges`]; the set names `run` as its run.
 pub fn decode_ranges(layout: &[u8], values: &[u8], run: &str) -> anyhow::Result<RangeSet> {
     let keys: Vec<Key> = serde_json::from_slice(layout).context("bad range layout blob")?;
+    let values = &zstd::decode_all(values).context("bad range values blob (not zstd)")?[..];
     let mut at = 0;
     let mut set = RangeSet::default();
     for key in keys {
@@ -98,7 +100,8 @@ fn get_varint(data: &[u8], at: &mut usize) -> anyhow::Result<u64> {
     bail!("bad number in a range values blob")
 }
 
-/// zstd's level for packed traces: its default, fast to write and read.
+/// zstd's level for packed traces and range values: its default, fast to
+/// write and read.
 const TRACE_LEVEL: i32 = 3;
 
 /// The trace files under `out` (in [`Monitor::files`] order) as one
@@ -237,6 +240,11 @@ mod tests {
         assert_eq!(back.ranges, set.ranges);
         assert_eq!(back.runs, ["run/A/v1/t1"]);
         assert!(decode_ranges(&layout, &values[..values.len() - 1], "r").is_err());
+        // Whole values, but too few or too many for the layout.
+        for raw in [&[1u8, 0][..], &[0u8; 64][..]] {
+            let values = zstd::encode_all(raw, TRACE_LEVEL).unwrap();
+            assert!(decode_ranges(&layout, &values, "r").is_err());
+        }
     }
 
     /// A trace file of `unit` with no point and no sample, its first

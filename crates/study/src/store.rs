@@ -1,8 +1,13 @@
 //! The study database: one SQLite file per study (`WORK/study.sqlite`)
 //! holding every finished run of the plain and monitored builds: its key,
-//! status, output digests, timings and what its monitor recorded, with
+//! status, output digests and what its monitor recorded, with
 //! outputs and records as content-addressed blobs, each stored once however
-//! many runs produced it.
+//! many runs produced it. A run is named by its arm, version and test,
+//! each stored once in a table of names and referred to by number (a
+//! study has about 200,000 runs and a hundred names), and keyed by the
+//! first [`KEY_BYTES`] bytes of its SHA-256 key. Where each run's time
+//! went is kept only when [`TIMINGS_VARIABLE`] is set (a benchmark's
+//! question, over a quarter of each row otherwise).
 //!
 //! Writes are batched: a transaction is committed every second or so, so
 //! an interrupted study loses at most its last second of runs and resumes
@@ -28,20 +33,34 @@ use weft_run::hex;
 
 /// `PRAGMA application_id` of a study database ("weft").
 pub const APPLICATION_ID: i32 = 0x7765_6674;
-/// `PRAGMA user_version`: the layout below.
-pub const FORMAT_VERSION: i32 = 3;
+/// `PRAGMA user_version`: the layout below. Format 3 named each run by
+/// text and kept 32 bytes of its key; it is refused (its runs are redone
+/// in a new database), never misread.
+pub const FORMAT_VERSION: i32 = 4;
+/// How much of a run's key is kept: 128 bits tell a stale run from a fresh
+/// one as surely as 256.
+pub const KEY_BYTES: usize = 16;
+/// The environment variable that, set to anything but `0`, keeps each
+/// run's [`Timings`] and the time it finished in the `timings` table.
+pub const TIMINGS_VARIABLE: &str = "WEFT_STUDY_TIMINGS";
 /// How long results may wait in an open transaction.
 const COMMIT_EVERY: Duration = Duration::from_secs(1);
 
 const SCHEMA: &str = "
 CREATE TABLE blobs(id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, data BLOB NOT NULL);
+CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE runs(
-    arm TEXT NOT NULL, version TEXT NOT NULL, test TEXT NOT NULL,
+    arm INTEGER NOT NULL, version INTEGER NOT NULL, test INTEGER NOT NULL,
     key BLOB NOT NULL,
     status INTEGER NOT NULL, abnormal TEXT,
     stdout INTEGER NOT NULL, stderr INTEGER NOT NULL, outputs TEXT,
     layout INTEGER, records INTEGER,
-    millis INTEGER NOT NULL, finished_ns INTEGER NOT NULL,
+    millis INTEGER NOT NULL,
+    PRIMARY KEY(arm, version, test)
+) WITHOUT ROWID;
+CREATE TABLE timings(
+    arm INTEGER NOT NULL, version INTEGER NOT NULL, test INTEGER NOT NULL,
+    finished_ns INTEGER NOT NULL,
     prepare_us INTEGER NOT NULL, exec_us INTEGER NOT NULL, keep_us INTEGER NOT NULL,
     PRIMARY KEY(arm, version, test)
 ) WITHOUT ROWID;
@@ -59,7 +78,8 @@ pub struct RunId<'a> {
 /// What a run's monitor left, as blobs (see [`super::run_records`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Kept {
-    /// The range variables' keys (shared by the runs of one build).
+    /// What the runs of one build share: the range variables' keys, or
+    /// the learned sets an invariant arm's runs were checked against.
     pub layout: Option<Vec<u8>>,
     /// The range values, or the packed trace files.
     pub records: Option<Vec<u8>>,
@@ -82,6 +102,14 @@ pub struct Finished<'a> {
     pub stderr: &'a [u8],
     pub kept: Kept,
     pub timings: Timings,
+}
+
+/// A stored run looked up by its key.
+pub enum Stored {
+    Missing,
+    /// Stored under another key: its build, test or inputs changed since.
+    Stale,
+    Fresh(RunRecord, Kept),
 }
 
 /// A database file weft will not use: not SQLite, damaged, of another
@@ -111,8 +139,12 @@ struct Inner {
     since: Option<Instant>,
     /// Blob ids by digest, for blobs this process stored or met.
     known: HashMap<[u8; 32], i64>,
+    /// Name ids by name, for names this process stored or met.
+    names: HashMap<String, i64>,
     /// Whether the study's database is attached as `base` (to a shard).
     base: bool,
+    /// Whether runs' timings are kept ([`TIMINGS_VARIABLE`]).
+    timings: bool,
 }
 
 /// An open study database (or shard).
@@ -130,7 +162,9 @@ impl Store {
                 conn,
                 since: None,
                 known: HashMap::new(),
+                names: HashMap::new(),
                 base: false,
+                timings: std::env::var_os(TIMINGS_VARIABLE).is_some_and(|v| v != "0"),
             }),
             path: path.to_path_buf(),
         })
@@ -161,13 +195,9 @@ impl Store {
     pub fn is_fresh(&self, id: RunId, key: &str) -> anyhow::Result<bool> {
         let inner = self.lock();
         let key = key_bytes(key);
-        let tables: &[&str] = if inner.base {
-            &["runs", "base.runs"]
-        } else {
-            &["runs"]
-        };
-        for table in tables {
-            let sql = format!("SELECT key FROM {table} WHERE arm = ?1 AND version = ?2 AND test = ?3");
+        let dbs: &[&str] = if inner.base { &["", "base."] } else { &[""] };
+        for db in dbs {
+            let sql = format!("SELECT key FROM {db}runs WHERE {}", by_names(db));
             let found: Option<Vec<u8>> = inner
                 .conn
                 .prepare_cached(&sql)?
@@ -197,19 +227,16 @@ impl Store {
         let outputs = (!r.outputs.is_empty())
             .then(|| serde_json::to_string(&r.outputs))
             .transpose()?;
-        let finished_ns = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as i64);
-        let t = run.timings;
+        let (arm, version, test) = (inner.name(id.arm)?, inner.name(id.version)?, inner.name(id.test)?);
         inner
             .conn
             .prepare_cached(
-                "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?
             .execute(params![
-                id.arm,
-                id.version,
-                id.test,
+                arm,
+                version,
+                test,
                 key_bytes(run.key),
                 r.status,
                 abnormal,
@@ -219,30 +246,47 @@ impl Store {
                 layout,
                 records,
                 r.millis as i64,
-                finished_ns,
-                t.prepare_us as i64,
-                t.exec_us as i64,
-                t.keep_us as i64,
             ])?;
+        if inner.timings {
+            let finished_ns = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i64);
+            let t = run.timings;
+            inner
+                .conn
+                .prepare_cached("INSERT OR REPLACE INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+                .execute(params![
+                    arm,
+                    version,
+                    test,
+                    finished_ns,
+                    t.prepare_us as i64,
+                    t.exec_us as i64,
+                    t.keep_us as i64,
+                ])?;
+        }
         if inner.since.is_some_and(|s| s.elapsed() >= COMMIT_EVERY) {
             inner.commit()?;
         }
         Ok(())
     }
 
-    /// The stored run, with its key (hex), if there is one: a shard's own,
-    /// or else the study database's (a `--step` worker reads the runs of
-    /// earlier phases there).
-    pub fn get(&self, id: RunId) -> anyhow::Result<Option<(String, RunRecord, Kept)>> {
+    /// The stored run, if there is one under `key`: a shard's own, or else
+    /// the study database's (a `--step` worker reads the runs of earlier
+    /// phases there).
+    pub fn get(&self, id: RunId, key: &str) -> anyhow::Result<Stored> {
         let inner = self.lock();
         let mut row = inner.row(id, "")?;
         if row.is_none() && inner.base {
             row = inner.row(id, "base.")?;
         }
         drop(inner);
-        let Some((key, status, abnormal, stdout, stderr, outputs, millis, kept)) = row else {
-            return Ok(None);
+        let Some((stored, status, abnormal, stdout, stderr, outputs, millis, kept)) = row else {
+            return Ok(Stored::Missing);
         };
+        if stored != key_bytes(key) {
+            return Ok(Stored::Stale);
+        }
         let damaged = || {
             format!(
                 "{}: run {}/{}/{} is damaged",
@@ -267,7 +311,7 @@ impl Store {
                 .unwrap_or_default(),
             millis: millis as u64,
         };
-        Ok(Some((hex(&key), record, kept)))
+        Ok(Stored::Fresh(record, kept))
     }
 
     /// Commits what is pending.
@@ -306,23 +350,39 @@ impl Store {
         }
         progress.finish();
         inner.known.clear();
+        inner.names.clear();
         Ok(shards.len())
     }
 }
 
-/// Copies an attached `shard`'s blobs and runs, mapping blob ids by digest.
+/// Copies an attached `shard`'s names, blobs, runs and timings, mapping
+/// name ids by name and blob ids by digest.
 const MERGE: &str = "
 BEGIN;
+INSERT OR IGNORE INTO names(name) SELECT name FROM shard.names;
 INSERT OR IGNORE INTO blobs(digest, data) SELECT digest, data FROM shard.blobs;
+DROP TABLE IF EXISTS temp.named;
+CREATE TEMP TABLE named(shard INTEGER PRIMARY KEY, base INTEGER NOT NULL);
+INSERT INTO named SELECT s.id, m.id FROM names m JOIN shard.names s ON m.name = s.name;
 INSERT OR REPLACE INTO runs
-SELECT r.arm, r.version, r.test, r.key, r.status, r.abnormal,
+SELECT (SELECT base FROM named WHERE shard = r.arm),
+    (SELECT base FROM named WHERE shard = r.version),
+    (SELECT base FROM named WHERE shard = r.test),
+    r.key, r.status, r.abnormal,
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stdout),
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.stderr),
     r.outputs,
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.layout),
     (SELECT m.id FROM blobs m JOIN shard.blobs s ON m.digest = s.digest WHERE s.id = r.records),
-    r.millis, r.finished_ns, r.prepare_us, r.exec_us, r.keep_us
+    r.millis
 FROM shard.runs r;
+INSERT OR REPLACE INTO timings
+SELECT (SELECT base FROM named WHERE shard = t.arm),
+    (SELECT base FROM named WHERE shard = t.version),
+    (SELECT base FROM named WHERE shard = t.test),
+    t.finished_ns, t.prepare_us, t.exec_us, t.keep_us
+FROM shard.timings t;
+DROP TABLE temp.named;
 COMMIT;
 ";
 
@@ -346,7 +406,8 @@ impl Inner {
             "SELECT key, status, abnormal, (SELECT digest FROM {db}blobs WHERE id = stdout),
                     (SELECT digest FROM {db}blobs WHERE id = stderr), outputs, millis,
                     (SELECT data FROM {db}blobs WHERE id = layout), (SELECT data FROM {db}blobs WHERE id = records)
-             FROM {db}runs WHERE arm = ?1 AND version = ?2 AND test = ?3"
+             FROM {db}runs WHERE {}",
+            by_names(db)
         ))?;
         Ok(stmt
             .query_row(params![id.arm, id.version, id.test], |r| {
@@ -365,6 +426,22 @@ impl Inner {
                 ))
             })
             .optional()?)
+    }
+
+    /// The id of `name`, stored if new.
+    fn name(&mut self, name: &str) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.names.get(name) {
+            return Ok(id);
+        }
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO names(name) VALUES (?1)")?
+            .execute([name])?;
+        let id = self
+            .conn
+            .prepare_cached("SELECT id FROM names WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))?;
+        self.names.insert(name.to_string(), id);
+        Ok(id)
     }
 
     /// The id of the blob holding `data`, stored if new.
@@ -463,8 +540,21 @@ fn create(path: &Path) -> anyhow::Result<()> {
     linked.with_context(|| format!("cannot create {}", path.display()))
 }
 
+/// The SQL condition selecting the run named `?1` (arm), `?2` (version)
+/// and `?3` (test) in the runs of the database `db`.
+fn by_names(db: &str) -> String {
+    let id = |p: &str| format!("(SELECT id FROM {db}names WHERE name = {p})");
+    format!(
+        "arm = {} AND version = {} AND test = {}",
+        id("?1"),
+        id("?2"),
+        id("?3")
+    )
+}
+
+/// The stored part of a run's key (hex).
 fn key_bytes(hex: &str) -> Vec<u8> {
-    (0..hex.len() / 2)
+    (0..(hex.len() / 2).min(KEY_BYTES))
         .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
         .collect()
 }

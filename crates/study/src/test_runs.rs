@@ -22,7 +22,7 @@ use super::fsops::{copy_into, recreate};
 use super::jobs::Arm;
 use super::matrix::Observation;
 use super::run_records::{decode_ranges, encode_ranges, pack_traces, read_trace_files};
-use super::store::{Finished, Kept, RunId, Timings};
+use super::store::{Finished, Kept, RunId, Stored, Timings};
 use super::study::Detector;
 use weft_run::{Execution, RECORD_VERSION, RunRecord, execute};
 
@@ -197,17 +197,21 @@ impl Ctx<'_> {
                     records: Some(values),
                 }
             }
-            Detector::Invariants => Kept {
-                layout: None,
-                records: match self.checked_arm(arm, version) {
-                    Some(arm) => {
-                        // One reading of the traces, checked and compared.
-                        let traces = read_trace_files(out)?;
-                        let mut findings = self.learned(arm)?.sets.check(&traces, version, test)?;
-                        findings.reach = self.original(arm)?.compare(&traces, test);
-                        Some(findings.encode()?)
+            Detector::Invariants => match self.checked_arm(arm, version) {
+                Some(arm) => {
+                    // One reading of the traces, checked and compared.
+                    let traces = read_trace_files(out)?;
+                    let mut findings = self.learned(arm)?.sets.check(&traces, version, test)?;
+                    findings.reach = self.original(arm)?.compare(&traces, test);
+                    let (layout, records) = findings.encode()?;
+                    Kept {
+                        layout: Some(layout),
+                        records: Some(records),
                     }
-                    None => pack_traces(out)?,
+                }
+                None => Kept {
+                    layout: None,
+                    records: pack_traces(out)?,
                 },
             },
         })
@@ -232,16 +236,19 @@ impl Ctx<'_> {
             return self.load_run_dir(arm, version, test, &key);
         }
         let name = self.run_name(arm, version, test);
-        let Some((stored, record, kept)) = self.store.get(name.id())? else {
-            bail!("run {name} is missing")
+        let (record, kept) = match self.store.get(name.id(), &key)? {
+            Stored::Fresh(record, kept) => (record, kept),
+            Stored::Missing => bail!("run {name} is missing"),
+            Stored::Stale => bail!("run {name} is stale (its build, test or inputs changed since)"),
         };
-        if stored != key {
-            bail!("run {name} is stale (its build, test or inputs changed since)");
-        }
         let observation = match (record.abnormal, kept) {
             (Some(_), _) => Observation::Abnormal,
             (None, kept) if checked => Observation::Checked(Arc::new(
-                Findings::decode(&kept.records.unwrap_or_default()).with_context(|| format!("run {name}"))?,
+                Findings::decode(
+                    &kept.layout.unwrap_or_default(),
+                    &kept.records.unwrap_or_default(),
+                )
+                .with_context(|| format!("run {name}"))?,
             )),
             (None, kept) if traced => Observation::Trace(kept.records.unwrap_or_default().into()),
             (
