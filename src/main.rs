@@ -14,7 +14,7 @@ fn main() {
 /// jemalloc's own. glibc's malloc grew slower per block as a weave's heap
 /// grew (a tree freed into the holes left between the blocks still in use):
 /// weaving ASCV3 took 1.4 times as long per MB of C at 4 MB as at 1 MB,
-/// a quarter of it more time in malloc and free (docs/benchmarks.md,
+/// nearly half of the growth in malloc and free (docs/benchmarks.md,
 /// "Large files").
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
@@ -22,7 +22,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// jemalloc's options (`$MALLOC_CONF` adds to them): pages freed go back to
 /// the system at once, not after 10 seconds. A large file's weave lets go of
 /// the trees of each chunk it has walked past; kept, those pages took the
-/// peak resident memory of weaving a 16 MB file from 121 to 177 MiB.
+/// peak resident memory of weaving a 16 MB file from 121 to 173 MiB.
 #[unsafe(export_name = "malloc_conf")]
 pub static MALLOC_CONF: Options = Options(c"dirty_decay_ms:0,muzzy_decay_ms:0".as_ptr());
 
@@ -67,8 +67,8 @@ mod tests {
         // tree-sitter calls `malloc`: it is jemalloc's only when jemalloc
         // defines the unprefixed symbols.
         assert_eq!(
-            libc::malloc as usize,
-            tikv_jemalloc_sys::malloc as usize,
+            libc::malloc as *const (),
+            tikv_jemalloc_sys::malloc as *const (),
             "libc's malloc is not jemalloc's"
         );
     }
