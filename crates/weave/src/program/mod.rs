@@ -199,9 +199,6 @@ impl Program {
             // file is parsed again, which wants its splices; a weave's last
             // commit never makes them.
             self.files[i].let_go_of_trees();
-            if self.files[i].chunks().is_some() {
-                give_back_free_memory();
-            }
             set.settle();
             let text = set.apply();
             if *text != *self.files[i].text {
@@ -266,20 +263,6 @@ impl Program {
     /// the order they were met.
     pub fn skipped(&self) -> &[String] {
         &self.skipped
-    }
-}
-
-/// Returns the heap's free pages to the system. The trees a large
-/// (chunked) file's commit lets go of are many small blocks, freed inside
-/// the heap, where the woven text (large blocks, mapped apart) cannot
-/// reuse them: they stayed resident beside it, the peak of a large file's
-/// weave. A walk of the heap: once per large file a commit, not per file.
-fn give_back_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only hands free pages of malloc's heaps back to
-    // the system; it touches no block in use.
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 
